@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module graph (dependencies point one way, see README "Architecture"):
+//   TicTacToe, Reactive, GPIO, Lights   depend on nothing of ours
+//   Devices       -> GPIO, Reactive, Lights, TicTacToe (Position only)
+//   Presentation  -> TicTacToe, Reactive, Lights        (never GPIO)
+//   Appliance     -> everything above: wires one game board together
+//   Console       -> Appliance: the terminal game on the simulated chip
+//   tictactoe     -> Console, Appliance + ArgumentParser: the executable
+let package = Package(
+    name: "tictactoe-gpio",
+    products: [
+        .executable(name: "tictactoe", targets: ["tictactoe"]),
+        .library(name: "Appliance", targets: ["Appliance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "TicTacToe"),
+        .target(name: "Reactive"),
+        .target(name: "GPIO", dependencies: ["Reactive"]),
+        .target(name: "Lights"),
+        .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"]),
+        .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .target(name: "Console", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .executableTarget(
+            name: "tictactoe",
+            dependencies: [
+                "Console", "Appliance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TicTacToeTests", dependencies: ["TicTacToe"]),
+        .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Reactive"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,28 @@
+import Devices
+import Presentation
+
+/// Everything that configures one board: wiring, timings and player names.
+public struct BoardSettings: Sendable, Hashable {
+    public var pins: PinMap
+    public var buttons: ButtonTimings
+    public var game: GameTimings
+    /// How long each matrix row stays lit; a full frame takes three rows.
+    public var scanRowPeriod: Duration
+    public var players: PlayerNames
+
+    public init(
+        pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
+        scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames()
+    ) {
+        self.pins = pins
+        self.buttons = buttons
+        self.game = game
+        self.scanRowPeriod = scanRowPeriod
+        self.players = players
+    }
+
+    /// Full matrix frames per second at this row period.
+    public var scanFrameRate: Double {
+        1 / (3 * Double(scanRowPeriod.nanoseconds) / 1e9)
+    }
+}

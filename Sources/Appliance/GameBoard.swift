@@ -1,0 +1,86 @@
+import Devices
+import GPIO
+import Lights
+import Presentation
+import Reactive
+import TicTacToe
+
+/// One physical board, wired together on one chip: buttons in, game in the middle, lights out.
+///
+/// ```
+/// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frame─▶ LEDMatrix, StatusLEDs ─▶ chip
+///                        └─new game (short / held)─▶ actions
+/// ```
+///
+/// ## Contract
+/// - `init` validates the pin map and requests every line, or throws having requested none
+///   (lines already taken are released again).
+/// - Everything runs on `scheduler`: edges hop onto it, timers fire on it.
+/// - ``shutdown()`` ends the bindings, switches every LED off and releases all lines; it is
+///   idempotent. After it nothing is written to the chip.
+public final class GameBoard: Sendable {
+    public let viewModel: GameViewModel
+    public let pad: ButtonPad
+    public let matrix: LEDMatrix
+    public let status: StatusLEDs
+    public let settings: BoardSettings
+    /// Write errors from the LEDs; the board stops scanning on the first.
+    public let failures: Signal<GPIOError>
+
+    private let outputs: any OutputLines
+    private let bindings = CompositeDisposable()
+    private let isShutDown = Protected(false)
+
+    public init(chip: any GPIOChip, settings: BoardSettings, scheduler: any Scheduler) throws(BoardError) {
+        let pins: PinMap
+        do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
+        guard settings.scanFrameRate >= 100 else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
+        self.settings = settings
+
+        do {
+            outputs = try chip.requestOutputs(OutputConfiguration(
+                offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-leds"))
+        } catch { throw .gpio(error) }
+        // Lines start low; with active-low LED groups that would be "on", so switch off properly.
+        let off = pins.rows.map { LineSetting($0, pins.rowPolarity.level(active: false)) }
+            + (pins.redColumns + pins.greenColumns).map { LineSetting($0, pins.columnPolarity.level(active: false)) }
+            + [pins.xStatus, pins.oStatus].map { LineSetting($0, pins.statusPolarity.level(active: false)) }
+        do {
+            try outputs.set(off)
+            pad = try ButtonPad(chip: chip, pins: pins, timings: settings.buttons, scheduler: scheduler)
+        } catch {
+            outputs.release()
+            throw .gpio(error)
+        }
+
+        matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
+        status = StatusLEDs(lines: outputs, pins: pins)
+        viewModel = GameViewModel(
+            positions: pad.positions, timings: settings.game, scheduler: scheduler, players: settings.players)
+        failures = Signal.merge(matrix.failures, status.failures)
+
+        bindings += matrix <~ viewModel.frame
+        bindings += status <~ viewModel.frame
+        bindings += viewModel.newGame <~ pad.newGameShortPresses
+        bindings += viewModel.startOver <~ pad.newGameHolds
+    }
+
+    /// Starts the matrix scan.
+    public func start() { matrix.start() }
+
+    /// Ends the game's output: bindings off, every LED off, all lines released.
+    public func shutdown() {
+        let first = isShutDown.withValue { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        bindings.dispose()
+        matrix.stop()
+        status.stop()
+        pad.release()
+        outputs.release()
+    }
+
+    deinit { shutdown() }
+}

@@ -1,0 +1,70 @@
+import Lights
+import Presentation
+import TicTacToe
+
+/// Draws the board as the LEDs look: plain text for scripts and logs, ANSI colour for the
+/// interactive terminal.
+public enum BoardRenderer {
+    /// Three rows of cells (`.` off, `R` red, `G` green, `A` amber; lower case while blinking)
+    /// beside the status LEDs.
+    public static func plain(_ seen: SeenBoard) -> String {
+        let rows = (0..<3).map { row in
+            "  " + (0..<3).map { column -> String in
+                let index = row * 3 + column
+                if let color = seen.blinkingCells[index] { return color.symbol.lowercased() }
+                return seen.frame.cells[index].symbol
+            }.joined(separator: " ")
+        }
+        func led(_ on: Bool, _ blinking: Bool) -> String { blinking ? "blinking" : (on ? "on" : "off") }
+        let status = "X(red) \(led(seen.frame.xStatus, seen.xBlinking))  O(green) \(led(seen.frame.oStatus, seen.oBlinking))"
+        return [rows[0], rows[1] + "    " + status, rows[2]].joined(separator: "\n")
+    }
+
+    /// The full interactive screen: title, score, the matrix in colour, the status LEDs, a
+    /// message and the key help. Lines end with "clear to end of line" so a redraw in place
+    /// leaves no debris.
+    public static func screen(frame: Frame, players: PlayerNames, score: Score, message: String) -> String {
+        let clear = "\u{1B}[K"
+        var lines: [String] = []
+        lines.append("  \u{1B}[1m\(players.matchTitle)\u{1B}[0m")
+        lines.append("  score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
+        lines.append("")
+        lines.append("     ┌───┬───┬───┐")
+        for row in 0..<3 {
+            let cells = (0..<3).map { column in " \(dot(frame[row, column])) " }.joined(separator: "│")
+            lines.append("     │\(cells)│   keys \((0..<3).map { String(KeyCommand.key(for: Position.all[row * 3 + $0])) }.joined(separator: " "))")
+            lines.append(row < 2 ? "     ├───┼───┼───┤" : "     └───┴───┴───┘")
+        }
+        lines.append("")
+        lines.append("  \(dot(frame.xStatus ? .red : .off)) \(players.label(for: .x))      \(dot(frame.oStatus ? .green : .off)) \(players.label(for: .o))")
+        lines.append("")
+        lines.append("  \(message)")
+        lines.append("")
+        lines.append("  1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · q quit")
+        return lines.map { $0 + clear }.joined(separator: "\r\n")
+    }
+
+    private static func dot(_ color: LEDColor) -> String {
+        switch color {
+        case .off: "\u{1B}[2m○\u{1B}[0m"
+        case .red: "\u{1B}[1;31m●\u{1B}[0m"
+        case .green: "\u{1B}[1;32m●\u{1B}[0m"
+        case .amber: "\u{1B}[1;33m●\u{1B}[0m"
+        }
+    }
+
+    /// A one-line account of a game event, with player names.
+    public static func message(for event: GameEvent, players: PlayerNames) -> String {
+        switch event {
+        case .started(let starter): "New game: \(players.label(for: starter)) starts."
+        case .moved(let player, let position): "\(players.label(for: player)) took \(position)."
+        case .refused(let position, let error): "Not allowed at \(position): \(error)."
+        case .ignored(let position): "The game is over; \(position) ignored. Press n for a new game."
+        case .finished(.won(let player, let line)): "\(players.label(for: player)) wins along the \(line)!"
+        case .finished(.draw): "A draw."
+        case .finished(.inProgress): ""
+        case .fellAsleep: "The lights went to sleep; any key wakes them."
+        case .wokeUp: "Awake again."
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Appliance
+import Devices
+import GPIO
+import Presentation
+import Reactive
+
+/// The terminal game without a terminal: plays a ``KeyScript`` on the real stack over a
+/// simulated chip in virtual time, and prints what the board showed after each key.
+///
+/// Each key is pressed (and released 120 ms later, as a finger would), then the board is looked
+/// at 150 ms after the press, once the release has registered and watched for most of a second to tell steady lights from
+/// blinking ones. Nothing sleeps: a whole script takes milliseconds.
+public struct ScriptedGame: Sendable {
+    public var settings: BoardSettings
+    /// Press and release every button with contact bounce.
+    public var bounce: Bool
+
+    public init(settings: BoardSettings = BoardSettings(), bounce: Bool = false) {
+        self.settings = settings
+        self.bounce = bounce
+    }
+
+    /// How long after a key's press the board is looked at: after the 120 ms tap is released
+    /// (a short press of new game acts on release) and within the 400 ms amber flash.
+    static let lookDelay: Duration = .milliseconds(150)
+
+    /// Plays `script` and returns the transcript.
+    public func play(_ script: KeyScript) throws(BoardError) -> String {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        board.start()
+        let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
+        let players = settings.players
+        let messages = Protected<[String]>([])
+        let listening = board.viewModel.events.observeValues { event in
+            let text = BoardRenderer.message(for: event, players: players)
+            if !text.isEmpty { messages.withValue { $0.append(text) } }
+        }
+        defer { listening.dispose() }
+
+        var out: [String] = [players.matchTitle]
+        scheduler.advance(by: .milliseconds(100))
+        out.append(BoardRenderer.plain(SeenBoard.watch(person, advance: scheduler.advance(by:))))
+
+        for step in script.steps {
+            messages.withValue { $0 = [] }
+            switch step.command {
+            case .cell(let position): person.tap(position, bounce: bounce)
+            case .newGame: person.pressNewGame(bounce: bounce)
+            case .holdNewGame:
+                person.pushNewGame()
+                scheduler.advance(by: settings.buttons.hold + .milliseconds(100))
+                person.releaseNewGame()
+            case .wait: scheduler.advance(by: .seconds(1))
+            case .waitForSleep: scheduler.advance(by: settings.game.idleSleep + .milliseconds(100))
+            case .quit: break
+            }
+            if step.command == .quit {
+                out.append("> q: quit")
+                break
+            }
+            scheduler.advance(by: Self.lookDelay)
+            let seen = SeenBoard.watch(person, advance: scheduler.advance(by:))
+            let said = messages.value
+            out.append("> \(step.key): \(Self.describe(step.command))" + (said.isEmpty ? "" : " — " + said.joined(separator: " ")))
+            out.append(BoardRenderer.plain(seen))
+        }
+        board.shutdown()
+        let score = board.viewModel.score.value
+        out.append("score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private static func describe(_ command: KeyCommand) -> String {
+        switch command {
+        case .cell(let position): "press cell \(position)"
+        case .newGame: "press new game"
+        case .holdNewGame: "hold new game"
+        case .wait: "wait a second"
+        case .waitForSleep: "wait until the lights sleep"
+        case .quit: "quit"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Appliance
+import Devices
+import Dispatch
+import GPIO
+import Presentation
+import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The interactive terminal game: the real stack on a simulated chip, in real time.
+///
+/// Keys drive the chip's button lines (1–9 in keypad layout, `n`, `N` for a held new game,
+/// `q` or Ctrl-C to quit); the picture is decoded from the chip's LED lines 20 times a second,
+/// exactly as an eye would see the multiplexed matrix. On quit or SIGTERM the board shuts down
+/// (every LED off, lines released) and the terminal is restored.
+public final class TerminalGame: Sendable {
+    private let settings: BoardSettings
+    private let bounce: Bool
+
+    public init(settings: BoardSettings = BoardSettings(), bounce: Bool = false) {
+        self.settings = settings
+        self.bounce = bounce
+    }
+
+    /// `true` when standard input is a terminal, so the interactive game can run.
+    public static var isInteractive: Bool { RawTerminal.isInteractive }
+
+    /// Plays until the player quits.
+    public func run() throws(BoardError) {
+        let scheduler = QueueScheduler(label: "tictactoe.game")
+        let chip = SimulatedChip(clock: scheduler)
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
+        let terminal = RawTerminal()
+        let players = settings.players
+        let message = Protected("New game: \(players.label(for: .x)) starts. Press 1–9.")
+
+        let listening = board.viewModel.events.observeValues { event in
+            let text = BoardRenderer.message(for: event, players: players)
+            if !text.isEmpty { message.withValue { $0 = text } }
+        }
+        terminal.enable()
+        board.start()
+        let redraw = scheduler.schedule(every: .milliseconds(50)) {
+            let screen = BoardRenderer.screen(
+                frame: person.seenFrame, players: players, score: board.viewModel.score.value, message: message.value)
+            RawTerminal.write("\u{1B}[H" + screen)
+        }
+
+        let finished = DispatchSemaphore(value: 0)
+        let finish: @Sendable () -> Void = {
+            // Shut down on the game's own queue, so no scan step can run after the LEDs go off.
+            scheduler.schedule {
+                redraw.dispose()
+                listening.dispose()
+                board.shutdown()
+                finished.signal()
+            }
+            finished.wait()
+            terminal.restore()
+        }
+        signal(SIGTERM, SIG_IGN)
+        let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        termination.setEventHandler {
+            finish()
+            exit(143)
+        }
+        termination.resume()
+
+        keys: while let byte = terminal.readKey() {
+            if byte == 3 || byte == 4 { break }  // Ctrl-C, Ctrl-D
+            guard let command = KeyCommand(key: Character(Unicode.Scalar(byte))) else { continue }
+            switch command {
+            case .cell(let position): person.tap(position, bounce: bounce)
+            case .newGame: person.pressNewGame(bounce: bounce)
+            case .holdNewGame: person.pressNewGame(for: settings.buttons.hold + .milliseconds(200), bounce: bounce)
+            case .quit: break keys
+            case .wait, .waitForSleep: continue
+            }
+        }
+        termination.cancel()
+        finish()
+    }
+}

@@ -1,0 +1,108 @@
+import GPIO
+import Reactive
+import TicTacToe
+
+/// A gesture on the new-game button.
+public enum NewGamePress: Sendable, Hashable {
+    /// Pressed and released before the hold time.
+    case short
+    /// Held for the hold time (sent while still held, once).
+    case held
+}
+
+/// The ten buttons of the board: nine cells merged into one stream of positions, and the
+/// new-game button turned into short presses and holds.
+///
+/// ## Contract
+/// - Owns one input request for all ten lines (bias from the pin map's button polarity) and
+///   releases it on ``release()`` or deinit.
+/// - Edge events hop onto `scheduler` before anything else happens, so debouncing, holds and
+///   every output signal run there, in event order.
+/// - ``positions`` sends a position on each debounced press of a cell button. Two buttons
+///   pressed together give two positions, in the order of their edges.
+/// - ``newGamePresses`` sends `.held` once the button has been down for `hold`, or `.short` on
+///   release before that; never both for one press.
+public final class ButtonPad: Sendable {
+    public let positions: Signal<Position>
+    public let newGamePresses: Signal<NewGamePress>
+    /// The cell buttons in reading order, and the new-game button.
+    public let cells: [Button]
+    public let newGame: Button
+
+    private let lines: any InputLines
+    private let subscriptions = CompositeDisposable()
+    private let holdTimer = SerialDisposable()
+    private let gestureInput: Signal<NewGamePress>.Input
+
+    /// Requests the button lines of `pins` from `chip` and starts listening.
+    public init(chip: any GPIOChip, pins: PinMap, timings: ButtonTimings, scheduler: any Scheduler) throws(GPIOError) {
+        lines = try chip.requestInputs(InputConfiguration(
+            offsets: pins.inputOffsets,
+            bias: pins.buttonPolarity == .activeLow ? .pullUp : .pullDown,
+            kernelDebounce: timings.debounce,
+            consumer: "tictactoe-buttons"))
+        var levels: [LineLevel] = []
+        for offset in pins.inputOffsets {
+            do { levels.append(try lines.level(of: offset)) } catch {
+                lines.release()
+                throw error
+            }
+        }
+        let made = zip(pins.inputOffsets, levels).map { offset, level in
+            Button(offset: offset, polarity: pins.buttonPolarity, initialLevel: level,
+                   debounce: timings.debounce, scheduler: scheduler)
+        }
+        cells = Array(made.prefix(9))
+        newGame = made[9]
+
+        // The seed's idea: one tap signal per cell, merged into a single stream of positions.
+        positions = Signal.merge(zip(Position.all, cells).map { position, button in
+            button.presses.map(value: position)
+        })
+
+        (newGamePresses, gestureInput) = Signal<NewGamePress>.pipe()
+
+        let byOffset = Dictionary(uniqueKeysWithValues: made.map { ($0.offset, $0) })
+        subscriptions += lines.events.observe(on: scheduler).observeValues { event in
+            byOffset[event.offset]?.handle(event)
+        }
+        subscriptions += newGame.presses.observeValues { [holdTimer, gestureInput, newGame] time in
+            holdTimer.inner = scheduler.schedule(at: time + timings.hold) {
+                guard newGame.isPressed.value else { return }
+                holdTimer.inner = nil
+                gestureInput.send(.held)
+            }
+        }
+        subscriptions += newGame.releases.observeValues { [holdTimer, gestureInput] _ in
+            // A pending hold timer means the hold time has not passed: a short press.
+            guard let pending = holdTimer.inner, !pending.isDisposed else { return }
+            holdTimer.inner = nil
+            gestureInput.send(.short)
+        }
+    }
+
+    /// Short presses of the new-game button.
+    public var newGameShortPresses: Signal<Void> { newGamePresses.filter { $0 == .short }.map(value: ()) }
+    /// Holds of the new-game button.
+    public var newGameHolds: Signal<Void> { newGamePresses.filter { $0 == .held }.map(value: ()) }
+
+    /// Stops listening and frees the lines.
+    public func release() {
+        subscriptions.dispose()
+        holdTimer.dispose()
+        lines.release()
+    }
+
+    deinit { release() }
+}
+
+/// Button timing: how long a contact may bounce, and how long new game must be held mid-game.
+public struct ButtonTimings: Sendable, Hashable {
+    public var debounce: Duration
+    public var hold: Duration
+
+    public init(debounce: Duration = .milliseconds(20), hold: Duration = .milliseconds(1500)) {
+        self.debounce = debounce
+        self.hold = hold
+    }
+}

@@ -1,0 +1,47 @@
+import Reactive
+
+/// The levels of up to 64 lines of one chip, as a bit set: bit *n* is line offset *n*, set when
+/// high. Cheap to copy, so the simulated chip can keep one per output write.
+public struct LineLevels: Sendable, Hashable, CustomStringConvertible {
+    public var bits: UInt64
+
+    public init(bits: UInt64 = 0) { self.bits = bits }
+
+    /// The most lines a `LineLevels` can describe.
+    public static let capacity = 64
+
+    public subscript(offset: LineOffset) -> LineLevel {
+        get { LineLevel(bits & Self.mask(offset) != 0) }
+        set {
+            if newValue.isHigh { bits |= Self.mask(offset) } else { bits &= ~Self.mask(offset) }
+        }
+    }
+
+    /// `true` when every line in `offsets` is low.
+    public func allLow(_ offsets: [LineOffset]) -> Bool {
+        offsets.allSatisfy { self[$0] == .low }
+    }
+
+    private static func mask(_ offset: LineOffset) -> UInt64 {
+        precondition(offset.rawValue < 64, "LineLevels holds lines 0...63")
+        return 1 << UInt64(offset.rawValue)
+    }
+
+    public var description: String {
+        let high = (0..<64).filter { bits & (1 << UInt64($0)) != 0 }.map { "\($0)" }
+        return "high: [\(high.joined(separator: ", "))]"
+    }
+}
+
+/// One `set` call on a simulated chip's output lines: when it happened and the levels of every
+/// output line of the chip right after it.
+public struct OutputWrite: Sendable, Hashable {
+    public var time: MonotonicInstant
+    public var levels: LineLevels
+
+    public init(time: MonotonicInstant, levels: LineLevels) {
+        self.time = time
+        self.levels = levels
+    }
+}
+

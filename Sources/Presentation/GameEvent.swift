@@ -1,0 +1,14 @@
+import TicTacToe
+
+/// Something that happened in the game, for logs and the terminal's message line. The lights
+/// never depend on these: they are bound to the view model's properties.
+public enum GameEvent: Sendable, Hashable {
+    case started(starter: Player)
+    case moved(Player, Position)
+    case refused(Position, MoveError)
+    /// A cell pressed after the game ended.
+    case ignored(Position)
+    case finished(Outcome)
+    case fellAsleep
+    case wokeUp
+}

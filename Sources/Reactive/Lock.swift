@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A non-recursive mutex that knows its owner, so that re-entry is reported as the programming
+/// error it is instead of deadlocking silently.
+///
+/// Used to serialize event delivery: a ``Signal`` holds its delivery lock while observers run, so
+/// an observer that sends into the signal it is observing is caught here with `message`.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let owner = Atomic<UInt>(0)
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Whether the calling thread holds the lock right now.
+    var isHeldByCurrentThread: Bool {
+        owner.load(ordering: .acquiring) == Self.currentThread
+    }
+
+    /// Takes the lock; traps with `message` if the calling thread already holds it.
+    func lock(orFail message: @autoclosure () -> String = "lock taken recursively") {
+        let status = pthread_mutex_lock(mutex)
+        precondition(status != EDEADLK, message())
+        precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+        owner.store(Self.currentThread, ordering: .releasing)
+    }
+
+    func unlock() {
+        owner.store(0, ordering: .releasing)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+}
+
+/// A value guarded by a mutex, for short critical sections that never call out (never send an
+/// event or run a callback while holding it).
+public final class Protected<State>: @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+    private var state: State
+
+    public init(_ state: State) { self.state = state }
+
+    /// Runs `body` with exclusive access to the value.
+    public func withValue<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try mutex.withLock { _ in try body(&state) }
+    }
+
+    /// A copy of the value.
+    public var value: State { withValue { $0 } }
+}

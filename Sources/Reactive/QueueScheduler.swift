@@ -1,0 +1,80 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real scheduler: a serial dispatch queue with timers on the monotonic clock.
+///
+/// Actions run on the queue's thread, one at a time. Timer deadlines are measured on
+/// `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
+public final class QueueScheduler: Scheduler {
+    private let queue: DispatchQueue
+
+    /// A scheduler on a new serial queue.
+    public init(label: String = "tictactoe.scheduler", qos: DispatchQoS = .userInteractive) {
+        queue = DispatchQueue(label: label, qos: qos)
+    }
+
+    public var now: MonotonicInstant { Self.monotonicNow() }
+
+    /// The current `CLOCK_MONOTONIC` time.
+    public static func monotonicNow() -> MonotonicInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return MonotonicInstant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+    }
+
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let token = ActionDisposable {}
+        queue.async {
+            guard !token.isDisposed else { return }
+            action()
+        }
+        return token
+    }
+
+    @discardableResult
+    public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let timer = Timer(DispatchSource.makeTimerSource(queue: queue))
+        timer.source.schedule(deadline: dispatchTime(for: deadline), leeway: .microseconds(50))
+        timer.source.setEventHandler {
+            timer.source.cancel()
+            action()
+        }
+        timer.source.resume()
+        return ActionDisposable { timer.source.cancel() }
+    }
+
+    @discardableResult
+    public func schedule(
+        at deadline: MonotonicInstant, repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        let timer = Timer(DispatchSource.makeTimerSource(flags: .strict, queue: queue))
+        timer.source.schedule(
+            deadline: dispatchTime(for: deadline),
+            repeating: .nanoseconds(Int(interval.nanoseconds)),
+            leeway: .microseconds(20))
+        timer.source.setEventHandler(handler: action)
+        timer.source.resume()
+        return ActionDisposable { timer.source.cancel() }
+    }
+
+    // Dispatch keeps its own uptime clock; convert through the distance from now rather than
+    // assuming the two clocks share an epoch.
+    private func dispatchTime(for deadline: MonotonicInstant) -> DispatchTime {
+        let delay = max(0, (deadline - now).nanoseconds)
+        return .now() + .nanoseconds(Int(delay))
+    }
+
+    // Dispatch sources are thread-safe; the wrapper only tells the compiler so.
+    private final class Timer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+        init(_ source: any DispatchSourceTimer) { self.source = source }
+    }
+}

@@ -1,0 +1,46 @@
+/// Runs actions now or later, one at a time, on a clock of its own.
+///
+/// ## Contract
+///
+/// - **Serial.** Actions never overlap, and actions due at the same instant run in the order
+///   they were scheduled. Everything the game does (debounce windows, holds, blinks, the LED
+///   scan) runs on one scheduler, so game state needs no further locking.
+/// - **Time.** ``now`` is monotonic. A deadline in the past runs as soon as possible.
+/// - **Cancellation.** Disposing the returned disposable before an action starts prevents it;
+///   disposing a repeating action stops further repetitions.
+///
+/// ``QueueScheduler`` is the real one; ``TestScheduler`` runs in virtual time so that tests
+/// never sleep.
+public protocol Scheduler: AnyObject, Sendable {
+    /// The scheduler's current time.
+    var now: MonotonicInstant { get }
+
+    /// Runs `action` as soon as possible, after anything already due.
+    @discardableResult
+    func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable
+
+    /// Runs `action` at `deadline`.
+    @discardableResult
+    func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable
+
+    /// Runs `action` at `deadline` and then every `interval` after it.
+    @discardableResult
+    func schedule(
+        at deadline: MonotonicInstant, repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable
+}
+
+extension Scheduler {
+    /// Runs `action` once `delay` has passed.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(at: now + delay, action)
+    }
+
+    /// Runs `action` every `interval`, the first time one interval from now.
+    @discardableResult
+    public func schedule(every interval: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(at: now + interval, repeatingEvery: interval, action)
+    }
+}

@@ -1,0 +1,75 @@
+import Appliance
+import ArgumentParser
+import Console
+import Foundation
+import Presentation
+
+/// `tictactoe simulate`: the game on a simulated chip, in the terminal.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play on a simulated GPIO chip in the terminal.",
+        discussion: """
+            Keys 1–9 press the cell buttons in numeric-keypad layout (7 8 9 is the top row), \
+            n presses new game (it starts a new game once the game is over), N holds new game \
+            (restarts mid-game), q quits. The board is drawn from the simulated LED lines, as \
+            the eye would see the multiplexed matrix.
+
+            When standard input is not a terminal, it is read as a script of those keys \
+            (spaces and newlines ignored, # starts a comment, . waits a second, z waits until \
+            the lights sleep) and the board is printed after each key.
+            """)
+
+    /// Name of the player with the red marks (X), shown in the title and messages.
+    @Option(name: .customLong("x-name"), help: "Name of player X (red).")
+    var xName: String?
+
+    /// Name of the player with the green marks (O).
+    @Option(name: .customLong("o-name"), help: "Name of player O (green).")
+    var oName: String?
+
+    /// Make every simulated press and release chatter, to watch the debouncing work.
+    @Flag(help: "Simulate contact bounce on every press and release.")
+    var bounce = false
+
+    /// Seconds without input before the lights sleep.
+    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep.")
+    var idleSleep: Int = 300
+
+    func validate() throws {
+        guard idleSleep > 0 else {
+            throw ValidationError("--idle-sleep must be a positive number of seconds (got \(idleSleep)).")
+        }
+    }
+
+    func run() throws {
+        var settings = BoardSettings(players: PlayerNames(x: xName, o: oName))
+        settings.game.idleSleep = .seconds(idleSleep)
+
+        do {
+            if TerminalGame.isInteractive {
+                try TerminalGame(settings: settings, bounce: bounce).run()
+            } else {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                guard let text = String(data: data, encoding: .utf8) else {
+                    printError("standard input is not UTF-8 text; give a script of keys such as \"5 1 9 n\".")
+                    throw ExitStatus.inputError
+                }
+                let script = try KeyScript(parsing: text)
+                print(try ScriptedGame(settings: settings, bounce: bounce).play(script), terminator: "")
+            }
+        } catch let error as KeyScriptError {
+            printError(error.description)
+            throw ExitStatus.badScript
+        } catch let error as BoardError {
+            printError(error.description)
+            switch error {
+            case .pinMap, .scanTooSlow: throw ExitStatus.badPinMap
+            case .gpio: throw ExitStatus.gpioUnavailable
+            }
+        }
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("tictactoe: \(message)\n".utf8))
+}

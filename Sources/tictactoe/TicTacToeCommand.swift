@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `tictactoe`: a physical tic-tac-toe board on a Raspberry Pi, and its simulator.
+@main
+struct TicTacToeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tictactoe",
+        abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
+        subcommands: [Simulate.self],
+        defaultSubcommand: Simulate.self)
+}
