@@ -31,6 +31,8 @@ public final class SimulatedChip: GPIOChip {
         var consumer: String?
         var externalDrive: LineLevel?
         var outputLevel: LineLevel = .low
+        /// Still drives `outputLevel`: an output, or a released one that nothing has taken since.
+        var drivesOutput = false
     }
 
     private struct State {
@@ -97,8 +99,14 @@ public final class SimulatedChip: GPIOChip {
             let id = state.nextRequest
             state.nextRequest += 1
             for offset in offsets {
-                state.lines[Int(offset.rawValue)].role = role(id)
-                state.lines[Int(offset.rawValue)].consumer = consumer
+                let index = Int(offset.rawValue)
+                state.lines[index].role = role(id)
+                state.lines[index].consumer = consumer
+                if case .output = state.lines[index].role {
+                    state.lines[index].drivesOutput = true
+                } else {
+                    state.lines[index].drivesOutput = false
+                }
             }
             return .success(id)
         }
@@ -139,8 +147,7 @@ public final class SimulatedChip: GPIOChip {
     public func level(of offset: LineOffset) -> LineLevel {
         state.withValue { state in
             let line = state.lines[Int(offset.rawValue)]
-            if case .output = line.role { return line.outputLevel }
-            return Self.inputLevel(line)
+            return line.drivesOutput ? line.outputLevel : Self.inputLevel(line)
         }
     }
 

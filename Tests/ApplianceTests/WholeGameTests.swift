@@ -1,0 +1,190 @@
+import Devices
+import GPIO
+import Lights
+import Reactive
+import TicTacToe
+import Testing
+@testable import Appliance
+
+private func p(_ row: Int, _ column: Int) -> Position {
+    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
+    return position
+}
+
+/// Whole games played the way a person plays: fingers on the simulated chip's button lines, eyes
+/// on its LED lines. Nothing here reads the view model to decide what the board shows.
+@Suite("Whole games on the simulated chip")
+struct WholeGameTests {
+    let scheduler = TestScheduler()
+    let chip: SimulatedChip
+    let board: GameBoard
+    let person: SimulatedBoard
+
+    init() throws {
+        chip = SimulatedChip(clock: scheduler)
+        board = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: scheduler)
+        board.start()
+        person = SimulatedBoard(chip: chip, pins: .standard, scheduler: scheduler)
+        scheduler.advance(by: .milliseconds(50))
+    }
+
+    /// Taps a cell (with bounce) and returns what the eye sees 150 ms later.
+    @discardableResult
+    private func tap(_ position: Position, bounce: Bool = true) -> String {
+        person.tap(position, bounce: bounce)
+        scheduler.advance(by: .milliseconds(150))
+        return person.seenFrame.description
+    }
+
+    private func looks(after delay: Duration) -> String {
+        scheduler.advance(by: delay)
+        return person.seenFrame.description
+    }
+
+    @Test("a complete run: X wins on a diagonal, presses after the end, new game, an illegal press, a draw")
+    func completeRun() {
+        #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:on O:off")
+        #expect(tap(p(0, 0)) == "R . .\n. . .\n. . .\nX:off O:on")
+        #expect(tap(p(0, 1)) == "R G .\n. . .\n. . .\nX:on O:off")
+        #expect(tap(p(1, 1)) == "R G .\n. R .\n. . .\nX:off O:on")
+        #expect(tap(p(0, 2)) == "R G G\n. R .\n. . .\nX:on O:off")
+        // X completes the diagonal: its three cells blink with X's LED; O's cells stay steady.
+        let won = tap(p(2, 2))
+        #expect(won == "R G G\n. R .\n. . R\nX:on O:off" || won == ". G G\n. . .\n. . .\nX:off O:off")
+        let phases = Set((0..<8).map { _ in looks(after: .milliseconds(200)) })
+        #expect(phases == ["R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"])
+        #expect(board.viewModel.score.value.xWins == 1)
+
+        // Presses after the end change nothing.
+        person.tap(p(1, 0), bounce: true)
+        let afterEnd = Set((0..<8).map { _ in looks(after: .milliseconds(200)) })
+        #expect(afterEnd == phases)
+
+        // A short press of new game starts O's game: dark matrix, O's LED.
+        person.pressNewGame(bounce: true)
+        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:on")
+
+        // An illegal press flashes amber, then the board is as it was.
+        #expect(tap(p(1, 1)) == ". . .\n. G .\n. . .\nX:on O:off")
+        #expect(tap(p(1, 1)) == ". . .\n. A .\n. . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(400)) == ". . .\n. G .\n. . .\nX:on O:off")
+
+        // Play on to a draw (O started with the centre):  X G G / G G R / R R G.
+        for position in [p(0, 0), p(0, 2), p(2, 0), p(1, 0), p(1, 2), p(0, 1), p(2, 1), p(2, 2)] {
+            tap(position)
+        }
+        let drawPhases = Set((0..<8).map { _ in looks(after: .milliseconds(200)) })
+        #expect(drawPhases == ["R G G\nG G R\nR R G\nX:on O:on", ". . .\n. . .\n. . .\nX:off O:off"])
+        #expect(board.viewModel.score.value.draws == 1)
+    }
+
+    @Test("what the eye sees always matches the view model's frame once the scan has run")
+    func seenMatchesFrame() {
+        for position in [p(1, 1), p(0, 0), p(2, 2), p(0, 2), p(2, 0), p(1, 0)] {
+            person.tap(position, bounce: true)
+            scheduler.advance(by: .milliseconds(150))
+            #expect(person.seenFrame == board.viewModel.frame.value)
+        }
+    }
+
+    @Test("two buttons at once play both, in edge order")
+    func twoAtOnce() {
+        person.press(p(0, 0))
+        person.press(p(2, 2))
+        scheduler.advance(by: .milliseconds(100))
+        person.release(p(0, 0))
+        person.release(p(2, 2))
+        #expect(looks(after: .milliseconds(100)) == "R . .\n. . .\n. . G\nX:on O:off")
+    }
+
+    @Test("mid-game, a short press of new game does nothing; holding it starts over")
+    func heldNewGame() {
+        tap(p(1, 1))
+        tap(p(0, 0))
+        person.pressNewGame(bounce: true)
+        #expect(looks(after: .milliseconds(300)) == "G . .\n. R .\n. . .\nX:on O:off")
+        person.pushNewGame()
+        #expect(looks(after: .milliseconds(1400)) == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:on")
+        person.releaseNewGame()
+        #expect(looks(after: .milliseconds(300)) == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(tap(p(2, 0)) == ". . .\n. . .\nG . .\nX:on O:off")
+    }
+
+    @Test("after a long idle the lights sleep; the first press only wakes them")
+    func sleepAndWake() {
+        tap(p(1, 1))
+        #expect(looks(after: .seconds(301)) == ". . .\n. . .\n. . .\nX:off O:off")
+        #expect(tap(p(0, 0)) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(tap(p(0, 0)) == "G . .\n. R .\n. . .\nX:on O:off")
+    }
+
+    @Test("shutdown switches every LED off, releases every line, and writes nothing after")
+    func shutdown() {
+        tap(p(1, 1))
+        board.shutdown()
+        let writes = chip.outputHistory.count
+        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        #expect((PinMap.standard.inputOffsets + PinMap.standard.outputOffsets).allSatisfy { chip.consumer(of: $0) == nil })
+        person.tap(p(0, 0))
+        scheduler.advance(by: .seconds(2))
+        #expect(chip.outputHistory.count == writes)
+        board.shutdown()
+    }
+}
+
+@Suite("Starting a board")
+struct GameBoardStartTests {
+    let scheduler = TestScheduler()
+
+    @Test("a bad pin map is refused before any line is requested")
+    func badPinMap() {
+        let chip = SimulatedChip(clock: scheduler)
+        var settings = BoardSettings()
+        settings.pins.rows[0] = 14
+        #expect {
+            _ = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        } throws: { error in
+            (error as? BoardError)?.description == "pin map: matrix.rows uses GPIO14, but it is the serial console (TXD); choose another line in GPIO2–27."
+        }
+        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
+    }
+
+    @Test("a busy button line is reported and the LED lines already taken are released")
+    func busyLine() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        let other = try chip.requestInputs(InputConfiguration(offsets: [26], bias: .pullUp, consumer: "gpiomon"))
+        defer { withExtendedLifetime(other) {} }
+        #expect {
+            _ = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: scheduler)
+        } throws: { error in
+            (error as? BoardError)?.description.contains("line 26 (GPIO26) is busy: \"gpiomon\" holds it") == true
+        }
+        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.consumer(of: $0) == nil })
+    }
+
+    @Test("a scan too slow to look steady is refused")
+    func slowScan() {
+        let chip = SimulatedChip(clock: scheduler)
+        #expect(throws: BoardError.self) {
+            _ = try GameBoard(chip: chip, settings: BoardSettings(scanRowPeriod: .milliseconds(5)), scheduler: scheduler)
+        }
+    }
+
+    @Test("a released board frees its view model and pad: no retain cycles")
+    func noCycles() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        weak var weakBoard: GameBoard?
+        weak var weakPad: ButtonPad?
+        do {
+            let board = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: scheduler)
+            board.start()
+            weakBoard = board
+            weakPad = board.pad
+            scheduler.advance(by: .milliseconds(20))
+        }
+        #expect(weakBoard == nil)
+        #expect(weakPad == nil)
+        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
+    }
+}

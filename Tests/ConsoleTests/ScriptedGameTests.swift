@@ -1,0 +1,129 @@
+import Appliance
+import Foundation
+import Presentation
+import Testing
+@testable import Console
+
+/// The scripted terminal game: the full stack in virtual time, read back from the LED lines.
+@Suite("Scripted terminal game")
+struct ScriptedGameTests {
+    private func play(_ keys: String, bounce: Bool = false) throws -> [String] {
+        let settings = BoardSettings(players: PlayerNames(x: "Alice", o: "Bob"))
+        let transcript = try ScriptedGame(settings: settings, bounce: bounce).play(KeyScript(parsing: keys))
+        return transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The block printed after the key at `index` (0-based): its header and three rows.
+    private func block(_ lines: [String], _ index: Int) -> [String] {
+        let start = 1 + 3 + index * 4
+        return Array(lines[start..<(start + 4)])
+    }
+
+    @Test("X wins on a diagonal, presses after the end, new game, an illegal press, a draw")
+    func completeRun() throws {
+        // X: 7 5 3 (diagonal), O: 8 9. Then 1 after the end, n, then O starts:
+        // 5 (O), 5 again (amber), and a draw.
+        let lines = try play("7 8 5 9 3  1  n  5 5  7 9 1 4 6 8 2 3", bounce: true)
+        #expect(lines[0] == "Alice (X) vs Bob (O)")
+        #expect(Array(lines[1...3]) == ["  . . .", "  . . .    X(red) on  O(green) off", "  . . ."])
+        #expect(block(lines, 0) == ["> 7: press cell (0, 0) — Alice (X) took (0, 0).", "  R . .", "  . . .    X(red) off  O(green) on", "  . . ."])
+        #expect(block(lines, 4) == [
+            "> 3: press cell (2, 2) — Alice (X) took (2, 2). Alice (X) wins along the diagonal!",
+            "  r G G", "  . r .    X(red) blinking  O(green) off", "  . . r",
+        ])
+        #expect(block(lines, 5) == [
+            "> 1: press cell (2, 0) — The game is over; (2, 0) ignored. Press n for a new game.",
+            "  r G G", "  . r .    X(red) blinking  O(green) off", "  . . r",
+        ])
+        #expect(block(lines, 6) == ["> n: press new game — New game: Bob (O) starts.", "  . . .", "  . . .    X(red) off  O(green) on", "  . . ."])
+        #expect(block(lines, 7)[1...3] == ["  . . .", "  . G .    X(red) on  O(green) off", "  . . ."])
+        #expect(block(lines, 8) == [
+            "> 5: press cell (1, 1) — Not allowed at (1, 1): cell (1, 1) is already taken by O.",
+            "  . . .", "  . A .    X(red) on  O(green) off", "  . . .",
+        ])
+        // The draw (X O O / O O X / X X O): every cell and both status LEDs blink.
+        let last = block(lines, 16)
+        #expect(last == ["> 3: press cell (2, 2) — Bob (O) took (2, 2). A draw.",
+                         "  r g g", "  g g r    X(red) blinking  O(green) blinking", "  r r g"])
+        #expect(lines.last(where: { !$0.isEmpty }) == "score: Alice (X) 1 · Bob (O) 0 · draws 1")
+    }
+
+    @Test("holding new game restarts mid-game; a short press mid-game does not")
+    func holdToRestart() throws {
+        let lines = try play("5 n N")
+        #expect(block(lines, 1)[1...3] == ["  . . .", "  . R .    X(red) off  O(green) on", "  . . ."])
+        #expect(block(lines, 2) == ["> N: hold new game — New game: Bob (O) starts.", "  . . .", "  . . .    X(red) off  O(green) on", "  . . ."])
+    }
+
+    @Test("z waits until the lights sleep; the next key only wakes them")
+    func sleep() throws {
+        let lines = try play("5 z 1 1")
+        #expect(block(lines, 1)[1...3] == ["  . . .", "  . . .    X(red) off  O(green) off", "  . . ."])
+        #expect(block(lines, 2)[0] == "> 1: press cell (2, 0) — Awake again.")
+        #expect(block(lines, 2)[1...3] == ["  . . .", "  . R .    X(red) off  O(green) on", "  . . ."])
+        #expect(block(lines, 3)[3] == "  G . .")
+    }
+
+    @Test("q ends the script early")
+    func quit() throws {
+        let lines = try play("5 q 1")
+        #expect(lines.contains("> q: quit"))
+        #expect(!lines.contains { $0.hasPrefix("> 1") })
+    }
+}
+
+/// The built `tictactoe` binary, run as a user would with a script on standard input.
+@Suite("tictactoe simulate, the command")
+struct SimulateCommandTests {
+    private var binary: URL? {
+        // Tests run from the package's build folder; the executable sits beside the test bundle.
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe"),
+            Bundle.main.bundleURL.appendingPathComponent("tictactoe"),
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/tictactoe"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private func run(_ arguments: [String], input: String) throws -> (status: Int32, out: String, err: String) {
+        let url = try #require(binary, "build the tictactoe executable first (swift build)")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("a script on standard input is played and the board printed after each key")
+    func scripted() throws {
+        let result = try run(["simulate", "--x-name", "Alice", "--o-name", "Bob"], input: "7 8 5 9 3\n")
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("Alice (X) vs Bob (O)\n"))
+        #expect(result.out.contains("  r G G\n  . r .    X(red) blinking  O(green) off\n  . . r\n"))
+        #expect(result.out.hasSuffix("score: Alice (X) 1 · Bob (O) 0 · draws 0\n"))
+    }
+
+    @Test("an unknown key in a script exits 65 and names the key, line and column")
+    func badScript() throws {
+        let result = try run(["simulate"], input: "5 1\n9 x\n")
+        #expect(result.status == 65)
+        #expect(result.err.hasPrefix("tictactoe: script line 2, column 3: unknown key 'x'."))
+        #expect(result.out.isEmpty)
+    }
+
+    @Test("a bad option exits 64 with a usage message")
+    func badOption() throws {
+        let result = try run(["simulate", "--idle-sleep", "0"], input: "")
+        #expect(result.status == 64)
+        #expect(result.err.contains("--idle-sleep must be a positive number of seconds"))
+    }
+}

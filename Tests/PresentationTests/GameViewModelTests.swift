@@ -1,0 +1,187 @@
+import Lights
+import Reactive
+import TicTacToe
+import Testing
+@testable import Presentation
+
+private func p(_ row: Int, _ column: Int) -> Position {
+    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
+    return position
+}
+
+/// The frame as a compact picture: three rows of cell symbols, then the status LEDs.
+private func picture(_ frame: Frame) -> String { frame.description }
+
+@Suite("Game view model")
+struct GameViewModelTests {
+    let scheduler = TestScheduler()
+    let presses: Signal<Position>
+    let input: Signal<Position>.Input
+    let viewModel: GameViewModel
+    let timings = GameTimings(illegalFlash: .milliseconds(400), blinkHalfPeriod: .milliseconds(400), idleSleep: .seconds(60))
+
+    init() {
+        (presses, input) = Signal<Position>.pipe()
+        viewModel = GameViewModel(positions: presses, timings: timings, scheduler: scheduler, players: PlayerNames(x: "Alice", o: "Bob"))
+    }
+
+    private func play(_ positions: Position...) {
+        for position in positions {
+            input.send(position)
+            scheduler.advance(by: .milliseconds(10))
+        }
+    }
+
+    @Test("a new game is dark with the starter's LED on")
+    func newGame() {
+        #expect(viewModel.frame.value == Frame(cells: Array(repeating: .off, count: 9), xStatus: true, oStatus: false))
+        #expect(viewModel.turn.value == .x)
+        #expect(viewModel.canMakeMove.value)
+        #expect(!viewModel.newGame.isEnabled.value)
+        #expect(viewModel.startOver.isEnabled.value)
+    }
+
+    @Test("step by step: each move lights the mover's colour and passes the turn")
+    func stepByStep() {
+        play(p(1, 1))
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(viewModel.turn.value == .o)
+        play(p(0, 0))
+        #expect(picture(viewModel.frame.value) == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(viewModel.turn.value == .x)
+        #expect(viewModel.board.value[p(0, 0)] == .o)
+    }
+
+    @Test("an occupied cell flashes amber briefly and changes nothing")
+    func illegalFlash() {
+        play(p(1, 1))
+        let before = viewModel.board.value
+        input.send(p(1, 1))
+        #expect(viewModel.flashingCell.value == p(1, 1))
+        #expect(picture(viewModel.frame.value) == ". . .\n. A .\n. . .\nX:off O:on")
+        #expect(viewModel.board.value == before)
+        scheduler.advance(by: .milliseconds(399))
+        #expect(viewModel.frame.value.cells[4] == .amber)
+        scheduler.advance(by: .milliseconds(2))
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(viewModel.turn.value == .o)
+    }
+
+    @Test("a win blinks the winning line and the winner's LED; the rest stays steady")
+    func winBlinks() {
+        // X takes the anti-diagonal; O plays (0,0) and (1,0).
+        play(p(0, 2), p(0, 0), p(1, 1), p(1, 0), p(2, 0))
+        #expect(viewModel.winner.value == .x)
+        #expect(viewModel.winningLine.value?.kind == .antiDiagonal)
+        #expect(!viewModel.canMakeMove.value)
+        let on = viewModel.frame.value
+        #expect(picture(on) == "G . R\nG R .\nR . .\nX:on O:off")
+        scheduler.advance(by: .milliseconds(400))
+        #expect(picture(viewModel.frame.value) == "G . .\nG . .\n. . .\nX:off O:off")
+        scheduler.advance(by: .milliseconds(400))
+        #expect(viewModel.frame.value == on)
+        #expect(viewModel.score.value == Score(xWins: 1))
+    }
+
+    @Test("a draw blinks every cell and both LEDs")
+    func drawBlinks() {
+        play(p(0, 0), p(0, 1), p(0, 2), p(1, 1), p(1, 0), p(1, 2), p(2, 1), p(2, 0), p(2, 2))
+        #expect(viewModel.isDraw.value)
+        #expect(picture(viewModel.frame.value) == "R G R\nR G G\nG R R\nX:on O:on")
+        scheduler.advance(by: .milliseconds(400))
+        #expect(viewModel.frame.value == .dark)
+        #expect(viewModel.score.value == Score(draws: 1))
+    }
+
+    @Test("presses after the end are ignored")
+    func afterTheEnd() {
+        play(p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2))
+        let board = viewModel.board.value
+        let events = Protected<[GameEvent]>([])
+        viewModel.events.observeValues { event in events.withValue { $0.append(event) } }
+        play(p(2, 2))
+        #expect(viewModel.board.value == board)
+        #expect(viewModel.flashingCell.value == nil)
+        #expect(events.value == [.ignored(p(2, 2))])
+    }
+
+    @Test("new game: a short press works only once the game is over; the starter alternates")
+    func newGameAction() {
+        play(p(0, 0))
+        #expect(viewModel.newGame.apply() == nil)
+        #expect(viewModel.board.value.moveCount == 1)
+        play(p(1, 0), p(0, 1), p(1, 1), p(0, 2))
+        #expect(viewModel.newGame.isEnabled.value)
+        #expect(viewModel.newGame.apply() != nil)
+        #expect(viewModel.board.value.moveCount == 0)
+        #expect(viewModel.turn.value == .o)
+        #expect(picture(viewModel.frame.value) == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(!viewModel.newGame.isEnabled.value)
+        // A hold restarts mid-game; the starter alternates again.
+        play(p(1, 1))
+        viewModel.startOver.apply()
+        #expect(viewModel.board.value.moveCount == 0)
+        #expect(viewModel.turn.value == .x)
+        scheduler.advance(by: .seconds(5))
+        #expect(picture(viewModel.frame.value) == ". . .\n. . .\n. . .\nX:on O:off")
+    }
+
+    @Test("idle: the lights sleep, and the first press only wakes them")
+    func idleSleep() {
+        play(p(1, 1))
+        scheduler.advance(by: .seconds(59))
+        #expect(!viewModel.isAsleep.value)
+        scheduler.advance(by: .seconds(1))
+        #expect(viewModel.isAsleep.value)
+        #expect(viewModel.frame.value == .dark)
+        #expect(viewModel.newGame.isEnabled.value)  // any press wakes
+        play(p(0, 0))
+        #expect(!viewModel.isAsleep.value)
+        #expect(viewModel.board.value[p(0, 0)] == nil)
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        play(p(0, 0))
+        #expect(viewModel.board.value[p(0, 0)] == .o)
+        // New game while asleep: only wakes.
+        scheduler.advance(by: .seconds(61))
+        viewModel.startOver.apply()
+        #expect(viewModel.board.value.moveCount == 2)
+        #expect(!viewModel.isAsleep.value)
+    }
+
+    @Test("events tell the story with moves, refusals and the result")
+    func events() {
+        let events = Protected<[GameEvent]>([])
+        viewModel.events.observeValues { event in events.withValue { $0.append(event) } }
+        play(p(0, 0), p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2))
+        let line = WinningLine.all[0]
+        #expect(events.value == [
+            .moved(.x, p(0, 0)), .refused(p(0, 0), .cellOccupied(p(0, 0), by: .x)), .moved(.o, p(1, 0)),
+            .moved(.x, p(0, 1)), .moved(.o, p(1, 1)), .moved(.x, p(0, 2)), .finished(.won(by: .x, along: line)),
+        ])
+        #expect(viewModel.players.matchTitle == "Alice (X) vs Bob (O)")
+    }
+
+    @Test("the view model is freed with its last reference, its timers with it")
+    func noRetainCycle() {
+        weak var weakViewModel: GameViewModel?
+        let (signal, input) = Signal<Position>.pipe()
+        do {
+            let viewModel = GameViewModel(positions: signal, timings: timings, scheduler: scheduler)
+            weakViewModel = viewModel
+            input.send(p(0, 0))
+            _ = viewModel.frame.value
+        }
+        #expect(weakViewModel == nil)
+        scheduler.advance(by: .seconds(120))
+        #expect(scheduler.pendingCount == 0)
+    }
+}
+
+@Suite("Frame renderer")
+struct FrameRendererTests {
+    @Test("asleep is dark whatever the board")
+    func asleep() throws {
+        let board = try Board().playing(Position.all[0])
+        #expect(FrameRenderer.frame(board: board, flashing: nil, blinkOn: true, asleep: true) == .dark)
+    }
+}
