@@ -12,7 +12,10 @@ let package = Package(
     name: "tictactoe-gpio",
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
-        .library(name: "Appliance", targets: ["Appliance"]),
+        // Every library module, for the benchmarks package beside this one.
+        .library(
+            name: "TicTacToeGPIO",
+            targets: ["TicTacToe", "Reactive", "GPIO", "Lights", "Devices", "Presentation", "Appliance", "Console"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,7 +41,7 @@ let package = Package(
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Reactive"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],
     swiftLanguageModes: [.v6]

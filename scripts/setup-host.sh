@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what building tictactoe-gpio needs on a Debian 12 machine (run as root, or with sudo
+# available), and checks for the Swift toolchain. Installs nothing when everything is present.
+set -euo pipefail
+
+# The Swift toolchain's own runtime and linker needs on Debian 12 (swift.org's list, less what
+# this project does not use), plus git for SwiftPM.
+packages=(
+  binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
+  libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+    if [[ -x $candidate/swift ]]; then
+      echo "setup: swift is in $candidate but not on PATH; add it: export PATH=\"$candidate:\$PATH\"" >&2
+      exit 69
+    fi
+  done
+  echo "setup: no Swift toolchain found. Install Swift 6.1 or newer from swift.org (Debian 12 build) and put its usr/bin on PATH." >&2
+  exit 69
+fi
+
+version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -1)
+major=${version%%.*}; minor=${version#*.}
+if [[ -z $version ]] || ((major < 6 || (major == 6 && minor < 1))); then
+  echo "setup: Swift ${version:-unknown} found; tictactoe-gpio needs Swift 6.1 or newer." >&2
+  exit 69
+fi
