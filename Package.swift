@@ -36,12 +36,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TicTacToeTests", dependencies: ["TicTacToe"]),
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["TicTacToe"], path: "Tests/TestSupport"),
+        .testTarget(name: "TicTacToeTests", dependencies: ["TicTacToe", "TestSupport"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Reactive"]),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "DevicesTests", dependencies: ["TestSupport", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "PresentationTests", dependencies: ["TestSupport", "Presentation", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],
     swiftLanguageModes: [.v6]

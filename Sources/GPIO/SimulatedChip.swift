@@ -249,23 +249,19 @@ public final class SimulatedChip: GPIOChip {
     }
 }
 
-private final class SimulatedInputLines: InputLines {
-    let offsets: [LineOffset]
-    let events: Signal<EdgeEvent>
-    private let chip: SimulatedChip
-    private let id: Int
+/// One request's claim on the chip: released once, by `release()` or when dropped.
+private final class Claim: Sendable {
+    let chip: SimulatedChip
+    let id: Int
     private let released = Protected(false)
 
-    init(chip: SimulatedChip, id: Int, offsets: [LineOffset], events: Signal<EdgeEvent>) {
+    init(chip: SimulatedChip, id: Int) {
         self.chip = chip
         self.id = id
-        self.offsets = offsets
-        self.events = events
     }
 
-    func level(of offset: LineOffset) throws(GPIOError) -> LineLevel {
-        guard !released.value else { throw .released(chip: chip.name) }
-        return try chip.currentLevel(offset, request: id)
+    func ensureLive() throws(GPIOError) {
+        if released.value { throw .released(chip: chip.name) }
     }
 
     func release() {
@@ -279,30 +275,38 @@ private final class SimulatedInputLines: InputLines {
     deinit { release() }
 }
 
+private final class SimulatedInputLines: InputLines {
+    let offsets: [LineOffset]
+    let events: Signal<EdgeEvent>
+    private let claim: Claim
+
+    init(chip: SimulatedChip, id: Int, offsets: [LineOffset], events: Signal<EdgeEvent>) {
+        claim = Claim(chip: chip, id: id)
+        self.offsets = offsets
+        self.events = events
+    }
+
+    func level(of offset: LineOffset) throws(GPIOError) -> LineLevel {
+        try claim.ensureLive()
+        return try claim.chip.currentLevel(offset, request: claim.id)
+    }
+
+    func release() { claim.release() }
+}
+
 private final class SimulatedOutputLines: OutputLines {
     let offsets: [LineOffset]
-    private let chip: SimulatedChip
-    private let id: Int
-    private let released = Protected(false)
+    private let claim: Claim
 
     init(chip: SimulatedChip, id: Int, offsets: [LineOffset]) {
-        self.chip = chip
-        self.id = id
+        claim = Claim(chip: chip, id: id)
         self.offsets = offsets
     }
 
     func set(_ settings: [LineSetting]) throws(GPIOError) {
-        guard !released.value else { throw .released(chip: chip.name) }
-        try chip.write(settings, request: id)
+        try claim.ensureLive()
+        try claim.chip.write(settings, request: claim.id)
     }
 
-    func release() {
-        let first = released.withValue { released -> Bool in
-            defer { released = true }
-            return !released
-        }
-        if first { chip.release(request: id) }
-    }
-
-    deinit { release() }
+    func release() { claim.release() }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Devices
 import Presentation
 import GPIO
@@ -6,11 +7,6 @@ import Reactive
 import TicTacToe
 import Testing
 @testable import Appliance
-
-private func p(_ row: Int, _ column: Int) -> Position {
-    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
-    return position
-}
 
 /// Whole games played the way a person plays: fingers on the simulated chip's button lines, eyes
 /// on its LED lines. Nothing here reads the view model to decide what the board shows.

@@ -8,7 +8,8 @@ import Testing
 @Suite("Scripted terminal game")
 struct ScriptedGameTests {
     private func play(_ keys: String, bounce: Bool = false) throws -> [String] {
-        let settings = BoardSettings(players: PlayerNames(x: "Alice", o: "Bob"))
+        // A short idle time: every virtual second of scanning costs real time.
+        let settings = BoardSettings(game: GameTimings(idleSleep: .seconds(20)), players: PlayerNames(x: "Alice", o: "Bob"))
         let transcript = try ScriptedGame(settings: settings, bounce: bounce).play(KeyScript(parsing: keys))
         return transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }

@@ -1,13 +1,9 @@
+import TestSupport
 import GPIO
 import Reactive
 import TicTacToe
 import Testing
 @testable import Devices
-
-private func p(_ row: Int, _ column: Int) -> Position {
-    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
-    return position
-}
 
 @Suite("Button pad")
 struct ButtonPadTests {

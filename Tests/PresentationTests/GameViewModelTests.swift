@@ -1,13 +1,9 @@
+import TestSupport
 import Lights
 import Reactive
 import TicTacToe
 import Testing
 @testable import Presentation
-
-private func p(_ row: Int, _ column: Int) -> Position {
-    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
-    return position
-}
 
 /// The frame as a compact picture: three rows of cell symbols, then the status LEDs.
 private func picture(_ frame: Frame) -> String { frame.description }

@@ -1,10 +1,6 @@
+import TestSupport
 import Testing
 @testable import TicTacToe
-
-private func p(_ row: Int, _ column: Int) -> Position {
-    guard let position = Position(row: row, column: column) else { preconditionFailure("bad test position") }
-    return position
-}
 
 @Suite("Rules")
 struct BoardTests {
