@@ -36,6 +36,7 @@ public final class ButtonPad: Sendable {
 
     /// Requests the button lines of `pins` from `chip` and starts listening.
     public init(chip: any GPIOChip, pins: PinMap, timings: ButtonTimings, scheduler: any Scheduler) throws(GPIOError) {
+        precondition(pins.cellButtons.count == 9, "ButtonPad: validate the pin map first (buttons.cells needs 9 lines)")
         lines = try chip.requestInputs(InputConfiguration(
             offsets: pins.inputOffsets,
             bias: pins.buttonPolarity == .activeLow ? .pullUp : .pullDown,

@@ -28,6 +28,8 @@ public final class LEDMatrix: BindingTargetProvider, Sendable {
 
     /// A matrix on `lines`, which must include the pin map's rows and columns.
     public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
+        precondition(pins.rows.count == 3 && pins.redColumns.count == 3 && pins.greenColumns.count == 3,
+                     "LEDMatrix: validate the pin map first (3 rows, 3 red and 3 green columns)")
         self.lines = lines
         self.pins = pins
         self.rowPeriod = rowPeriod
