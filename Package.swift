@@ -7,7 +7,8 @@ import PackageDescription
 //   Presentation  -> TicTacToe, Reactive, Lights        (never GPIO)
 //   Appliance     -> everything above: wires one game board together
 //   Console       -> Appliance: the terminal game on the simulated chip
-//   tictactoe     -> Console, Appliance + ArgumentParser: the executable
+//   KernelGPIO    -> GPIO, Reactive, GPIODShim (C, over libgpiod v1 or v2)
+//   tictactoe     -> Console, Appliance, KernelGPIO + ArgumentParser: the executable
 let package = Package(
     name: "tictactoe-gpio",
     products: [
@@ -25,6 +26,10 @@ let package = Package(
         .target(name: "Reactive"),
         .target(name: "GPIO", dependencies: ["Reactive"]),
         .target(name: "Lights"),
+        // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
+        .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
+        .target(name: "KernelGPIO", dependencies: ["GPIO", "Reactive", "GPIODShim"]),
         .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"]),
         .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"]),
         .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
@@ -32,12 +37,14 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "Console", "Appliance",
+                "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["TicTacToe"], path: "Tests/TestSupport"),
+        // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
+        .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe"]),
         .testTarget(name: "TicTacToeTests", dependencies: ["TicTacToe", "TestSupport"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Reactive"]),

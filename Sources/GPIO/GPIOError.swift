@@ -10,6 +10,12 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
     case released(chip: String)
     /// The line is not part of this request.
     case notRequested(chip: String, offset: LineOffset)
+    /// No chip matches the path, name or label asked for; `available` lists those that exist.
+    case chipNotFound(spec: String, available: [ChipDescription])
+    /// The chip's device file exists but this user may not open it.
+    case permissionDenied(path: String)
+    /// Any other failure of the GPIO library or the kernel, with the C error number.
+    case system(chip: String, operation: String, errno: Int32, message: String)
 
     public var description: String {
         switch self {
@@ -24,6 +30,15 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(chip): the lines were already released."
         case .notRequested(let chip, let offset):
             return "\(chip) line \(offset.rawValue) (\(offset)) is not part of this request."
+        case .chipNotFound(let spec, let available):
+            let list = available.isEmpty
+                ? "no GPIO chips exist here (is this a Raspberry Pi, and is the gpio character device enabled?)"
+                : "the chips here are: " + available.map(\.description).joined(separator: "; ")
+            return "no GPIO chip matches \"\(spec)\"; \(list). Give a path (/dev/gpiochip0), a name (gpiochip0) or a label (pinctrl-bcm2711)."
+        case .permissionDenied(let path):
+            return "\(path): permission denied. Add your user to the gpio group (sudo usermod -aG gpio $USER, then log in again), or install a udev rule giving the group gpio read-write access to gpiochip devices."
+        case .system(let chip, let operation, let errno, let message):
+            return "\(chip): \(operation) failed: \(message) (errno \(errno))."
         }
     }
 }

@@ -1,4 +1,6 @@
+import Appliance
 import ArgumentParser
+import GPIO
 
 /// The exit statuses, from BSD's sysexits where one fits, so scripts can tell failures apart.
 enum ExitStatus {
@@ -9,4 +11,23 @@ enum ExitStatus {
     static let gpioUnavailable = ExitCode(69)
     /// Standard input could not be read (EX_IOERR).
     static let inputError = ExitCode(74)
+    /// A line is held by another program: try again once it is stopped (EX_TEMPFAIL).
+    static let lineBusy = ExitCode(75)
+    /// Not allowed to open the chip (EX_NOPERM).
+    static let permissionDenied = ExitCode(77)
+
+    static func `for`(_ error: GPIOError) -> ExitCode {
+        switch error {
+        case .lineBusy: lineBusy
+        case .permissionDenied: permissionDenied
+        default: gpioUnavailable
+        }
+    }
+
+    static func `for`(_ error: BoardError) -> ExitCode {
+        switch error {
+        case .pinMap, .scanTooSlow: badPinMap
+        case .gpio(let error): self.for(error)
+        }
+    }
 }

@@ -62,12 +62,14 @@ struct Simulate: ParsableCommand {
             throw ExitStatus.badScript
         } catch let error as BoardError {
             printError(error.description)
-            switch error {
-            case .pinMap, .scanTooSlow: throw ExitStatus.badPinMap
-            case .gpio: throw ExitStatus.gpioUnavailable
-            }
+            throw ExitStatus.for(error)
         }
     }
+}
+
+/// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 func printError(_ message: String) {

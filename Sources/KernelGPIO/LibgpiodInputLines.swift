@@ -1,0 +1,98 @@
+import Foundation
+import GPIO
+import GPIODShim
+import Reactive
+
+/// Input lines on a real chip. A reader thread sleeps in `poll()` on the request's descriptors
+/// and an eventfd; ``release()`` writes the eventfd, waits for the thread to leave, then frees
+/// the lines. So stopping is prompt and nothing spins.
+final class LibgpiodInputLines: InputLines, @unchecked Sendable {
+    let offsets: [LineOffset]
+    let events: Signal<EdgeEvent>
+    private let input: Signal<EdgeEvent>.Input
+    private let chip: LibgpiodChip
+    private let request: OpaquePointer
+    private let wakeFD: Int32
+    private let finished = DispatchSemaphore(value: 0)
+    private let released = Protected(false)
+
+    init(chip: LibgpiodChip, request: OpaquePointer, offsets: [LineOffset]) throws(GPIOError) {
+        self.chip = chip
+        self.request = request
+        self.offsets = offsets
+        (events, input) = Signal<EdgeEvent>.pipe()
+        wakeFD = ttg_wake_fd_new()
+        guard wakeFD >= 0 else {
+            let code = errno
+            ttg_request_release(request)
+            throw .system(chip: chip.name, operation: "creating the reader's wake-up eventfd", errno: code, message: String(cString: strerror(code)))
+        }
+        let fds = (0..<ttg_request_fd_count(request)).map { ttg_request_fd(request, $0) }
+        let handle = RequestHandle(request)
+        let thread = Thread { [input, wakeFD, finished] in
+            Self.read(request: handle.pointer, fds: fds, wakeFD: wakeFD, into: input)
+            finished.signal()
+        }
+        thread.name = "gpio-events"
+        thread.start()
+    }
+
+    deinit { release() }
+
+    func level(of offset: LineOffset) throws(GPIOError) -> LineLevel {
+        guard !released.value else { throw .released(chip: chip.name) }
+        guard offsets.contains(offset) else { throw .notRequested(chip: chip.name, offset: offset) }
+        let value = chip.synchronized { ttg_request_get_value(request, offset.rawValue) }
+        guard value >= 0 else {
+            let code = errno
+            throw .system(chip: chip.name, operation: "reading line \(offset.rawValue)", errno: code, message: String(cString: strerror(code)))
+        }
+        return LineLevel(value == 1)
+    }
+
+    func release() {
+        let first = released.withValue { released -> Bool in
+            defer { released = true }
+            return !released
+        }
+        guard first else { return }
+        _ = ttg_wake(wakeFD)
+        finished.wait()
+        close(wakeFD)
+        chip.synchronized { ttg_request_release(request) }
+        input.sendCompleted()
+    }
+
+    // The reader thread's loop. Only reads event descriptors (libgpiod's read calls touch no
+    // shared state), so it does not take the chip's lock.
+    private static func read(request: OpaquePointer, fds: [Int32], wakeFD: Int32, into input: Signal<EdgeEvent>.Input) {
+        var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        polled.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        var buffer = [ttg_event](repeating: ttg_event(), count: 64)
+        while true {
+            let ready = poll(&polled, nfds_t(polled.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if polled[polled.count - 1].revents != 0 { return }
+            var batch: [EdgeEvent] = []
+            for index in 0..<fds.count where polled[index].revents & Int16(POLLIN) != 0 {
+                let count = ttg_request_read_events(request, index, &buffer, buffer.count)
+                guard count > 0 else { continue }
+                for event in buffer.prefix(Int(count)) {
+                    batch.append(EdgeEvent(
+                        offset: LineOffset(event.offset), edge: event.rising != 0 ? .rising : .falling,
+                        timestamp: MonotonicInstant(nanoseconds: Int64(event.timestamp_ns))))
+                }
+            }
+            for event in batch.sorted(by: { $0.timestamp < $1.timestamp }) { input.send(event) }
+        }
+    }
+}
+
+/// Hands the request pointer to the reader thread, which only reads events through it.
+private struct RequestHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}

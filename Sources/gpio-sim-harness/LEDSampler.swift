@@ -1,0 +1,71 @@
+import Devices
+import Foundation
+import GPIO
+import Lights
+
+/// Decodes what the board's LEDs show from sampled gpio-sim line values.
+///
+/// Samples come at arbitrary moments of the row scan, and under emulation the scan itself runs
+/// unevenly (the guest's scheduler may pause it for milliseconds), so a cell is judged against
+/// its own row: lit in red when the red column was on in at least half the samples taken while
+/// its row was on. A status LED is lit when on in at least half of all samples.
+struct LEDSampler {
+    let sim: GPIOSim
+    let pins: PinMap
+    private let rows: [ValueReader]
+    private let red: [ValueReader]
+    private let green: [ValueReader]
+    private let x: ValueReader
+    private let o: ValueReader
+
+    init?(sim: GPIOSim, pins: PinMap) {
+        func readers(_ offsets: [LineOffset]) -> [ValueReader]? {
+            let opened = offsets.compactMap { sim.valueReader(Int($0.rawValue)) }
+            return opened.count == offsets.count ? opened : nil
+        }
+        guard let rows = readers(pins.rows), let red = readers(pins.redColumns),
+              let green = readers(pins.greenColumns),
+              let status = readers([pins.xStatus, pins.oStatus]) else { return nil }
+        self.sim = sim
+        self.pins = pins
+        self.rows = rows
+        self.red = red
+        self.green = green
+        x = status[0]
+        o = status[1]
+    }
+
+    /// Samples for `duration` and returns the frame seen.
+    func frame(over duration: TimeInterval) -> Frame {
+        var redCount = [Int](repeating: 0, count: 9), greenCount = [Int](repeating: 0, count: 9)
+        var rowCount = [Int](repeating: 0, count: 3)
+        var xCount = 0, oCount = 0, samples = 0
+        let deadline = Date().addingTimeInterval(duration)
+        while Date() < deadline {
+            samples += 1
+            if x.isHigh { xCount += 1 }
+            if o.isHigh { oCount += 1 }
+            for row in 0..<3 where rows[row].isHigh {
+                let redNow = red.map(\.isHigh), greenNow = green.map(\.isHigh)
+                // Only a sample in which the row is still on after reading the columns counts:
+                // the scan may have moved on in between.
+                guard rows[row].isHigh else { continue }
+                rowCount[row] += 1
+                for column in 0..<3 {
+                    if redNow[column] { redCount[row * 3 + column] += 1 }
+                    if greenNow[column] { greenCount[row * 3 + column] += 1 }
+                }
+            }
+        }
+        let cells = (0..<9).map { index -> LEDColor in
+            let seen = rowCount[index / 3]
+            guard seen > 0 else { return .off }
+            return LEDColor(red: redCount[index] * 2 >= seen, green: greenCount[index] * 2 >= seen)
+        }
+        let total = max(samples, 1)
+        return Frame(cells: cells, xStatus: xCount * 2 >= total, oStatus: oCount * 2 >= total)
+    }
+
+    /// Whether every LED line is low right now.
+    var allOff: Bool { pins.outputOffsets.allSatisfy { !sim.value(Int($0.rawValue)) } }
+}

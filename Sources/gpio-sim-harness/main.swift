@@ -1,0 +1,182 @@
+import Console
+import Devices
+import Foundation
+import GPIO
+import Lights
+import TicTacToe
+
+// The in-VM half of the real-kernel suite: runs the real `tictactoe run` binary on a gpio-sim
+// chip, presses buttons through the simulated pulls (with contact bounce) and reads the LEDs
+// from the simulated values, reporting raw observations for the host test to assert.
+//
+// Usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5 else {
+    FileHandle.standardError.write(Data("usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2\n".utf8))
+    exit(64)
+}
+let tictactoe = arguments[1], gpiomon = arguments[2], gpioinfo = arguments[3]
+let toolsV2 = arguments[4] == "v2"
+let pins = PinMap.standard
+
+let sim: GPIOSim
+do {
+    sim = try GPIOSim.create(lines: 28, label: "tictactoe-sim")
+} catch {
+    report("setup", ["error": "\(error)"])
+    exit(1)
+}
+report("setup", ["chip": sim.chipName, "device": sim.deviceName, "label": sim.label])
+guard let sampler = LEDSampler(sim: sim, pins: pins) else {
+    report("setup", ["error": "cannot open the LED lines' value files"])
+    exit(1)
+}
+
+/// Presses (or releases) a button line with a burst of contact bounce, as a cheap switch does.
+func bounce(_ line: LineOffset, down: Bool) {
+    for step in 0..<5 {
+        let pressedNow = step % 2 == 0 ? down : !down
+        sim.pull(Int(line.rawValue), up: !pressedNow)
+        usleep(300)
+    }
+}
+
+func tap(_ line: LineOffset, hold: Double = 0.15) {
+    bounce(line, down: true)
+    pause(hold)
+    bounce(line, down: false)
+}
+
+func line(for key: Character) -> (LineOffset, Double)? {
+    switch KeyCommand(key: key) {
+    case .cell(let position): (pins.button(for: position), 0.15)
+    case .newGame: (pins.newGameButton, 0.15)
+    case .holdNewGame: (pins.newGameButton, 1.9)
+    default: nil
+    }
+}
+
+/// Frames seen in consecutive 200 ms windows, as one-line pictures.
+func watch(windows: Int) -> [String] {
+    (0..<windows).map { _ in sampler.frame(over: 0.2).description.replacingOccurrences(of: "\n", with: "|") }
+}
+
+func startGame(_ extra: [String] = []) -> (ChildProcess, Double)? {
+    let started = now()
+    guard let game = try? ChildProcess(tictactoe, ["run", "--chip", sim.label] + extra) else { return nil }
+    guard game.waitForLine(startingWith: "ready", timeout: 60) != nil else {
+        report("start", ["error": "no ready line", "stderr": game.errorOutput, "stdout": game.output])
+        game.signal(SIGKILL)
+        return nil
+    }
+    return (game, now() - started)
+}
+
+// 1. A chip that does not exist.
+if let missing = try? ChildProcess(tictactoe, ["run", "--chip", "no-such-chip"]) {
+    let status = missing.wait(timeout: 30)
+    report("missing-chip", ["status": status, "stderr": missing.errorOutput])
+}
+
+// 2. A button line already held by another program.
+let holderArguments = toolsV2 ? ["-c", sim.chipName, "17"] : [sim.chipName, "17"]
+if let holder = try? ChildProcess(gpiomon, holderArguments) {
+    pause(1.0)
+    if let game = try? ChildProcess(tictactoe, ["run", "--chip", sim.label]) {
+        let status = game.wait(timeout: 30)
+        report("busy-line", ["status": status, "stderr": game.errorOutput])
+    }
+    holder.signal(SIGTERM)
+    holder.wait(timeout: 5)
+}
+
+// 3. A complete run of play, every key with bouncing contacts on press and release.
+let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
+if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
+    report("ready", ["seconds": startup, "line": game.output.first { $0.hasPrefix("ready") } ?? ""])
+    report("game-start", ["frames": watch(windows: 3)])
+    for (index, key) in script.filter({ !$0.isWhitespace }).enumerated() {
+        guard let (line, hold) = line(for: key) else { continue }
+        tap(line, hold: hold)
+        pause(0.1)
+        report("game-step", ["step": index, "key": String(key), "frames": watch(windows: 7)])
+    }
+
+    // 4. Latency: a button edge to the LED lines lighting that cell, measured from the same
+    // clock as gpiomon seeing the same kind of edge (falling, pull-up bias) on a spare line.
+    var board: [Double] = []
+    for cell in [Position.all[0], Position.all[4], Position.all[8], Position.all[2], Position.all[6]] {
+        // Each trial on a fresh game: hold new game, then press one cell.
+        tap(pins.newGameButton, hold: 1.9)
+        pause(0.3)
+        let button = Int(pins.button(for: cell).rawValue)
+        let row = Int(pins.rows[cell.row].rawValue)
+        let columns = [Int(pins.redColumns[cell.column].rawValue), Int(pins.greenColumns[cell.column].rawValue)]
+        let start = now()
+        sim.pull(button, up: false)
+        var seen: Double? = nil
+        while now() - start < 2 {
+            if sim.value(row) && columns.contains(where: { sim.value($0) }) { seen = now(); break }
+        }
+        if let seen { board.append(seen - start) }
+        pause(0.15)
+        sim.pull(button, up: true)
+        pause(0.2)
+    }
+    // gpiomon prints through a buffered stdout, so each trial runs one that exits after its
+    // first event (-n 1): the line arrives when it exits, which flatters gpiomon slightly.
+    var monitor: [Double] = []
+    var monitorErrors: [String] = []
+    let spare = 7
+    let monitorArguments = toolsV2
+        ? ["-c", sim.chipName, "-b", "pull-up", "-e", "falling", "-n", "1", "\(spare)"]
+        : ["-B", "pull-up", "-f", "-n", "1", sim.chipName, "\(spare)"]
+    for _ in 0..<5 {
+        guard let mon = try? ChildProcess(gpiomon, monitorArguments) else { continue }
+        pause(1.0)
+        let start = now()
+        sim.pull(spare, up: false)
+        var seen: Double? = nil
+        while now() - start < 3 {
+            if !mon.output.isEmpty { seen = now(); break }
+            usleep(50)
+        }
+        if let seen { monitor.append(seen - start) } else { monitorErrors.append(mon.errorOutput) }
+        mon.signal(SIGTERM)
+        mon.wait(timeout: 5)
+        sim.pull(spare, up: true)
+        pause(0.2)
+    }
+    report("latency", ["board": board, "gpiomon": monitor, "gpiomonErrors": monitorErrors])
+
+    // 5. SIGTERM mid-game: every LED line low afterwards, the lines free again.
+    tap(pins.newGameButton, hold: 1.9)
+    pause(0.3)
+    tap(pins.button(for: Position.all[4]))
+    tap(pins.button(for: Position.all[0]))
+    pause(0.3)
+    let litBefore = !sampler.allOff || sampler.frame(over: 0.1) != .dark
+    game.signal(SIGTERM)
+    let status = game.wait(timeout: 30)
+    var info = ""
+    if let lister = try? ChildProcess(gpioinfo, toolsV2 ? ["-c", sim.chipName] : [sim.chipName]) {
+        lister.wait(timeout: 10)
+        info = lister.output.joined(separator: "\n")
+    }
+    report("sigterm", [
+        "status": status, "litBefore": litBefore, "allOffAfter": sampler.allOff,
+        "stdout": game.output.suffix(3).joined(separator: "\n"), "gpioinfo": info,
+    ])
+    // The lines are free: the game starts again.
+    if let (again, seconds) = startGame() {
+        report("restart", ["ready": true, "seconds": seconds])
+        again.signal(SIGINT)
+        report("restart-stop", ["status": again.wait(timeout: 30), "allOffAfter": sampler.allOff])
+    } else {
+        report("restart", ["ready": false])
+    }
+    report("done", [:])
+} else {
+    report("done", ["error": "the game did not start"])
+}

@@ -1,0 +1,158 @@
+"""The real-kernel suite, host side: boots the gpio-sim VM once per libgpiod generation (through
+vm/run-suite.sh) and asserts on what the in-VM harness observed. The harness only reports; every
+expectation lives here."""
+
+import json
+import pathlib
+import statistics
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def boot(generation):
+    result = subprocess.run(
+        ["bash", str(ROOT / "vm" / "run-suite.sh"), generation],
+        check=True, stdout=subprocess.PIPE, text=True, timeout=2400,
+    )
+    log = pathlib.Path(result.stdout.strip().splitlines()[-1])
+    records = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("@@ "):
+            record = json.loads(line[3:])
+            records.setdefault(record["scenario"], []).append(record)
+    return records
+
+
+@pytest.fixture(scope="module", params=["v1", "v2"])
+def vm(request):
+    return request.param, boot(request.param)
+
+
+def picture(text):
+    """A frame as the harness prints it: rows of the matrix, then the status LEDs."""
+    return text.replace("\n", "|")
+
+
+def steady(frames, expected):
+    return all(frame == picture(expected) for frame in frames)
+
+
+def blinking(frames, on, off):
+    """Both phases seen, and every window is one of them or a mix of the two."""
+    on, off = picture(on), picture(off)
+    if on not in frames or off not in frames:
+        return False
+    def between(frame):
+        return all(f in (a, b) for f, a, b in zip(frame, on, off)) and len(frame) == len(on)
+    return all(between(frame) for frame in frames)
+
+
+def test_the_harness_ran_to_the_end(vm):
+    _, records = vm
+    assert "boot" in records
+    assert records["setup"][0].get("chip", "").startswith("gpiochip"), records["setup"]
+    assert records["done"] == [{"scenario": "done"}]
+    assert records["harness-exit"][0]["status"] == 0
+
+
+def test_a_missing_chip_is_a_clear_error_listing_the_chips(vm):
+    _, records = vm
+    missing = records["missing-chip"][0]
+    assert missing["status"] == 69
+    assert 'no GPIO chip matches "no-such-chip"' in missing["stderr"]
+    assert "[tictactoe-sim] 28 lines at /dev/gpiochip" in missing["stderr"]
+
+
+def test_a_busy_button_line_names_its_holder(vm):
+    _, records = vm
+    busy = records["busy-line"][0]
+    assert busy["status"] == 75
+    assert "line 17 (GPIO17) is busy" in busy["stderr"]
+    assert '"gpiomon" holds it' in busy["stderr"]
+
+
+def test_the_binary_says_ready_with_the_library_in_use(vm):
+    generation, records = vm
+    line = records["ready"][0]["line"]
+    assert line.startswith("ready on gpiochip")
+    assert "[tictactoe-sim]" in line
+    assert f"({generation} API)" in line
+    assert "Alice (X) vs Bob (O)" in line
+
+
+DARK_X = ". . .\n. . .\n. . .\nX:on O:off"
+DARK = ". . .\n. . .\n. . .\nX:off O:off"
+
+
+def test_a_complete_run_of_play_on_the_kernel_chip(vm):
+    _, records = vm
+    assert steady(records["game-start"][0]["frames"], DARK_X)
+    steps = {step["step"]: step["frames"] for step in records["game-step"]}
+    expectations = [
+        # X on the diagonal: 7 8 5 9 3
+        ("steady", "R . .\n. . .\n. . .\nX:off O:on"),
+        ("steady", "R G .\n. . .\n. . .\nX:on O:off"),
+        ("steady", "R G .\n. R .\n. . .\nX:off O:on"),
+        ("steady", "R G G\n. R .\n. . .\nX:on O:off"),
+        ("blink", "R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"),
+        # a press after the end changes nothing
+        ("blink", "R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"),
+        # new game: O starts
+        ("steady", ". . .\n. . .\n. . .\nX:off O:on"),
+        ("steady", ". . .\n. G .\n. . .\nX:on O:off"),
+        # the same cell again: amber flash, then as before
+        ("flash", ". . .\n. A .\n. . .\nX:on O:off", ". . .\n. G .\n. . .\nX:on O:off"),
+        # on to a draw: X O O / O O X / X X O
+        ("steady", "R . .\n. G .\n. . .\nX:off O:on"),
+        ("steady", "R . G\n. G .\n. . .\nX:on O:off"),
+        ("steady", "R . G\n. G .\nR . .\nX:off O:on"),
+        ("steady", "R . G\nG G .\nR . .\nX:on O:off"),
+        ("steady", "R . G\nG G R\nR . .\nX:off O:on"),
+        ("steady", "R G G\nG G R\nR . .\nX:on O:off"),
+        ("steady", "R G G\nG G R\nR R .\nX:off O:on"),
+        ("blink", "R G G\nG G R\nR R G\nX:on O:on", DARK),
+        # new game (X starts), a move, then a held new game restarts mid-game with O
+        ("steady", DARK_X),
+        ("steady", ". . .\n. R .\n. . .\nX:off O:on"),
+        ("steady", ". . .\n. . .\n. . .\nX:off O:on"),
+    ]
+    assert sorted(steps) == list(range(len(expectations)))
+    for index, expectation in enumerate(expectations):
+        frames = steps[index]
+        kind = expectation[0]
+        if kind == "steady":
+            assert steady(frames, expectation[1]), (index, frames)
+        elif kind == "blink":
+            assert blinking(frames, expectation[1], expectation[2]), (index, frames)
+        else:
+            assert frames[0] == picture(expectation[1]), (index, frames)
+            assert steady(frames[-4:], expectation[2]), (index, frames)
+
+
+def test_latency_is_measured_against_gpiomon(vm):
+    generation, records = vm
+    latency = records["latency"][0]
+    assert len(latency["board"]) == 5, latency
+    assert len(latency["gpiomon"]) == 5, latency
+    board = statistics.median(latency["board"])
+    monitor = statistics.median(latency["gpiomon"])
+    print(f"\nlibgpiod {generation}: edge to LED lines median {board * 1000:.1f} ms, "
+          f"gpiomon median {monitor * 1000:.1f} ms, ratio {board / monitor:.1f}")
+    # Loose bounds: under emulation both are slow, but a press must reach the LEDs within
+    # a human's notice (0.2 s) even here.
+    assert board < 0.2
+
+
+def test_sigterm_mid_game_turns_every_led_off_and_frees_the_lines(vm):
+    _, records = vm
+    stop = records["sigterm"][0]
+    assert stop["litBefore"] is True
+    assert stop["status"] == 0
+    assert stop["allOffAfter"] is True
+    assert "LEDs off, lines released" in stop["stdout"]
+    assert "tictactoe-" not in stop["gpioinfo"]
+    assert records["restart"][0]["ready"] is True
+    assert records["restart-stop"][0] == {"scenario": "restart-stop", "status": 0, "allOffAfter": True}
