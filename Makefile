@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup play build test bench clean
+.PHONY: setup setup-tests play build test unit-test kernel-test bench clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -18,14 +18,23 @@ play: setup
 build: setup
 	$(SWIFT) build
 
-## Build everything and run every test.
-test: setup
+setup-tests:
+	@bash scripts/setup-host.sh --tests
+
+## Build everything and run every test: the unit and simulation tests, then the real-kernel
+## suite (libgpiod v1 and v2 against gpio-sim in QEMU; the kernel is built once and cached).
+test: setup-tests unit-test kernel-test
+
+unit-test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+kernel-test: setup-tests
+	python3 -m pytest -v -s vm/test_gpio_sim.py
 
 ## Run the benchmarks (package-benchmark, release build) and print the tables.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-vm-v1 .build-vm-v2 Benchmarks/.build

@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["TestSupport", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "PresentationTests", dependencies: ["TestSupport", "Presentation", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,11 +4,20 @@
 set -euo pipefail
 
 # The Swift toolchain's own runtime and linker needs on Debian 12 (swift.org's list, less what
-# this project does not use), plus git for SwiftPM.
+# this project does not use), plus git for SwiftPM;
 packages=(
   binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
   libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config
+  # libgpiod 1.6 (v1 API) and its tools;
+  libgpiod-dev gpiod
 )
+if [[ ${1:-} == --tests ]]; then
+  # and for the real-kernel suite: the kernel source and what builds it, busybox, QEMU.
+  packages+=(
+    linux-source-6.12 make gcc flex bison bc libelf-dev cpio xz-utils gzip
+    busybox-static qemu-system-x86
+  )
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -41,4 +50,9 @@ major=${version%%.*}; minor=${version#*.}
 if [[ -z $version ]] || ((major < 6 || (major == 6 && minor < 1))); then
   echo "setup: Swift ${version:-unknown} found; tictactoe-gpio needs Swift 6.1 or newer." >&2
   exit 69
+fi
+
+if [[ ${1:-} == --tests ]] && ! python3 -m pytest --version >/dev/null 2>&1; then
+  echo "setup: installing pytest for the host side of the real-kernel suite"
+  python3 -m pip install --quiet pytest
 fi

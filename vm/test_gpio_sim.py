@@ -45,8 +45,11 @@ def blinking(frames, on, off):
     on, off = picture(on), picture(off)
     if on not in frames or off not in frames:
         return False
+    def tokens(frame):  # nine cells, then the two status LEDs
+        return frame.replace("|", " ").split()
     def between(frame):
-        return all(f in (a, b) for f, a, b in zip(frame, on, off)) and len(frame) == len(on)
+        return len(tokens(frame)) == 11 and all(
+            f in (a, b) for f, a, b in zip(tokens(frame), tokens(on), tokens(off)))
     return all(between(frame) for frame in frames)
 
 

@@ -40,7 +40,7 @@ public final class ButtonPad: Sendable {
         lines = try chip.requestInputs(InputConfiguration(
             offsets: pins.inputOffsets,
             bias: pins.buttonPolarity == .activeLow ? .pullUp : .pullDown,
-            kernelDebounce: timings.debounce,
+            kernelDebounce: timings.kernelDebounce,
             consumer: "tictactoe-buttons"))
         var levels: [LineLevel] = []
         for offset in pins.inputOffsets {
@@ -99,11 +99,20 @@ public final class ButtonPad: Sendable {
 
 /// Button timing: how long a contact may bounce, and how long new game must be held mid-game.
 public struct ButtonTimings: Sendable, Hashable {
+    /// The lockout after an accepted edge (see ``Debouncer``): adds no latency.
     public var debounce: Duration
+    /// The kernel's own debounce where the chip has one (libgpiod v2). The kernel reports an
+    /// edge only once the line has been stable this long, so it delays every press by as much:
+    /// kept short, to spare the reader thread the bounce bursts without a noticeable delay.
+    public var kernelDebounce: Duration
     public var hold: Duration
 
-    public init(debounce: Duration = .milliseconds(20), hold: Duration = .milliseconds(1500)) {
+    public init(
+        debounce: Duration = .milliseconds(20), kernelDebounce: Duration = .milliseconds(2),
+        hold: Duration = .milliseconds(1500)
+    ) {
         self.debounce = debounce
+        self.kernelDebounce = kernelDebounce
         self.hold = hold
     }
 }

@@ -32,7 +32,13 @@ int ttg_wake(int fd) {
 
 int ttg_library_generation(void) { return TTG_V1 ? 1 : 2; }
 
-const char *ttg_library_version(void) { return gpiod_version_string(); }
+const char *ttg_library_version(void) {
+#if TTG_V1
+    return gpiod_version_string();
+#else
+    return gpiod_api_version();
+#endif
+}
 
 #if TTG_V1
 // ---------------------------------------------------------------- libgpiod v1
