@@ -23,28 +23,13 @@ struct Run: ParsableCommand {
     @Option(help: "The GPIO chip: path, name (gpiochip0) or label (pinctrl-bcm2711). Default: the Raspberry Pi header chip.")
     var chip: String?
 
-    @Option(name: .customLong("x-name"), help: "Name of player X (red).")
-    var xName: String?
-
-    @Option(name: .customLong("o-name"), help: "Name of player O (green).")
-    var oName: String?
-
-    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep.")
-    var idleSleep: Int = 300
+    @OptionGroup var game: GameOptions
 
     /// The labels of the 40-pin header's chip on the Pi models this supports.
     static let headerLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
 
-    func validate() throws {
-        guard idleSleep > 0 else {
-            throw ValidationError("--idle-sleep must be a positive number of seconds (got \(idleSleep)).")
-        }
-    }
-
     func run() throws {
-        var configured = BoardSettings(players: PlayerNames(x: xName, o: oName))
-        configured.game.idleSleep = .seconds(idleSleep)
-        let settings = configured
+        let settings = game.settings
         let scheduler = QueueScheduler(label: "tictactoe.game")
         let board: GameBoard
         let gpio: LibgpiodChip

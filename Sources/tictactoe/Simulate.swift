@@ -19,32 +19,14 @@ struct Simulate: ParsableCommand {
             the lights sleep) and the board is printed after each key.
             """)
 
-    /// Name of the player with the red marks (X), shown in the title and messages.
-    @Option(name: .customLong("x-name"), help: "Name of player X (red).")
-    var xName: String?
-
-    /// Name of the player with the green marks (O).
-    @Option(name: .customLong("o-name"), help: "Name of player O (green).")
-    var oName: String?
+    @OptionGroup var game: GameOptions
 
     /// Make every simulated press and release chatter, to watch the debouncing work.
     @Flag(help: "Simulate contact bounce on every press and release.")
     var bounce = false
 
-    /// Seconds without input before the lights sleep.
-    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep.")
-    var idleSleep: Int = 300
-
-    func validate() throws {
-        guard idleSleep > 0 else {
-            throw ValidationError("--idle-sleep must be a positive number of seconds (got \(idleSleep)).")
-        }
-    }
-
     func run() throws {
-        var settings = BoardSettings(players: PlayerNames(x: xName, o: oName))
-        settings.game.idleSleep = .seconds(idleSleep)
-
+        let settings = game.settings
         do {
             if TerminalGame.isInteractive {
                 try TerminalGame(settings: settings, bounce: bounce).run()
