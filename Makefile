@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests play build test unit-test kernel-test bench clean
+.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test bench clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -17,6 +17,17 @@ play: setup
 
 build: setup
 	$(SWIFT) build
+
+build-release: setup
+	$(SWIFT) build -c release --product tictactoe
+
+## On a Raspberry Pi, as root: install the binary, the unit, the udev rule and the default
+## configuration (an edited one is kept), then enable and start the service.
+install: build-release
+	bash scripts/install.sh
+
+uninstall:
+	bash scripts/uninstall.sh
 
 setup-tests:
 	@bash scripts/setup-host.sh --tests

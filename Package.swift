@@ -20,6 +20,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "TicTacToe"),
@@ -33,11 +36,24 @@ let package = Package(
         .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"]),
         .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"]),
         .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .target(
+            name: "BoardConfiguration",
+            dependencies: ["Appliance", "Devices", "GPIO", "Presentation", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(
+            name: "SystemdService",
+            dependencies: [
+                "Appliance", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "Console", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
                 "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
+                "BoardConfiguration", "SystemdService",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +67,8 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["TestSupport", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "PresentationTests", dependencies: ["TestSupport", "Presentation", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
+        .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Presentation", "TicTacToe", "TestSupport"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],

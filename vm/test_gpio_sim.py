@@ -79,11 +79,11 @@ def test_a_busy_button_line_names_its_holder(vm):
 
 def test_the_binary_says_ready_with_the_library_in_use(vm):
     generation, records = vm
-    line = records["ready"][0]["line"]
-    assert line.startswith("ready on gpiochip")
-    assert "[tictactoe-sim]" in line
-    assert f"({generation} API)" in line
-    assert "Alice (X) vs Bob (O)" in line
+    ready = records["ready"][0]
+    assert "ready on gpiochip" in ready["line"]
+    assert "[tictactoe-sim]" in ready["line"]
+    assert "Alice (X) vs Bob (O)" in ready["line"]
+    assert f"({generation} API)" in ready["library"]
 
 
 DARK_X = ". . .\n. . .\n. . .\nX:on O:off"
@@ -155,7 +155,8 @@ def test_sigterm_mid_game_turns_every_led_off_and_frees_the_lines(vm):
     assert stop["litBefore"] is True
     assert stop["status"] == 0
     assert stop["allOffAfter"] is True
-    assert "LEDs off, lines released" in stop["stdout"]
+    assert "switching every LED off and releasing the lines" in stop["stdout"]
+    assert stop["stdout"].rstrip().endswith("stopped")
     assert "tictactoe-" not in stop["gpioinfo"]
     assert records["restart"][0]["ready"] is True
     assert records["restart-stop"][0] == {"scenario": "restart-stop", "status": 0, "allOffAfter": True}

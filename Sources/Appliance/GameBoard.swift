@@ -31,7 +31,10 @@ public final class GameBoard: Sendable {
     private let bindings = CompositeDisposable()
     private let isShutDown = Protected(false)
 
-    public init(chip: any GPIOChip, settings: BoardSettings, scheduler: any Scheduler) throws(BoardError) {
+    /// - Parameter snapshot: a saved game, score and next starter to carry on from.
+    public init(
+        chip: any GPIOChip, settings: BoardSettings, scheduler: any Scheduler, restoring snapshot: GameSnapshot? = nil
+    ) throws(BoardError) {
         let pins: PinMap
         do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
         guard settings.scanFrameRate >= 100 else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
@@ -56,7 +59,8 @@ public final class GameBoard: Sendable {
         matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
         status = StatusLEDs(lines: outputs, pins: pins)
         viewModel = GameViewModel(
-            positions: pad.positions, timings: settings.game, scheduler: scheduler, players: settings.players)
+            positions: pad.positions, restoring: snapshot ?? GameSnapshot(), timings: settings.game,
+            scheduler: scheduler, players: settings.players)
         failures = Signal.merge(matrix.failures, status.failures)
 
         bindings += matrix <~ viewModel.frame
@@ -64,6 +68,9 @@ public final class GameBoard: Sendable {
         bindings += viewModel.newGame <~ pad.newGameShortPresses
         bindings += viewModel.startOver <~ pad.newGameHolds
     }
+
+    /// Whether the buttons are still being read.
+    public var isListening: Bool { pad.isListening }
 
     /// Starts the matrix scan.
     public func start() { matrix.start() }

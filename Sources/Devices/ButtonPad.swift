@@ -87,6 +87,9 @@ public final class ButtonPad: Sendable {
     /// Holds of the new-game button.
     public var newGameHolds: Signal<Void> { newGamePresses.filter { $0 == .held }.map(value: ()) }
 
+    /// Whether button edges are still being read.
+    public var isListening: Bool { lines.isListening }
+
     /// Stops listening and frees the lines.
     public func release() {
         subscriptions.dispose()

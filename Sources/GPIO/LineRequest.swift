@@ -56,6 +56,9 @@ public protocol InputLines: AnyObject, Sendable {
     var events: Signal<EdgeEvent> { get }
     /// The present level of one requested line.
     func level(of offset: LineOffset) throws(GPIOError) -> LineLevel
+    /// Whether events are still being read: false once released, or when a real chip's reader
+    /// thread has stopped on an error. A service watchdog checks it.
+    var isListening: Bool { get }
     func release()
 }
 

@@ -260,6 +260,8 @@ private final class Claim: Sendable {
         self.id = id
     }
 
+    var isLive: Bool { !released.value }
+
     func ensureLive() throws(GPIOError) {
         if released.value { throw .released(chip: chip.name) }
     }
@@ -290,6 +292,8 @@ private final class SimulatedInputLines: InputLines {
         try claim.ensureLive()
         return try claim.chip.currentLevel(offset, request: claim.id)
     }
+
+    var isListening: Bool { claim.isLive }
 
     func release() { claim.release() }
 }

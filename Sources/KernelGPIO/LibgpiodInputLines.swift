@@ -15,6 +15,7 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
     private let wakeFD: Int32
     private let finished = DispatchSemaphore(value: 0)
     private let released = Protected(false)
+    private let readerRunning = Protected(true)
 
     init(chip: LibgpiodChip, request: OpaquePointer, offsets: [LineOffset]) throws(GPIOError) {
         self.chip = chip
@@ -29,8 +30,9 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
         }
         let fds = (0..<ttg_request_fd_count(request)).map { ttg_request_fd(request, $0) }
         let handle = RequestHandle(request)
-        let thread = Thread { [input, wakeFD, finished] in
+        let thread = Thread { [input, wakeFD, finished, readerRunning] in
             Self.read(request: handle.pointer, fds: fds, wakeFD: wakeFD, into: input)
+            readerRunning.withValue { $0 = false }
             finished.signal()
         }
         thread.name = "gpio-events"
@@ -49,6 +51,8 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
         }
         return LineLevel(value == 1)
     }
+
+    var isListening: Bool { readerRunning.value && !released.value }
 
     func release() {
         let first = released.withValue { released -> Bool in

@@ -5,27 +5,29 @@ import TicTacToe
 /// animate it, and what each input does to it. Runs on the caller's thread (the scheduler's).
 final class GameSession: Sendable {
     let game: MutableProperty<Board>
-    let scores = MutableProperty(Score())
+    let scores: MutableProperty<Score>
+    let nextStarter: MutableProperty<Player>
     let flash = MutableProperty<Position?>(nil)
     let blinkOn = MutableProperty(true)
     let asleep = MutableProperty(false)
     let events: Signal<GameEvent>
 
     private let eventInput: Signal<GameEvent>.Input
-    private let nextStarter: Protected<Player>
     private let flashTimer = SerialDisposable()
     private let blinkTimer = SerialDisposable()
     private let idleTimer = SerialDisposable()
     private let scheduler: any Scheduler
     private let timings: GameTimings
 
-    init(firstStarter: Player, timings: GameTimings, scheduler: any Scheduler) {
-        game = MutableProperty(Board(starter: firstStarter))
-        nextStarter = Protected(firstStarter.opponent)
+    init(snapshot: GameSnapshot, timings: GameTimings, scheduler: any Scheduler) {
+        game = MutableProperty(snapshot.board)
+        scores = MutableProperty(snapshot.score)
+        nextStarter = MutableProperty(snapshot.nextStarter)
         self.timings = timings
         self.scheduler = scheduler
         (events, eventInput) = Signal<GameEvent>.pipe()
         restartIdleCountdown()
+        if snapshot.board.isOver { startBlinking() }
     }
 
     deinit {
@@ -57,10 +59,8 @@ final class GameSession: Sendable {
     /// The new-game button asked for a new game (a short press once over, or a hold).
     func requestNewGame() {
         guard wake() else { return }
-        let starter = nextStarter.withValue { next in
-            defer { next = next.opponent }
-            return next
-        }
+        let starter = nextStarter.value
+        nextStarter.value = starter.opponent
         blinkTimer.inner = nil
         flashTimer.inner = nil
         flash.value = nil
@@ -71,11 +71,15 @@ final class GameSession: Sendable {
 
     private func finish(_ board: Board) {
         scores.modify { $0 = $0.recording(board.outcome) }
+        startBlinking()
+        eventInput.send(.finished(board.outcome))
+    }
+
+    private func startBlinking() {
         blinkOn.value = true
         blinkTimer.inner = scheduler.schedule(every: timings.blinkHalfPeriod) { [blinkOn] in
             blinkOn.modify { $0.toggle() }
         }
-        eventInput.send(.finished(board.outcome))
     }
 
     /// Notes activity. Returns `false` when the board was asleep: this press only woke it.

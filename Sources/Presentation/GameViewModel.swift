@@ -40,6 +40,8 @@ public final class GameViewModel: Sendable {
     public let players: PlayerNames
     /// What happened, as it happens.
     public let events: Signal<GameEvent>
+    /// What to save to survive a restart: the game, the next starter, the score.
+    public let snapshot: Property<GameSnapshot>
 
     // MARK: Inputs
     /// A short press of new game: starts a new game once this one is over.
@@ -54,11 +56,22 @@ public final class GameViewModel: Sendable {
     ///   - positions: pressed cells (the button pad's merged signal).
     ///   - scheduler: runs the flash, blink and idle timers.
     ///   - firstStarter: who starts the first game.
-    public init(
+    public convenience init(
         positions: Signal<Position>, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
         firstStarter: Player = .x, players: PlayerNames = PlayerNames()
     ) {
-        let session = GameSession(firstStarter: firstStarter, timings: timings, scheduler: scheduler)
+        self.init(
+            positions: positions, restoring: GameSnapshot(board: Board(starter: firstStarter), nextStarter: firstStarter.opponent),
+            timings: timings, scheduler: scheduler, players: players)
+    }
+
+    /// A view model that carries on from `snapshot`: the game in progress (blinking at once if
+    /// it had ended), the next starter and the score.
+    public init(
+        positions: Signal<Position>, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
+        scheduler: any Scheduler, players: PlayerNames = PlayerNames()
+    ) {
+        let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
         self.session = session
         self.players = players
         events = session.events
@@ -77,6 +90,8 @@ public final class GameViewModel: Sendable {
             .map { FrameRenderer.frame(board: $0, flashing: $1, blinkOn: $2, asleep: $3) }
             .skipRepeats()
 
+        self.snapshot = Property.combineLatest(session.game, session.nextStarter, session.scores)
+            .map { GameSnapshot(board: $0, nextStarter: $1, score: $2) }
         let overOrAsleep = Property.combineLatest(isOver, isAsleep).map { $0 || $1 }
         newGame = Action(enabledIf: overOrAsleep) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }

@@ -67,16 +67,16 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `timeout` for an output line starting with `prefix`; returns it.
-    func waitForLine(startingWith prefix: String, timeout: TimeInterval) -> String? {
+    /// Waits up to `timeout` for an output line containing `text`; returns it.
+    func waitForLine(containing text: String, timeout: TimeInterval) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while Date() < deadline {
-            if let line = stdoutLines.first(where: { $0.hasPrefix(prefix) }) { return line }
+            if let line = stdoutLines.first(where: { $0.contains(text) }) { return line }
             _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
         }
-        return stdoutLines.first { $0.hasPrefix(prefix) }
+        return stdoutLines.first { $0.contains(text) }
     }
 
     var output: [String] {

@@ -64,8 +64,9 @@ func watch(windows: Int) -> [String] {
 
 func startGame(_ extra: [String] = []) -> (ChildProcess, Double)? {
     let started = now()
-    guard let game = try? ChildProcess(tictactoe, ["run", "--chip", sim.label] + extra) else { return nil }
-    guard game.waitForLine(startingWith: "ready", timeout: 60) != nil else {
+    let arguments = ["run", "--chip", sim.label, "--state-dir", "/tmp/tictactoe-state"] + extra
+    guard let game = try? ChildProcess(tictactoe, arguments) else { return nil }
+    guard game.waitForLine(containing: "ready on", timeout: 60) != nil else {
         report("start", ["error": "no ready line", "stderr": game.errorOutput, "stdout": game.output])
         game.signal(SIGKILL)
         return nil
@@ -74,7 +75,7 @@ func startGame(_ extra: [String] = []) -> (ChildProcess, Double)? {
 }
 
 // 1. A chip that does not exist.
-if let missing = try? ChildProcess(tictactoe, ["run", "--chip", "no-such-chip"]) {
+if let missing = try? ChildProcess(tictactoe, ["run", "--chip", "no-such-chip", "--state-dir", "/tmp/tictactoe-state"]) {
     let status = missing.wait(timeout: 30)
     report("missing-chip", ["status": status, "stderr": missing.errorOutput])
 }
@@ -83,7 +84,7 @@ if let missing = try? ChildProcess(tictactoe, ["run", "--chip", "no-such-chip"])
 let holderArguments = toolsV2 ? ["-c", sim.chipName, "17"] : [sim.chipName, "17"]
 if let holder = try? ChildProcess(gpiomon, holderArguments) {
     pause(1.0)
-    if let game = try? ChildProcess(tictactoe, ["run", "--chip", sim.label]) {
+    if let game = try? ChildProcess(tictactoe, ["run", "--chip", sim.label, "--state-dir", "/tmp/tictactoe-state"]) {
         let status = game.wait(timeout: 30)
         report("busy-line", ["status": status, "stderr": game.errorOutput])
     }
@@ -94,7 +95,10 @@ if let holder = try? ChildProcess(gpiomon, holderArguments) {
 // 3. A complete run of play, every key with bouncing contacts on press and release.
 let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
 if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
-    report("ready", ["seconds": startup, "line": game.output.first { $0.hasPrefix("ready") } ?? ""])
+    report("ready", [
+        "seconds": startup, "line": game.output.first { $0.contains("ready on") } ?? "",
+        "library": game.output.first { $0.contains("using ") } ?? "",
+    ])
     report("game-start", ["frames": watch(windows: 3)])
     for (index, key) in script.filter({ !$0.isWhitespace }).enumerated() {
         guard let (line, hold) = line(for: key) else { continue }
@@ -166,7 +170,7 @@ if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
     }
     report("sigterm", [
         "status": status, "litBefore": litBefore, "allOffAfter": sampler.allOff,
-        "stdout": game.output.suffix(3).joined(separator: "\n"), "gpioinfo": info,
+        "stdout": game.output.suffix(4).joined(separator: "\n"), "gpioinfo": info,
     ])
     // The lines are free: the game starts again.
     if let (again, seconds) = startGame() {

@@ -13,6 +13,10 @@ enum ExitStatus {
     static let inputError = ExitCode(74)
     /// A line is held by another program: try again once it is stopped (EX_TEMPFAIL).
     static let lineBusy = ExitCode(75)
+    /// A bad configuration file (EX_CONFIG).
+    static let badConfiguration = ExitCode(78)
+    /// The state directory cannot be made (EX_CANTCREAT).
+    static let cannotCreate = ExitCode(73)
     /// Not allowed to open the chip (EX_NOPERM).
     static let permissionDenied = ExitCode(77)
 

@@ -13,19 +13,21 @@ struct GameOptions: ParsableArguments {
     var oName: String?
 
     /// Seconds without input before the lights sleep.
-    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep.")
-    var idleSleep: Int = 300
+    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep (default: 300, or the configuration's).")
+    var idleSleep: Int?
 
     func validate() throws {
-        guard idleSleep > 0 else {
+        if let idleSleep, idleSleep <= 0 {
             throw ValidationError("--idle-sleep must be a positive number of seconds (got \(idleSleep)).")
         }
     }
 
-    /// The board settings these options describe, on the default wiring.
-    var settings: BoardSettings {
-        var settings = BoardSettings(players: PlayerNames(x: xName, o: oName))
-        settings.game.idleSleep = .seconds(idleSleep)
+    /// `settings` with these options applied over it.
+    func applied(to settings: BoardSettings) -> BoardSettings {
+        var settings = settings
+        if let xName { settings.players.x = xName }
+        if let oName { settings.players.o = oName }
+        if let idleSleep { settings.game.idleSleep = .seconds(idleSleep) }
         return settings
     }
 }

@@ -1,41 +1,97 @@
 import Appliance
 import ArgumentParser
-import Console
-import Dispatch
+import BoardConfiguration
 import Foundation
 import GPIO
 import KernelGPIO
-import Presentation
-import Reactive
+import Logging
+import SystemdService
+import ServiceLifecycle
 
-/// `tictactoe run`: the game on a real GPIO chip.
-struct Run: ParsableCommand {
+/// `tictactoe run`: the game on a real GPIO chip, as a service.
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play on the board wired to a real GPIO chip (libgpiod).",
+        abstract: "Play on the board wired to a real GPIO chip (libgpiod); the systemd service runs this.",
         discussion: """
-            Requests the board's lines from the chip, prints a line starting with "ready" once \
-            the first frame shows, and plays until SIGINT or SIGTERM, which switch every LED \
-            off and release the lines before exit. The wiring is the default pin map (see the \
-            README); a configuration file comes with the service.
+            Reads the configuration, restores the saved game from the state directory, requests \
+            the board's lines, logs "ready on …" once the first frame shows (and tells systemd, \
+            when started by it), and plays until SIGTERM or SIGINT, which switch every LED off \
+            and release the lines before exit.
             """)
 
-    /// Which chip: a device path, a name such as gpiochip0, or a label such as pinctrl-bcm2711.
-    @Option(help: "The GPIO chip: path, name (gpiochip0) or label (pinctrl-bcm2711). Default: the Raspberry Pi header chip.")
+    /// The configuration file (see Hardware/tictactoe.toml).
+    @Option(help: "The configuration file. Default: /etc/tictactoe/tictactoe.toml if it exists, else the built-in default wiring.")
+    var config: String?
+
+    /// Overrides the configuration's chip.
+    @Option(help: "The GPIO chip: path, name (gpiochip0) or label (pinctrl-bcm2711). Overrides the configuration.")
     var chip: String?
+
+    /// Where the game and score are kept between runs.
+    @Option(name: .customLong("state-dir"), help: "Where the game and score are saved. Default: $STATE_DIRECTORY (set by systemd), else ~/.local/state/tictactoe.")
+    var stateDirectory: String?
 
     @OptionGroup var game: GameOptions
 
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
     /// The labels of the 40-pin header's chip on the Pi models this supports.
     static let headerLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
+    static let defaultConfig = "/etc/tictactoe/tictactoe.toml"
 
-    func run() throws {
-        let settings = game.settings
-        let scheduler = QueueScheduler(label: "tictactoe.game")
-        let board: GameBoard
-        let gpio: LibgpiodChip
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \(logLevel)).")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "tictactoe")
+
+        var loaded = Configuration()
         do {
-            gpio = try LibgpiodChip.open(chip ?? Self.headerChip())
-            board = try GameBoard(chip: gpio, settings: settings, scheduler: scheduler)
+            if let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil) {
+                loaded = try Configuration.load(file: path)
+                logger.info("configuration from \(path)")
+            } else {
+                logger.info("no configuration file; using the default wiring")
+            }
+        } catch {
+            printError(error.description)
+            throw ExitStatus.badConfiguration
+        }
+        loaded.settings = game.applied(to: loaded.settings)
+        if let chip { loaded.chip = chip }
+        let spec = loaded.chip
+
+        let directory = stateDirectory ?? Self.defaultStateDirectory()
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            printError("cannot create the state directory \(directory): \(error.localizedDescription). Give a writable --state-dir.")
+            throw ExitStatus.cannotCreate
+        }
+
+        let service = BoardService(
+            configuration: loaded,
+            openChip: {
+                let chip = try LibgpiodChip.open(spec ?? Self.headerChip())
+                logger.info("using \(chip.name) [\(chip.label)] at \(chip.path) with \(LibgpiodChip.libraryDescription)")
+                return chip
+            },
+            store: StateStore(directory: directory), logger: logger,
+            testFaults: ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1")
+        let group = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        do {
+            try await group.run()
         } catch let error as GPIOError {
             printError(error.description)
             throw ExitStatus.for(error)
@@ -43,40 +99,13 @@ struct Run: ParsableCommand {
             printError(error.description)
             throw ExitStatus.for(error)
         }
+    }
 
-        let log = board.viewModel.events.observeValues { event in
-            let text = BoardRenderer.message(for: event, players: settings.players)
-            if !text.isEmpty { say(text) }
-        }
-        let failures = board.failures.observeValues { error in
-            printError("LED output failed: \(error). Stopping.")
-            board.shutdown()
-            Foundation.exit(ExitStatus.gpioUnavailable.rawValue)
-        }
-
-        let stop: @Sendable (Int32) -> Void = { signal in
-            scheduler.schedule {
-                log.dispose()
-                failures.dispose()
-                board.shutdown()
-                say("stopped (signal \(signal)): LEDs off, lines released")
-                Foundation.exit(0)
-            }
-        }
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { stop(number) }
-            source.resume()
-            return source
-        }
-
-        board.start()
-        // Ready once the scan has run a full frame on the real lines.
-        scheduler.schedule(after: settings.scanRowPeriod * 3) {
-            say("ready on \(gpio.name) [\(gpio.label)] with \(LibgpiodChip.libraryDescription); \(settings.players.matchTitle)")
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
+    static func defaultStateDirectory() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(systemd) }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/tictactoe" }
+        return (environment["HOME"] ?? "/tmp") + "/.local/state/tictactoe"
     }
 
     /// The Pi's header chip, found by label.

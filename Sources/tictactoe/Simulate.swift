@@ -26,7 +26,7 @@ struct Simulate: ParsableCommand {
     var bounce = false
 
     func run() throws {
-        let settings = game.settings
+        let settings = game.applied(to: BoardSettings())
         do {
             if TerminalGame.isInteractive {
                 try TerminalGame(settings: settings, bounce: bounce).run()

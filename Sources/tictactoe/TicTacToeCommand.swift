@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// `tictactoe`: a physical tic-tac-toe board on a Raspberry Pi, and its simulator.
 @main
-struct TicTacToeCommand: ParsableCommand {
+struct TicTacToeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
-        subcommands: [Simulate.self, Run.self],
+        subcommands: [Simulate.self, Run.self, CheckConfig.self],
         defaultSubcommand: Simulate.self)
 }

@@ -1,0 +1,50 @@
+import Appliance
+import Devices
+import Foundation
+import GPIO
+import Presentation
+import TOMLKit
+
+/// The board's configuration file: the chip, the pin map with its polarities, timings and
+/// player names. `Hardware/tictactoe.toml` is the default and documents every key.
+///
+/// ``load(file:)`` refuses a file the board cannot work with and says why: unknown keys, wrong
+/// types, wrong counts, a line used twice, reserved lines, LEDs on GPIO2/3, impossible timings.
+/// Every message names the key and the file line, and what to do.
+public struct Configuration: Sendable, Hashable {
+    /// The chip to open: a path, name or label; `nil` for "auto" (the Pi's header chip).
+    public var chip: String?
+    public var settings: BoardSettings
+
+    public init(chip: String? = nil, settings: BoardSettings = BoardSettings()) {
+        self.chip = chip
+        self.settings = settings
+    }
+
+    /// Reads and checks the file at `path`.
+    public static func load(file path: String) throws(ConfigurationError) -> Configuration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription)). Check the path, or copy Hardware/tictactoe.toml there.")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Checks configuration `text`; `file` names it in messages.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                file: file, line: error.source.begin.line, key: "",
+                message: "not valid TOML at column \(error.source.begin.column): \(error.description). Fix the syntax (compare with Hardware/tictactoe.toml).")
+        } catch {
+            throw ConfigurationError(file: file, line: nil, key: "", message: "not valid TOML: \(error). Fix the syntax.")
+        }
+        var reader = ConfigurationReader(table: table, locator: KeyLocator(text: text), file: file)
+        return try reader.read()
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A scheduler with a thread of its own, for the game loop on real hardware.
+///
+/// Unlike a dispatch queue, whose actions may run on any worker thread, every action runs on
+/// one known thread, which can therefore be given real-time priority (``requestRealtimePriority(_:)``)
+/// so that the LED scan keeps its rhythm on a busy Pi. Timers sleep on `CLOCK_MONOTONIC`.
+///
+/// ## Contract
+/// Serial, in deadline order, ties in scheduling order (see ``Scheduler``). A repeating action
+/// that falls more than one interval behind skips the missed ticks rather than bursting.
+/// ``completedActions`` counts finished actions: a watchdog can see the loop make progress.
+public final class ThreadScheduler: Scheduler, @unchecked Sendable {
+    private struct Entry {
+        var deadline: MonotonicInstant
+        var sequence: Int
+        var interval: Duration?
+        var action: @Sendable () -> Void
+        var token: ActionDisposable
+    }
+
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var queue: [Entry] = []
+    private var sequence = 0
+    private var stopped = false
+    private var thread = pthread_t()
+    private let completed = Protected(0)
+
+    /// Starts the scheduler's thread. It runs until ``stop()``.
+    public init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            let scheduler = Unmanaged<ThreadScheduler>.fromOpaque(context!).takeRetainedValue()
+            scheduler.loop()
+            return nil
+        }, context)
+    }
+
+    public var now: MonotonicInstant { QueueScheduler.monotonicNow() }
+
+    /// How many actions have finished so far.
+    public var completedActions: Int { completed.value }
+
+    /// Asks for `SCHED_FIFO` at `priority` for the scheduler's thread. Returns `nil` on success,
+    /// or the reason it was refused (no `CAP_SYS_NICE`, no `LimitRTPRIO`, …).
+    public func requestRealtimePriority(_ priority: Int32) -> String? {
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        let status = pthread_setschedparam(thread, SCHED_FIFO, &parameters)
+        return status == 0 ? nil : String(cString: strerror(status))
+    }
+
+    /// Stops the thread after the action running now; pending actions are dropped.
+    public func stop() {
+        pthread_mutex_lock(mutex)
+        stopped = true
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        enqueue(at: now, interval: nil, action)
+    }
+
+    @discardableResult
+    public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        enqueue(at: deadline, interval: nil, action)
+    }
+
+    @discardableResult
+    public func schedule(
+        at deadline: MonotonicInstant, repeatingEvery interval: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        precondition(interval > .zero, "ThreadScheduler: a repeating interval must be positive")
+        return enqueue(at: deadline, interval: interval, action)
+    }
+
+    private func enqueue(at deadline: MonotonicInstant, interval: Duration?, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let token = ActionDisposable {}
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        queue.append(Entry(deadline: deadline, sequence: sequence, interval: interval, action: action, token: token))
+        sequence += 1
+        pthread_cond_signal(condition)
+        return token
+    }
+
+    private func loop() {
+        pthread_mutex_lock(mutex)
+        while !stopped {
+            queue.removeAll { $0.token.isDisposed }
+            guard let index = queue.indices.min(by: { (queue[$0].deadline, queue[$0].sequence) < (queue[$1].deadline, queue[$1].sequence) }) else {
+                pthread_cond_wait(condition, mutex)
+                continue
+            }
+            let entry = queue[index]
+            let current = now
+            if entry.deadline > current {
+                var until = timespec(
+                    tv_sec: Int(entry.deadline.nanoseconds / 1_000_000_000),
+                    tv_nsec: Int(entry.deadline.nanoseconds % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex, &until)
+                continue
+            }
+            queue.remove(at: index)
+            if let interval = entry.interval {
+                var next = entry
+                next.deadline = entry.deadline + interval
+                if next.deadline + interval < current { next.deadline = current + interval }
+                next.sequence = sequence
+                sequence += 1
+                queue.append(next)
+            }
+            pthread_mutex_unlock(mutex)
+            entry.action()
+            completed.withValue { $0 += 1 }
+            pthread_mutex_lock(mutex)
+        }
+        queue.removeAll()
+        pthread_mutex_unlock(mutex)
+    }
+}

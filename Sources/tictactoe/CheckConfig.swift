@@ -1,0 +1,25 @@
+import ArgumentParser
+import BoardConfiguration
+import Foundation
+
+/// `tictactoe check-config [FILE]`: validates a configuration without touching any line.
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Check a configuration file; exit status 78 when it is wrong.",
+        discussion: "Every problem is reported with the file line, the key and what to do.")
+
+    @Argument(help: "The file to check. Default: /etc/tictactoe/tictactoe.toml.")
+    var file: String = Run.defaultConfig
+
+    func run() throws {
+        do {
+            let configuration = try Configuration.load(file: file)
+            let pins = configuration.settings.pins
+            say("\(file): OK. Chip \(configuration.chip ?? "auto (the Raspberry Pi header chip)"); \(pins.inputOffsets.count) button lines, \(pins.outputOffsets.count) LED lines; \(Int(configuration.settings.scanFrameRate)) matrix frames a second.")
+        } catch {
+            printError(error.description)
+            throw ExitStatus.badConfiguration
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the built tictactoe binary as a systemd service. Run as root (make install does).
+#
+#   DESTDIR=dir   install into an image rather than this system (no systemctl, no udevadm)
+#   BINARY=path   the binary to install (default: .build/release/tictactoe)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest=${DESTDIR:-}
+binary=${BINARY:-$root/.build/release/tictactoe}
+[[ -x $binary ]] || { echo "install: $binary is missing; run make build-release first" >&2; exit 66; }
+
+install -D -m 0755 "$binary" "$dest/usr/local/bin/tictactoe"
+install -D -m 0644 "$root/systemd/tictactoe.service" "$dest/etc/systemd/system/tictactoe.service"
+install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$dest/etc/udev/rules.d/60-tictactoe-gpio.rules"
+install -D -m 0644 "$root/README.md" "$dest/usr/local/share/doc/tictactoe/README.md"
+install -D -m 0644 "$root/Hardware/tictactoe.toml" "$dest/usr/local/share/doc/tictactoe/tictactoe.toml.default"
+# Never overwrite a configuration the owner has edited.
+if [[ -e $dest/etc/tictactoe/tictactoe.toml ]]; then
+  echo "install: keeping the existing /etc/tictactoe/tictactoe.toml (the default is in /usr/local/share/doc/tictactoe)"
+else
+  install -D -m 0644 "$root/Hardware/tictactoe.toml" "$dest/etc/tictactoe/tictactoe.toml"
+fi
+
+if [[ -n $dest ]]; then
+  grep -q '^gpio:' "$dest/etc/group" 2>/dev/null || chroot "$dest" groupadd --system gpio
+  mkdir -p "$dest/etc/systemd/system/multi-user.target.wants"
+  ln -sf /etc/systemd/system/tictactoe.service "$dest/etc/systemd/system/multi-user.target.wants/tictactoe.service"
+  echo "install: installed into $dest; the service is enabled"
+  exit 0
+fi
+
+getent group gpio >/dev/null || groupadd --system gpio
+if command -v udevadm >/dev/null && [[ -d /run/udev ]]; then
+  udevadm control --reload
+  udevadm trigger --subsystem-match=gpio
+fi
+/usr/local/bin/tictactoe check-config /etc/tictactoe/tictactoe.toml
+systemctl daemon-reload
+systemctl enable --now tictactoe.service
+echo "install: tictactoe.service is enabled and started; follow it with: journalctl -fu tictactoe"
