@@ -3,17 +3,25 @@
 # (Debian's own kernels lack CONFIG_GPIO_SIM) and caches it outside git, keyed by the source
 # version and the config fragment, so it is built once per machine.
 #
-# Usage: vm/build-kernel.sh CACHE_DIR   -> prints the path of the bzImage
+# Usage: vm/build-kernel.sh CACHE_DIR [tiny|systemd]   -> prints the path of the bzImage
+#   tiny     tinyconfig + kernel.fragment: the gpio-sim suite's initramfs VM (about 3 minutes)
+#   systemd  defconfig + kvm_guest.config + kernel-systemd.fragment: the systemd VM (about 12)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${1:?usage: build-kernel.sh CACHE_DIR}
+cache=${1:?usage: build-kernel.sh CACHE_DIR [tiny|systemd]}
+flavour=${2:-tiny}
+case $flavour in
+  tiny) base=(tinyconfig); fragment=$here/kernel.fragment ;;
+  systemd) base=(defconfig kvm_guest.config); fragment=$here/kernel-systemd.fragment ;;
+  *) echo "build-kernel: the flavour is tiny or systemd" >&2; exit 64 ;;
+esac
 tarball=$(ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null || true)
 if [[ -z $tarball ]]; then
   echo "build-kernel: /usr/src/linux-source-6.12.tar.xz is missing; install the linux-source-6.12 package" >&2
   exit 69
 fi
 version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-key=$( (echo "$version"; cat "$here/kernel.fragment") | sha256sum | cut -c1-16)
+key=$( (echo "$version ${base[*]}"; cat "$fragment") | sha256sum | cut -c1-16)
 image=$cache/kernel-$key/bzImage
 if [[ -f $image ]]; then
   echo "$image"
@@ -23,14 +31,14 @@ fi
 work=$cache/kernel-$key.build
 rm -rf "$work"
 mkdir -p "$work"
-echo "build-kernel: building linux $version (tinyconfig + vm/kernel.fragment); about 3 minutes on 2 cores" >&2
+echo "build-kernel: building linux $version (${base[*]} + $(basename "$fragment")) on $(nproc) cores" >&2
 tar -xf "$tarball" -C "$work"
 src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
-make -C "$src" -s tinyconfig >&2
-"$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" "$here/kernel.fragment" >/dev/null
+make -C "$src" -s "${base[@]}" >&2
+"$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" "$fragment" >/dev/null
 make -C "$src" -s olddefconfig >&2
 # Refuse to go on if a required option did not survive olddefconfig.
-missing=$(grep -E '^CONFIG_' "$here/kernel.fragment" | while read -r line; do
+missing=$(grep -E '^CONFIG_' "$fragment" | while read -r line; do
   grep -qx "$line" "$src/.config" || echo "$line"
 done)
 if [[ -n $missing ]]; then

@@ -25,11 +25,13 @@ public final class Button: Sendable {
     private let debouncer: Protected<Debouncer>
     private let settleTimer = SerialDisposable()
     private let scheduler: any Scheduler
+    private let debounceWindow: Duration
 
     init(offset: LineOffset, polarity: Polarity, initialLevel: LineLevel, debounce: Duration, scheduler: any Scheduler) {
         self.offset = offset
         self.polarity = polarity
         self.scheduler = scheduler
+        debounceWindow = debounce
         (presses, pressInput) = Signal<MonotonicInstant>.pipe()
         (releases, releaseInput) = Signal<MonotonicInstant>.pipe()
         pressed = MutableProperty(polarity.isActive(initialLevel))
@@ -48,10 +50,13 @@ public final class Button: Sendable {
         if change != nil, let deadline { armSettle(at: deadline) }
     }
 
+    // The settle check runs one window after the deadline, so that edges stamped before the
+    // deadline but handed over late by a busy reader thread are in by then.
     private func armSettle(at deadline: MonotonicInstant) {
-        settleTimer.inner = scheduler.schedule(at: deadline) { [weak self] in
+        let checkAt = deadline + debounceWindow
+        settleTimer.inner = scheduler.schedule(at: checkAt) { [weak self] in
             guard let self else { return }
-            let (change, next) = debouncer.withValue { ($0.settle(at: deadline), $0.settleDeadline) }
+            let (change, next) = debouncer.withValue { ($0.settle(at: checkAt), $0.settleDeadline) }
             if let change {
                 announce(change, at: deadline)
                 if let next { armSettle(at: next) }

@@ -4,47 +4,63 @@ import Reactive
 /// Debounces one line on its edge timestamps: a leading-edge lockout with a settle check.
 ///
 /// The first edge that changes the stable level is accepted at once (no added latency), then
-/// every edge for `window` after it is only remembered, on press and on release alike, so that
-/// release bounce cannot fire a second press. When the window ends, ``settle(at:)`` accepts the
-/// level the line actually settled at if it differs (a tap shorter than the window, or a bounce
-/// that ended on the other level). Pure: the caller schedules the settle call.
+/// every edge stamped within `window` after it is only recorded, on press and on release alike,
+/// so that release bounce cannot fire a second press. Once the window is over, ``settle(at:)``
+/// accepts the level the line was at when the window ended, if it differs (a tap shorter than
+/// the window, or a bounce that ended on the other level).
+///
+/// The level at the window's end is worked out from the recorded edges' timestamps, not from
+/// the order they arrived in: a reader thread that hands over the tail of a bounce burst late
+/// cannot turn it into a press. The caller calls ``settle(at:)`` a little after
+/// ``settleDeadline``, allowing for that delivery latency. Pure: the caller schedules.
 public struct Debouncer: Sendable, Hashable {
     public let window: Duration
     /// The debounced level.
     public private(set) var stableLevel: LineLevel
-    private var rawLevel: LineLevel
     private var lockedUntil: MonotonicInstant?
+    private var windowEdges: [Edge] = []
+
+    private struct Edge: Sendable, Hashable {
+        var time: MonotonicInstant
+        var level: LineLevel
+    }
 
     public init(window: Duration, initialLevel: LineLevel) {
         self.window = window
         self.stableLevel = initialLevel
-        self.rawLevel = initialLevel
     }
 
-    /// When the lockout ends and ``settle(at:)`` is due, or `nil` when none is running.
+    /// When the current lockout ends, or `nil` when none is running.
     public var settleDeadline: MonotonicInstant? { lockedUntil }
 
-    /// An edge to `level` at `time`. Returns the new stable level when it changes now.
+    /// An edge to `level` stamped `time`. Returns the new stable level when it changes now.
     public mutating func edge(to level: LineLevel, at time: MonotonicInstant) -> LineLevel? {
-        rawLevel = level
         if let until = lockedUntil {
-            guard time >= until else { return nil }
+            guard time >= until else {
+                windowEdges.append(Edge(time: time, level: level))
+                return nil
+            }
+            // The line moved after the window: that is what counts now.
             lockedUntil = nil
+            windowEdges = []
         }
-        return accept(at: time)
+        return accept(level, at: time)
     }
 
-    /// The lockout's end at `time`. Returns the new stable level if the line settled elsewhere.
+    /// Closes the window that ended at ``settleDeadline`` (call at or after it). Returns the
+    /// new stable level if the line had settled on the other level by the window's end.
     public mutating func settle(at time: MonotonicInstant) -> LineLevel? {
         guard let until = lockedUntil, time >= until else { return nil }
+        let settled = windowEdges.max { $0.time < $1.time }?.level ?? stableLevel
         lockedUntil = nil
-        return accept(at: time)
+        windowEdges = []
+        return accept(settled, at: until)
     }
 
-    private mutating func accept(at time: MonotonicInstant) -> LineLevel? {
-        guard rawLevel != stableLevel else { return nil }
-        stableLevel = rawLevel
+    private mutating func accept(_ level: LineLevel, at time: MonotonicInstant) -> LineLevel? {
+        guard level != stableLevel else { return nil }
+        stableLevel = level
         lockedUntil = time + window
-        return stableLevel
+        return level
     }
 }

@@ -23,6 +23,12 @@ struct GPIOSim {
                        linesDirectory: "/sys/devices/platform/\(device)/\(chip)")
     }
 
+    /// A chip made earlier (by a boot script, say), from its platform device and chip names.
+    static func existing(device: String, chip: String) -> GPIOSim {
+        GPIOSim(chipName: chip, deviceName: device, label: "",
+                linesDirectory: "/sys/devices/platform/\(device)/\(chip)")
+    }
+
     /// Pulls a line up or down from outside: a button to ground is `pull(line, up: false)`.
     func pull(_ line: Int, up: Bool) {
         try? GPIOSim.write(up ? "pull-up" : "pull-down", to: "\(linesDirectory)/sim_gpio\(line)/pull")

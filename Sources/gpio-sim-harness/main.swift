@@ -10,8 +10,12 @@ import TicTacToe
 // from the simulated values, reporting raw observations for the host test to assert.
 //
 // Usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2
+//        gpio-sim-harness tool …   (see Tool.swift)
 
 let arguments = CommandLine.arguments
+if arguments.count > 1 && arguments[1] == "tool" {
+    exit(runTool(Array(arguments.dropFirst(2))))
+}
 guard arguments.count == 5 else {
     FileHandle.standardError.write(Data("usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2\n".utf8))
     exit(64)
@@ -97,7 +101,7 @@ let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
 if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
     report("ready", [
         "seconds": startup, "line": game.output.first { $0.contains("ready on") } ?? "",
-        "library": game.output.first { $0.contains("using ") } ?? "",
+        "library": game.output.first { $0.contains("with libgpiod") } ?? "",
     ])
     report("game-start", ["frames": watch(windows: 3)])
     for (index, key) in script.filter({ !$0.isWhitespace }).enumerated() {

@@ -42,6 +42,17 @@ struct DebouncerTests {
         #expect(debouncer.settleDeadline == ms(40))
     }
 
+    @Test("a bounce edge handed over late, out of order, does not make a second press")
+    func lateDelivery() {
+        var debouncer = Debouncer(window: .milliseconds(20), initialLevel: .high)
+        #expect(debouncer.edge(to: .low, at: ms(0)) == .low)
+        // The burst's last edge (low at 1.2 ms) arrives before an earlier one (high at 0.8 ms).
+        #expect(debouncer.edge(to: .low, at: ms(1.2)) == nil)
+        #expect(debouncer.edge(to: .high, at: ms(0.8)) == nil)
+        #expect(debouncer.settle(at: ms(40)) == nil)
+        #expect(debouncer.stableLevel == .low)
+    }
+
     @Test("an edge after the window is accepted without a settle call")
     func afterWindow() {
         var debouncer = Debouncer(window: .milliseconds(20), initialLevel: .high)

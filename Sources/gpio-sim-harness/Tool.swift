@@ -1,0 +1,35 @@
+import Devices
+import Foundation
+import GPIO
+
+/// Small commands on an existing gpio-sim chip, for shell-driven tests (the systemd VM):
+///
+///     gpio-sim-harness tool DEVICE CHIP frame SECONDS   # print the frame seen, on one line
+///     gpio-sim-harness tool DEVICE CHIP tap LINE [HOLD]  # press and release with bounce
+///     gpio-sim-harness tool DEVICE CHIP leds            # "on" or "off": any LED line high?
+func runTool(_ arguments: [String]) -> Int32 {
+    guard arguments.count >= 3 else {
+        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | tap LINE [HOLD] | leds\n".utf8))
+        return 64
+    }
+    let sim = GPIOSim.existing(device: arguments[0], chip: arguments[1])
+    let pins = PinMap.standard
+    switch arguments[2] {
+    case "frame":
+        guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
+        let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 0.6 : 0.6
+        print(sampler.frame(over: seconds).description.replacingOccurrences(of: "\n", with: "|"))
+    case "tap":
+        guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }
+        let hold = arguments.count > 4 ? Double(arguments[4]) ?? 0.15 : 0.15
+        for step in 0..<5 { sim.pull(line, up: step % 2 == 1); usleep(300) }
+        Thread.sleep(forTimeInterval: hold)
+        for step in 0..<5 { sim.pull(line, up: step % 2 == 0); usleep(300) }
+    case "leds":
+        let lit = pins.outputOffsets.contains { sim.value(Int($0.rawValue)) }
+        print(lit ? "on" : "off")
+    default:
+        return 64
+    }
+    return 0
+}

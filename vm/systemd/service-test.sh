@@ -1,0 +1,48 @@
+#!/bin/bash
+# Test VM only: drives the installed service and the gpio-sim chip and reports what happened as
+# "@@ {json}" lines (and "@@J " journal lines) on the console. The host test asserts.
+set -uo pipefail
+. /run/gpio-sim.env
+tool() { /usr/local/lib/tictactoe-test/gpio-sim-harness tool "$DEVICE" "$CHIP" "$@"; }
+report() { echo "@@ $1"; }
+prop() { systemctl show -p "$1" --value tictactoe.service; }
+wait_active() {  # until active with more than $1 restarts, or 90 s
+  for _ in $(seq 1 180); do
+    if [[ $(systemctl is-active tictactoe.service) == active && $(prop NRestarts) -gt $1 ]]; then return 0; fi
+    sleep 0.5
+  done
+  return 1
+}
+wait_active -1
+pid=$(prop MainPID)
+report "{\"scenario\":\"started\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"substate\":\"$(prop SubState)\",\
+\"uid\":$(awk '/^Uid:/ {print $2}' /proc/$pid/status),\"groups\":\"$(awk '/^Groups:/ {$1=""; print}' /proc/$pid/status | xargs)\",\
+\"gpio_gid\":$(getent group gpio | cut -d: -f3),\"rss_kb\":$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status),\
+\"start_us\":$(prop ExecMainStartTimestampMonotonic),\"ready_us\":$(prop ActiveEnterTimestampMonotonic),\
+\"device_mode\":\"$(stat -c '%a %G' /dev/$CHIP)\"}"
+sleep 1
+report "{\"scenario\":\"initial\",\"frame\":\"$(tool frame 1.0)\"}"
+
+# Cells: (1,1) is GPIO5, (0,0) GPIO4, (2,2) GPIO26; new game GPIO3.
+tool tap 5; sleep 0.6; tool tap 4; sleep 0.6
+report "{\"scenario\":\"moves\",\"frame\":\"$(tool frame 1.0)\"}"
+
+restarts=$(prop NRestarts)
+systemctl kill -s KILL tictactoe.service
+wait_active "$restarts"; sleep 1
+report "{\"scenario\":\"after-kill\",\"restarts\":$(prop NRestarts),\"frame\":\"$(tool frame 1.0)\"}"
+
+restarts=$(prop NRestarts)
+touch /var/lib/tictactoe/wedge-loop
+wait_active "$restarts"; sleep 1
+report "{\"scenario\":\"after-wedge\",\"restarts\":$(prop NRestarts),\"frame\":\"$(tool frame 1.0)\",\
+\"watchdog_kills\":$(journalctl -u tictactoe.service -o cat | grep -c 'Watchdog timeout')}"
+
+tool tap 26; sleep 0.6
+report "{\"scenario\":\"move-after-restarts\",\"frame\":\"$(tool frame 1.0)\"}"
+
+systemctl stop tictactoe.service
+report "{\"scenario\":\"stopped\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
+journalctl -u tictactoe.service -o cat --no-pager | sed 's/^/@@J /'
+report "{\"scenario\":\"done\"}"
+systemctl poweroff --force --force
