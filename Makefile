@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test bench clean
+.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test service-test bench clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -32,9 +32,10 @@ uninstall:
 setup-tests:
 	@bash scripts/setup-host.sh --tests
 
-## Build everything and run every test: the unit and simulation tests, then the real-kernel
-## suite (libgpiod v1 and v2 against gpio-sim in QEMU; the kernel is built once and cached).
-test: setup-tests unit-test kernel-test
+## Build everything and run every test: the unit and simulation tests, the real-kernel suite
+## (libgpiod v1 and v2 against gpio-sim in QEMU) and the service under real systemd in QEMU.
+## Kernels and the Debian root filesystem are built once and cached in ~/.cache/tictactoe-gpio.
+test: setup-tests unit-test kernel-test service-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
@@ -42,6 +43,9 @@ unit-test: setup
 
 kernel-test: setup-tests
 	python3 -m pytest -v -s vm/test_gpio_sim.py
+
+service-test: setup-tests
+	python3 -m pytest -v -s systemd/test_unit.py vm/test_systemd_service.py
 
 ## Run the benchmarks (package-benchmark, release build) and print the tables.
 bench: setup

@@ -14,8 +14,10 @@ packages=(
 if [[ ${1:-} == --tests ]]; then
   # and for the real-kernel suite: the kernel source and what builds it, busybox, QEMU.
   packages+=(
-    linux-source-6.12 make gcc flex bison bc libelf-dev cpio xz-utils gzip
+    linux-source-6.12 make gcc flex bison bc libelf-dev libssl-dev cpio xz-utils gzip
     busybox-static qemu-system-x86
+    # and for the service suite: systemd-analyze, a Debian root filesystem, an ext4 image.
+    systemd debootstrap e2fsprogs
   )
 fi
 

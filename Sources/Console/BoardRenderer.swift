@@ -53,18 +53,12 @@ public enum BoardRenderer {
         }
     }
 
-    /// A one-line account of a game event, with player names.
+    /// A one-line account of a game event, with player names and a hint where a key helps.
     public static func message(for event: GameEvent, players: PlayerNames) -> String {
         switch event {
-        case .started(let starter): "New game: \(players.label(for: starter)) starts."
-        case .moved(let player, let position): "\(players.label(for: player)) took \(position)."
-        case .refused(let position, let error): "Not allowed at \(position): \(error)."
-        case .ignored(let position): "The game is over; \(position) ignored. Press n for a new game."
-        case .finished(.won(let player, let line)): "\(players.label(for: player)) wins along the \(line)!"
-        case .finished(.draw): "A draw."
-        case .finished(.inProgress): ""
-        case .fellAsleep: "The lights went to sleep; any key wakes them."
-        case .wokeUp: "Awake again."
+        case .ignored: event.text(players: players) + " Press n for a new game."
+        case .fellAsleep: event.text(players: players) + " Any key wakes them."
+        default: event.text(players: players)
         }
     }
 }

@@ -4,18 +4,9 @@
 /// Advancing never sleeps. The lock is released around each action (and on every path out, by
 /// `defer`), so actions may schedule further actions, including ones due in the same advance.
 public final class TestScheduler: Scheduler {
-    private struct Entry {
-        var deadline: MonotonicInstant
-        var sequence: Int
-        var interval: Duration?
-        var action: @Sendable () -> Void
-        var token: ActionDisposable
-    }
-
     private struct State {
         var now: MonotonicInstant
-        var sequence = 0
-        var queue: [Entry] = []
+        var queue = TimerQueue()
     }
 
     private let state: Protected<State>
@@ -29,9 +20,7 @@ public final class TestScheduler: Scheduler {
     public var now: MonotonicInstant { state.value.now }
 
     /// How many actions are waiting (repeating ones count once).
-    public var pendingCount: Int {
-        state.value.queue.filter { !$0.token.isDisposed }.count
-    }
+    public var pendingCount: Int { state.value.queue.liveCount }
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
@@ -55,15 +44,9 @@ public final class TestScheduler: Scheduler {
     private func enqueue(
         at deadline: MonotonicInstant?, interval: Duration?, _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        let token = ActionDisposable {}
         state.withValue { state in
-            let entry = Entry(
-                deadline: max(deadline ?? state.now, state.now), sequence: state.sequence,
-                interval: interval, action: action, token: token)
-            state.sequence += 1
-            state.queue.append(entry)
+            state.queue.insert(at: max(deadline ?? state.now, state.now), repeatingEvery: interval, action)
         }
-        return token
     }
 
     /// Runs everything due now, without moving the clock.
@@ -82,24 +65,11 @@ public final class TestScheduler: Scheduler {
         state.withValue { state in state.now = max(state.now, deadline) }
     }
 
-    // Pops the earliest live entry due by `deadline`, sets the clock to its time and re-queues
-    // it when it repeats. Returns nil when nothing more is due.
-    private func nextDue(by deadline: MonotonicInstant) -> Entry? {
-        state.withValue { state -> Entry? in
-            state.queue.removeAll { $0.token.isDisposed }
-            guard let index = state.queue.indices.min(by: { lhs, rhs in
-                let l = state.queue[lhs], r = state.queue[rhs]
-                return (l.deadline, l.sequence) < (r.deadline, r.sequence)
-            }), state.queue[index].deadline <= deadline else { return nil }
-            let entry = state.queue.remove(at: index)
+    // Pops the earliest live entry due by `deadline` and sets the clock to its time.
+    private func nextDue(by deadline: MonotonicInstant) -> TimerQueue.Entry? {
+        state.withValue { state -> TimerQueue.Entry? in
+            guard let entry = state.queue.popDue(by: deadline) else { return nil }
             state.now = max(state.now, entry.deadline)
-            if let interval = entry.interval {
-                var next = entry
-                next.deadline = entry.deadline + interval
-                next.sequence = state.sequence
-                state.sequence += 1
-                state.queue.append(next)
-            }
             return entry
         }
     }

@@ -15,18 +15,9 @@ import Musl
 /// that falls more than one interval behind skips the missed ticks rather than bursting.
 /// ``completedActions`` counts finished actions: a watchdog can see the loop make progress.
 public final class ThreadScheduler: Scheduler, @unchecked Sendable {
-    private struct Entry {
-        var deadline: MonotonicInstant
-        var sequence: Int
-        var interval: Duration?
-        var action: @Sendable () -> Void
-        var token: ActionDisposable
-    }
-
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var queue: [Entry] = []
-    private var sequence = 0
+    private var queue = TimerQueue()
     private var stopped = false
     private var thread = pthread_t()
     private let completed = Protected(0)
@@ -88,11 +79,9 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func enqueue(at deadline: MonotonicInstant, interval: Duration?, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let token = ActionDisposable {}
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        queue.append(Entry(deadline: deadline, sequence: sequence, interval: interval, action: action, token: token))
-        sequence += 1
+        let token = queue.insert(at: deadline, repeatingEvery: interval, action)
         pthread_cond_signal(condition)
         return token
     }
@@ -100,28 +89,16 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     private func loop() {
         pthread_mutex_lock(mutex)
         while !stopped {
-            queue.removeAll { $0.token.isDisposed }
-            guard let index = queue.indices.min(by: { (queue[$0].deadline, queue[$0].sequence) < (queue[$1].deadline, queue[$1].sequence) }) else {
+            guard let deadline = queue.nextDeadline() else {
                 pthread_cond_wait(condition, mutex)
                 continue
             }
-            let entry = queue[index]
             let current = now
-            if entry.deadline > current {
+            guard deadline <= current, let entry = queue.popDue(by: current, skippingMissedAfter: current) else {
                 var until = timespec(
-                    tv_sec: Int(entry.deadline.nanoseconds / 1_000_000_000),
-                    tv_nsec: Int(entry.deadline.nanoseconds % 1_000_000_000))
+                    tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
                 pthread_cond_timedwait(condition, mutex, &until)
                 continue
-            }
-            queue.remove(at: index)
-            if let interval = entry.interval {
-                var next = entry
-                next.deadline = entry.deadline + interval
-                if next.deadline + interval < current { next.deadline = current + interval }
-                next.sequence = sequence
-                sequence += 1
-                queue.append(next)
             }
             pthread_mutex_unlock(mutex)
             entry.action()

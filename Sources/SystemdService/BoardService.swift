@@ -75,7 +75,8 @@ public struct BoardService: Service {
         let saving = SaveCoalescer()
         let observations = CompositeDisposable()
         observations += board.viewModel.events.observeValues { event in
-            logger.info("\(GameEventText.describe(event, players: players))")
+            let text = event.text(players: players)
+            if !text.isEmpty { logger.info("\(text)") }
         }
         let snapshots = board.viewModel.snapshot
         observations += snapshots.signal.observeValues { _ in
