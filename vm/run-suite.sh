@@ -62,6 +62,6 @@ log=$cache/console-$generation.log
 echo "run-suite: booting (TCG); the console goes to $log" >&2
 started=$(date +%s)
 timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -kernel "$kernel" -initrd "$initramfs" \
-  -append "console=ttyS0 panic=-1 quiet" -display none -monitor none -serial "file:$log" -no-reboot
+  -append "console=ttyS0 panic=-1 quiet tsc=reliable" -display none -monitor none -serial "file:$log" -no-reboot
 echo "run-suite: the VM ran for $(( $(date +%s) - started )) s" >&2
 echo "$log"

@@ -37,7 +37,7 @@ log=$cache/console-systemd.log
 echo "run-systemd-suite: booting Debian with systemd (TCG); the console goes to $log" >&2
 started=$(date +%s)
 timeout 900 qemu-system-x86_64 -accel tcg -m 1536 -smp 2 -kernel "$kernel" \
-  -append "console=ttyS0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4" \
+  -append "console=ttyS0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4 tsc=reliable" \
   -drive "file=$image,format=raw,if=virtio" -display none -monitor none -serial "file:$log" -no-reboot
 echo "run-systemd-suite: the VM ran for $(( $(date +%s) - started )) s" >&2
 echo "$log"

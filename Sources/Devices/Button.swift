@@ -25,13 +25,11 @@ public final class Button: Sendable {
     private let debouncer: Protected<Debouncer>
     private let settleTimer = SerialDisposable()
     private let scheduler: any Scheduler
-    private let debounceWindow: Duration
 
     init(offset: LineOffset, polarity: Polarity, initialLevel: LineLevel, debounce: Duration, scheduler: any Scheduler) {
         self.offset = offset
         self.polarity = polarity
         self.scheduler = scheduler
-        debounceWindow = debounce
         (presses, pressInput) = Signal<MonotonicInstant>.pipe()
         (releases, releaseInput) = Signal<MonotonicInstant>.pipe()
         pressed = MutableProperty(polarity.isActive(initialLevel))
@@ -50,10 +48,13 @@ public final class Button: Sendable {
         if change != nil, let deadline { armSettle(at: deadline) }
     }
 
-    // The settle check runs one window after the deadline, so that edges stamped before the
-    // deadline but handed over late by a busy reader thread are in by then.
+    /// How long after a window's end the settle check waits for edges stamped inside the
+    /// window but handed over late by a busy reader thread. It delays only the rare settle
+    /// case (a tap shorter than the window), never a press.
+    static let deliveryMargin: Duration = .milliseconds(50)
+
     private func armSettle(at deadline: MonotonicInstant) {
-        let checkAt = deadline + debounceWindow
+        let checkAt = deadline + Self.deliveryMargin
         settleTimer.inner = scheduler.schedule(at: checkAt) { [weak self] in
             guard let self else { return }
             let (change, next) = debouncer.withValue { ($0.settle(at: checkAt), $0.settleDeadline) }

@@ -27,15 +27,18 @@ public struct BoardService: Service {
     private let notifier: Notifier
     private let logger: Logger
     private let testFaults: Bool
+    private let realtimePriority: Int32
 
     /// - Parameters:
     ///   - openChip: opens the chip the configuration names.
+    ///   - realtimePriority: `SCHED_FIFO` priority asked for the game loop; 0 for none.
     ///   - testFaults: honour the test-only fault switch (a `wedge-loop` file in the state
     ///     directory wedges the game loop once). Never set outside tests.
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
-        notifier: Notifier = Notifier(), logger: Logger, testFaults: Bool = false
+        notifier: Notifier = Notifier(), logger: Logger, realtimePriority: Int32 = 10, testFaults: Bool = false
     ) {
+        self.realtimePriority = realtimePriority
         self.configuration = configuration
         self.openChip = openChip
         self.store = store
@@ -48,10 +51,12 @@ public struct BoardService: Service {
         let settings = configuration.settings
         let scheduler = ThreadScheduler()
         defer { scheduler.stop() }
-        if let refusal = scheduler.requestRealtimePriority(10) {
+        if realtimePriority == 0 {
+            logger.info("game loop runs at normal priority, as asked")
+        } else if let refusal = scheduler.requestRealtimePriority(realtimePriority) {
             logger.warning("real-time scheduling for the game loop refused (\(refusal)); scanning at normal priority")
         } else {
-            logger.info("game loop runs with real-time priority (SCHED_FIFO 10)")
+            logger.info("game loop runs with real-time priority (SCHED_FIFO \(realtimePriority))")
         }
 
         let snapshot: GameSnapshot?
@@ -85,6 +90,15 @@ public struct BoardService: Service {
             scheduler.schedule {
                 saving.end()
                 do { try store.save(snapshots.value) } catch { logger.error("saving the game failed: \(error)") }
+            }
+        }
+        if logger.logLevel <= .debug {
+            observations += board.pad.edges.observeValues { edge in
+                logger.debug("edge \(edge.offset) \(edge.edge) stamped \(edge.timestamp), handled at \(scheduler.now)")
+            }
+            for (index, button) in board.pad.cells.enumerated() {
+                observations += button.presses.observeValues { time in logger.debug("cell \(index) pressed at \(time)") }
+                observations += button.releases.observeValues { time in logger.debug("cell \(index) released at \(time)") }
             }
         }
         observations += board.failures.observeValues { error in

@@ -34,6 +34,20 @@ struct GPIOSim {
         try? GPIOSim.write(up ? "pull-up" : "pull-down", to: "\(linesDirectory)/sim_gpio\(line)/pull")
     }
 
+    /// Pulls a line through a burst of alternating levels, as fast as sysfs takes them (the
+    /// file stays open), ending pulled `up` or not: contact bounce lasting well under a
+    /// millisecond or two even under emulation, as real switches bounce.
+    func bounce(_ line: Int, endingUp up: Bool, toggles: Int = 5) {
+        let fd = open("\(linesDirectory)/sim_gpio\(line)/pull", O_WRONLY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        for step in 0..<toggles {
+            let pullUp = step % 2 == 0 ? up : !up
+            let text = Array((pullUp ? "pull-up" : "pull-down").utf8)
+            _ = pwrite(fd, text, text.count, 0)
+        }
+    }
+
     /// The line's value now: the level it drives (output) or reads (input).
     func value(_ line: Int) -> Bool {
         (try? GPIOSim.read("\(linesDirectory)/sim_gpio\(line)/value")) == "1"

@@ -22,9 +22,9 @@ func runTool(_ arguments: [String]) -> Int32 {
     case "tap":
         guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }
         let hold = arguments.count > 4 ? Double(arguments[4]) ?? 0.15 : 0.15
-        for step in 0..<5 { sim.pull(line, up: step % 2 == 1); usleep(300) }
+        sim.bounce(line, endingUp: false)
         Thread.sleep(forTimeInterval: hold)
-        for step in 0..<5 { sim.pull(line, up: step % 2 == 0); usleep(300) }
+        sim.bounce(line, endingUp: true)
     case "leds":
         let lit = pins.outputOffsets.contains { sim.value(Int($0.rawValue)) }
         print(lit ? "on" : "off")

@@ -39,11 +39,7 @@ guard let sampler = LEDSampler(sim: sim, pins: pins) else {
 
 /// Presses (or releases) a button line with a burst of contact bounce, as a cheap switch does.
 func bounce(_ line: LineOffset, down: Bool) {
-    for step in 0..<5 {
-        let pressedNow = step % 2 == 0 ? down : !down
-        sim.pull(Int(line.rawValue), up: !pressedNow)
-        usleep(300)
-    }
+    sim.bounce(Int(line.rawValue), endingUp: !down)
 }
 
 func tap(_ line: LineOffset, hold: Double = 0.15) {
@@ -68,7 +64,10 @@ func watch(windows: Int) -> [String] {
 
 func startGame(_ extra: [String] = []) -> (ChildProcess, Double)? {
     let started = now()
-    let arguments = ["run", "--chip", sim.label, "--state-dir", "/tmp/tictactoe-state"] + extra
+    // Normal scheduling: under emulation a scan step costs a hundred times what it does on a
+    // Pi, and at real-time priority the loop would starve this harness, stretching its
+    // simulated contact bounce beyond the debounce window. The service suite covers SCHED_FIFO.
+    let arguments = ["run", "--chip", sim.label, "--state-dir", "/tmp/tictactoe-state", "--realtime-priority", "0"] + extra
     guard let game = try? ChildProcess(tictactoe, arguments) else { return nil }
     guard game.waitForLine(containing: "ready on", timeout: 60) != nil else {
         report("start", ["error": "no ready line", "stderr": game.errorOutput, "stdout": game.output])
@@ -98,7 +97,7 @@ if let holder = try? ChildProcess(gpiomon, holderArguments) {
 
 // 3. A complete run of play, every key with bouncing contacts on press and release.
 let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
-if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
+if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob", "--log-level", "debug"]) {
     report("ready", [
         "seconds": startup, "line": game.output.first { $0.contains("ready on") } ?? "",
         "library": game.output.first { $0.contains("with libgpiod") } ?? "",
@@ -156,6 +155,7 @@ if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob"]) {
         sim.pull(spare, up: true)
         pause(0.2)
     }
+    report("game-log", ["lines": Array(game.output.prefix(80))])
     report("latency", ["board": board, "gpiomon": monitor, "gpiomonErrors": monitorErrors])
 
     // 5. SIGTERM mid-game: every LED line low afterwards, the lines free again.

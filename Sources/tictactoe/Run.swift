@@ -36,11 +36,18 @@ struct Run: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    /// SCHED_FIFO priority for the game loop; 0 keeps normal scheduling.
+    @Option(name: .customLong("realtime-priority"), help: "SCHED_FIFO priority (1–99) for the game loop that scans the LEDs; 0 for normal scheduling.")
+    var realtimePriority: Int32 = 10
+
     /// The labels of the 40-pin header's chip on the Pi models this supports.
     static let headerLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
     static let defaultConfig = "/etc/tictactoe/tictactoe.toml"
 
     func validate() throws {
+        guard (0...99).contains(realtimePriority) else {
+            throw ValidationError("--realtime-priority must be 0 (off) or 1–99 (got \(realtimePriority)).")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \(logLevel)).")
         }
@@ -86,7 +93,7 @@ struct Run: AsyncParsableCommand {
                 logger.info("using \(chip.name) [\(chip.label)] at \(chip.path) with \(LibgpiodChip.libraryDescription)")
                 return chip
             },
-            store: StateStore(directory: directory), logger: logger,
+            store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority,
             testFaults: ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1")
         let group = ServiceGroup(
             services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
