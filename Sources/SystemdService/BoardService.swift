@@ -157,6 +157,10 @@ public struct BoardService: Service {
     }
 }
 
+extension BoardService: CustomStringConvertible {
+    public var description: String { "BoardService(state: \(store.path))" }
+}
+
 /// Lets one save be pending at a time.
 private final class SaveCoalescer: Sendable {
     private let pending = Protected(false)

@@ -174,7 +174,7 @@ if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob", "--l
     }
     report("sigterm", [
         "status": status, "litBefore": litBefore, "allOffAfter": sampler.allOff,
-        "stdout": game.output.suffix(4).joined(separator: "\n"), "gpioinfo": info,
+        "stdout": game.output.suffix(6).joined(separator: "\n"), "gpioinfo": info,
     ])
     // The lines are free: the game starts again.
     if let (again, seconds) = startGame() {
