@@ -46,12 +46,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
         .target(name: "Console", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
                 "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
-                "BoardConfiguration", "SystemdService",
+                "BoardConfiguration", "SystemdService", "HardwareDocs",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -69,6 +70,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
         .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Presentation", "TicTacToe", "TestSupport"]),
+        .testTarget(name: "HardwareDocsTests", dependencies: ["HardwareDocs", "BoardConfiguration", "Devices"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],

@@ -1,0 +1,39 @@
+import ArgumentParser
+import BoardConfiguration
+import Foundation
+import HardwareDocs
+
+/// `tictactoe hardware-docs`: regenerates the wiring picture and the header table from the pin
+/// map, so the documents can never drift from the configuration.
+struct HardwareDocsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hardware-docs",
+        abstract: "Regenerate Hardware/wiring.svg and Hardware/header.md from a configuration.")
+
+    @Option(help: "The configuration whose pin map to draw.")
+    var config: String = "Hardware/tictactoe.toml"
+
+    @Option(help: "The folder to write wiring.svg and header.md into.")
+    var output: String = "Hardware"
+
+    func run() throws {
+        let pins: Configuration
+        do { pins = try Configuration.load(file: config) } catch {
+            printError(error.description)
+            throw ExitStatus.badConfiguration
+        }
+        let source = (config as NSString).lastPathComponent
+        let files = [
+            ("wiring.svg", WiringDiagram.svg(for: pins.settings.pins, source: source)),
+            ("header.md", HeaderTable.markdown(for: pins.settings.pins, source: source)),
+        ]
+        for (name, contents) in files {
+            let path = output + "/" + name
+            do { try contents.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                printError("cannot write \(path): \(error.localizedDescription)")
+                throw ExitStatus.cannotCreate
+            }
+            say("wrote \(path)")
+        }
+    }
+}
