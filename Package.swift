@@ -47,12 +47,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
+        .target(name: "SelfTest", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .target(name: "Console", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
                 "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
-                "BoardConfiguration", "SystemdService", "HardwareDocs",
+                "BoardConfiguration", "SystemdService", "HardwareDocs", "SelfTest",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -71,6 +72,7 @@ let package = Package(
         .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
         .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Presentation", "TicTacToe", "TestSupport"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["HardwareDocs", "BoardConfiguration", "Devices"]),
+        .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],

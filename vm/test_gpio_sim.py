@@ -77,6 +77,14 @@ def test_a_busy_button_line_names_its_holder(vm):
     assert '"gpiomon" holds it' in busy["stderr"]
 
 
+def test_the_unattended_self_test_passes_a_correct_board(vm):
+    _, records = vm
+    check = records["selftest"][0]
+    assert check["status"] == 0, check
+    assert "self-test on gpiochip" in check["stdout"]
+    assert "inputs OK: no button reads pressed at rest" in check["stdout"]
+
+
 def test_the_binary_says_ready_with_the_library_in_use(vm):
     generation, records = vm
     ready = records["ready"][0]

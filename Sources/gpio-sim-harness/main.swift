@@ -95,6 +95,12 @@ if let holder = try? ChildProcess(gpiomon, holderArguments) {
     holder.wait(timeout: 5)
 }
 
+// 2b. The unattended self-test on a correctly wired (simulated) board.
+if let check = try? ChildProcess(tictactoe, ["selftest", "--non-interactive", "--chip", sim.label]) {
+    let status = check.wait(timeout: 60)
+    report("selftest", ["status": status, "stdout": check.output.joined(separator: "\n"), "stderr": check.errorOutput])
+}
+
 // 3. A complete run of play, every key with bouncing contacts on press and release.
 let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
 if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob", "--log-level", "debug"]) {

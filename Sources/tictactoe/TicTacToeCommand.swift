@@ -6,6 +6,6 @@ struct TicTacToeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
-        subcommands: [Simulate.self, Run.self, CheckConfig.self, HardwareDocsCommand.self],
+        subcommands: [Simulate.self, Run.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self],
         defaultSubcommand: Simulate.self)
 }

@@ -1,0 +1,184 @@
+import Devices
+import Foundation
+import GPIO
+import Lights
+import Reactive
+import TicTacToe
+
+/// Walks a builder through the board: every cell red, green and amber, each status LED, then
+/// every button in order, and names the wiring fault behind each wrong answer: a button wired
+/// to another cell's line, a button stuck down, a line that never changes, a dead row or
+/// column, swapped rows, columns or colours.
+///
+/// It drives the real device layer (``LEDMatrix``, ``StatusLEDs``, ``ButtonPad``) on the real
+/// chip; only the questions go through the ``SelfTestOperator``.
+public struct SelfTest: Sendable {
+    public let pins: PinMap
+    public let buttonTimeout: Duration
+
+    public init(pins: PinMap, buttonTimeout: Duration = .seconds(20)) {
+        self.pins = pins
+        self.buttonTimeout = buttonTimeout
+    }
+
+    /// Checks the inputs only, with nobody at the board: a button that reads pressed at rest is
+    /// stuck down or shorted to ground. Returns the faults found.
+    public func checkInputsAtRest(chip: any GPIOChip, scheduler: any Scheduler) throws(GPIOError) -> [String] {
+        let pad = try ButtonPad(chip: chip, pins: pins, timings: ButtonTimings(), scheduler: scheduler)
+        defer { pad.release() }
+        return stuckButtons(pad)
+    }
+
+    /// The whole walk-through. Returns the faults found (empty: the board is right).
+    public func run(
+        chip: any GPIOChip, scheduler: any Scheduler, rowPeriod: Duration = .microseconds(500),
+        operator person: any SelfTestOperator
+    ) throws(GPIOError) -> [String] {
+        let outputs = try chip.requestOutputs(OutputConfiguration(
+            offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-selftest"))
+        let pad: ButtonPad
+        do { pad = try ButtonPad(chip: chip, pins: pins, timings: ButtonTimings(), scheduler: scheduler) } catch {
+            outputs.release()
+            throw error
+        }
+        let matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler)
+        let status = StatusLEDs(lines: outputs, pins: pins)
+        let frame = MutableProperty(Frame.dark)
+        let bindings = CompositeDisposable([matrix <~ frame, status <~ frame])
+        matrix.start()
+        defer {
+            bindings.dispose()
+            matrix.stop()
+            status.stop()
+            pad.release()
+            outputs.release()
+        }
+
+        var faults = stuckButtons(pad)
+        faults += checkMatrix(frame: frame, person: person)
+        faults += checkStatus(frame: frame, person: person)
+        frame.value = .dark
+        faults += checkButtons(pad: pad, person: person, skipping: stuckLines(pad))
+        return faults
+    }
+
+    private func stuckLines(_ pad: ButtonPad) -> Set<LineOffset> {
+        Set((pad.cells + [pad.newGame]).filter { $0.isPressed.value }.map(\.offset))
+    }
+
+    private func stuckButtons(_ pad: ButtonPad) -> [String] {
+        (pad.cells + [pad.newGame]).filter { $0.isPressed.value }.map { button in
+            "\(name(of: button.offset)) reads pressed with nobody touching it: the button is stuck down or \(button.offset) is shorted to ground."
+        }
+    }
+
+    private func name(of offset: LineOffset) -> String {
+        if offset == pins.newGameButton { return "the new-game button (\(offset))" }
+        if let index = pins.cellButtons.firstIndex(of: offset) { return "the button of cell \(cellName(index)) (\(offset))" }
+        return "\(offset)"
+    }
+
+    private func cellName(_ index: Int) -> String { "\(Position.all[index]) [key \(keypadKey(index))]" }
+    private func keypadKey(_ index: Int) -> Int { (2 - index / 3) * 3 + index % 3 + 1 }
+
+    // MARK: LEDs
+
+    private enum Colour: CaseIterable { case red, green, amber
+        var led: LEDColor { self == .red ? .red : self == .green ? .green : .amber }
+        var word: String { self == .red ? "red" : self == .green ? "green" : "amber" }
+    }
+
+    private func checkMatrix(frame: MutableProperty<Frame>, person: any SelfTestOperator) -> [String] {
+        person.say("LED matrix: one cell at a time, red, then green, then amber (both).")
+        // What was seen for each cell and colour; nil: nothing lit.
+        var seen: [Int: [Colour: SeenCell?]] = [:]
+        for index in 0..<9 {
+            for colour in Colour.allCases {
+                var lit = Frame.dark
+                lit.cells[index] = colour.led
+                frame.value = lit
+                seen[index, default: [:]][colour] = person.seenCell(
+                    prompt: "Which cell is lit, and in what colour? (expected: \(cellName(index)) \(colour.word))")
+            }
+        }
+        var faults: [String] = []
+        // Dead rows and columns first: they explain many wrong answers at once.
+        for row in 0..<3 where (0..<3).allSatisfy({ column in Colour.allCases.allSatisfy { seen[row * 3 + column]?[$0] ?? nil == nil } }) {
+            faults.append("matrix row \(row) (\(pins.rows[row])) never lights: check its transistor, its base resistor and the wire to \(pins.rows[row]).")
+        }
+        let deadRows = Set((0..<3).filter { row in faults.contains { $0.hasPrefix("matrix row \(row) ") } })
+        for column in 0..<3 {
+            let cells = (0..<3).filter { !deadRows.contains($0) }.map { $0 * 3 + column }
+            guard !cells.isEmpty else { continue }
+            let redNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.red ?? false) } }
+            let greenNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.green ?? false) } }
+            let swapped = cells.allSatisfy { cell in
+                let red = seen[cell]?[.red] ?? nil, green = seen[cell]?[.green] ?? nil
+                return red == SeenCell(index: cell, red: false, green: true) && green == SeenCell(index: cell, red: true, green: false)
+            }
+            if swapped {
+                faults.append("column \(column): red and green are swapped: the red anodes go to \(pins.greenColumns[column]) and the green ones to \(pins.redColumns[column]) (or the column resistors' wires are crossed).")
+            } else if redNeverSeen {
+                faults.append("red column \(column) (\(pins.redColumns[column])) never lights: check its resistor and wire.")
+            } else if greenNeverSeen {
+                faults.append("green column \(column) (\(pins.greenColumns[column])) never lights: check its resistor and wire.")
+            }
+        }
+        if !faults.isEmpty { return faults }
+        // Cells lit in the wrong place: swapped rows or columns.
+        var reported = Set<String>()
+        for index in 0..<9 {
+            guard let red = seen[index]?[.red] ?? nil, red.index != index else { continue }
+            let (row, column) = (index / 3, index % 3), (seenRow, seenColumn) = (red.index / 3, red.index % 3)
+            let finding: String
+            if seenColumn == column {
+                finding = "rows \(min(row, seenRow)) and \(max(row, seenRow)) are swapped (\(pins.rows[min(row, seenRow)]) and \(pins.rows[max(row, seenRow)]) go to each other's cathodes)."
+            } else if seenRow == row {
+                finding = "columns \(min(column, seenColumn)) and \(max(column, seenColumn)) are swapped (their anode wires are crossed)."
+            } else {
+                finding = "cell \(cellName(index)) lights at \(cellName(red.index)): both its row and column wires are crossed."
+            }
+            if reported.insert(finding).inserted { faults.append(finding) }
+        }
+        return faults
+    }
+
+    private func checkStatus(frame: MutableProperty<Frame>, person: any SelfTestOperator) -> [String] {
+        var faults: [String] = []
+        for (name, lit, offset) in [("X (red)", (true, false), pins.xStatus), ("O (green)", (false, true), pins.oStatus)] {
+            frame.value = Frame(cells: Frame.dark.cells, xStatus: lit.0, oStatus: lit.1)
+            let seen = person.seenStatus(prompt: "Which status LED is lit? (expected: \(name))")
+            if seen != lit {
+                faults.append("status LED \(name) on \(offset): \(seen == (false, false) ? "never lights: check the LED's polarity, its resistor and wire" : "the other LED lights: the status LED wires are swapped").")
+            }
+        }
+        return faults
+    }
+
+    // MARK: Buttons
+
+    private func checkButtons(pad: ButtonPad, person: any SelfTestOperator, skipping stuck: Set<LineOffset>) -> [String] {
+        person.say("Buttons: press each one when asked.")
+        let presses = Protected<[LineOffset]>([])
+        let observations = CompositeDisposable()
+        for button in pad.cells + [pad.newGame] {
+            observations += button.presses.observeValues { _ in presses.withValue { $0.append(button.offset) } }
+        }
+        defer { observations.dispose() }
+        var faults: [String] = []
+        let targets = pins.cellButtons.enumerated().map { (ButtonTarget.cell($0.offset), $0.element, "the button of cell \(cellName($0.offset))") }
+            + [(ButtonTarget.newGame, pins.newGameButton, "the new-game button")]
+        for (target, line, name) in targets where !stuck.contains(line) {
+            presses.withValue { $0 = [] }
+            person.press(target, prompt: "Press \(name).", waitingUpTo: buttonTimeout) { !presses.value.isEmpty }
+            guard let got = presses.value.first else {
+                faults.append("\(name) (\(line)) never changed: check the button and its wires to \(line) and ground.")
+                continue
+            }
+            if got != line {
+                faults.append("\(name) is wired to \(got), the line of \(self.name(of: got)); it should go to \(line).")
+            }
+        }
+        return faults
+    }
+}

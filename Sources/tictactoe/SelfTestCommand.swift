@@ -1,0 +1,104 @@
+import ArgumentParser
+import BoardConfiguration
+import Dispatch
+import Foundation
+import GPIO
+import KernelGPIO
+import Reactive
+import SelfTest
+
+/// `tictactoe selftest`: walks a builder through the board, or checks the inputs unattended.
+struct SelfTestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "selftest",
+        abstract: "Check the wiring: every LED and button, with you at the board.",
+        discussion: """
+            Lights each cell red, green and amber and each status LED, asking what you see, then \
+            asks you to press each button in turn, and names the wiring fault behind each wrong \
+            answer. Stop the tictactoe service first (it holds the lines). With \
+            --non-interactive it only checks that no button reads pressed at rest. Exit status \
+            1 when a fault was found.
+            """)
+
+    @Option(help: "The configuration whose pin map to check. Default: /etc/tictactoe/tictactoe.toml if it exists, else the built-in default wiring.")
+    var config: String?
+
+    @Option(help: "The GPIO chip: path, name or label. Overrides the configuration.")
+    var chip: String?
+
+    @Flag(help: "Check the inputs only, with nobody at the board (for scripts).")
+    var nonInteractive = false
+
+    func run() throws {
+        var loaded = Configuration()
+        do {
+            if let path = config ?? (FileManager.default.fileExists(atPath: Run.defaultConfig) ? Run.defaultConfig : nil) {
+                loaded = try Configuration.load(file: path)
+            }
+        } catch {
+            printError(error.description)
+            throw ExitStatus.badConfiguration
+        }
+        let test = SelfTest(pins: loaded.settings.pins)
+        let scheduler = QueueScheduler(label: "tictactoe.selftest")
+        let faults: [String]
+        do {
+            let gpio = try LibgpiodChip.open(chip ?? loaded.chip ?? Run.headerChip())
+            say("self-test on \(gpio.name) [\(gpio.label)]")
+            faults = nonInteractive
+                ? try test.checkInputsAtRest(chip: gpio, scheduler: scheduler)
+                : try test.run(chip: gpio, scheduler: scheduler, rowPeriod: loaded.settings.scanRowPeriod, operator: TerminalOperator())
+        } catch let error as GPIOError {
+            printError(error.description)
+            throw ExitStatus.for(error)
+        }
+        if faults.isEmpty {
+            say(nonInteractive ? "inputs OK: no button reads pressed at rest" : "all LEDs and buttons OK")
+            return
+        }
+        say("\(faults.count) problem\(faults.count == 1 ? "" : "s") found:")
+        for fault in faults { say("  - \(fault)") }
+        throw ExitCode(1)
+    }
+}
+
+/// The self-test's questions on the terminal, answered by the person at the board.
+struct TerminalOperator: SelfTestOperator {
+    func say(_ text: String) { tictactoe.say(text) }
+
+    private func ask(_ question: String) -> String {
+        tictactoe.say(question)
+        return readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    }
+
+    func seenCell(prompt: String) -> SeenCell? {
+        while true {
+            let answer = ask(prompt + "\n  Type the cell's keypad key (7 8 9 is the top row) and r, g or a (amber), e.g. 7r; or 0 if nothing is lit:")
+            if answer == "0" { return nil }
+            if answer.count == 2, let digit = answer.first?.wholeNumberValue, (1...9).contains(digit),
+               let colour = answer.last, "rga".contains(colour) {
+                let index = (2 - (digit - 1) / 3) * 3 + (digit - 1) % 3
+                return SeenCell(index: index, red: colour != "g", green: colour != "r")
+            }
+            tictactoe.say("  Please answer like 7r, 5g, 3a or 0.")
+        }
+    }
+
+    func seenStatus(prompt: String) -> (x: Bool, o: Bool) {
+        while true {
+            switch ask(prompt + "\n  Type x (red, X's side), o (green, O's side), b (both) or 0 (none):") {
+            case "x": return (true, false)
+            case "o": return (false, true)
+            case "b": return (true, true)
+            case "0": return (false, false)
+            default: tictactoe.say("  Please answer x, o, b or 0.")
+            }
+        }
+    }
+
+    func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
+        tictactoe.say(prompt + " (waiting up to \(timeout.components.seconds) s)")
+        let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
+        while !pressed() && DispatchTime.now() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+}

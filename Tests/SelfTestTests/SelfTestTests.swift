@@ -1,0 +1,135 @@
+import Devices
+import GPIO
+import Lights
+import Reactive
+import Testing
+@testable import SelfTest
+
+/// A builder at a simulated board whose *actual* wiring may differ from the pin map the
+/// self-test believes: they look at the LEDs through the actual wiring and press the physical
+/// buttons, which drive whatever lines those buttons are really wired to.
+final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
+    let chip: SimulatedChip
+    let scheduler: TestScheduler
+    let actual: PinMap
+
+    init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap) {
+        self.chip = chip
+        self.scheduler = scheduler
+        self.actual = actual
+    }
+
+    private func look() -> Frame {
+        scheduler.advance(by: .milliseconds(60))
+        return FramePerception(pins: actual).frame(on: chip, endingAt: scheduler.now)
+    }
+
+    func say(_ text: String) {}
+
+    func seenCell(prompt: String) -> SeenCell? {
+        let frame = look()
+        return frame.cells.indices.first { frame.cells[$0].isLit }.map {
+            SeenCell(index: $0, red: frame.cells[$0].isRedLit, green: frame.cells[$0].isGreenLit)
+        }
+    }
+
+    func seenStatus(prompt: String) -> (x: Bool, o: Bool) {
+        let frame = look()
+        return (frame.xStatus, frame.oStatus)
+    }
+
+    func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
+        let line: LineOffset
+        switch target {
+        case .cell(let index): line = actual.cellButtons[index]
+        case .newGame: line = actual.newGameButton
+        }
+        chip.bounce(line, settlingAt: .low, toggles: 5, spacing: .microseconds(400))
+        scheduler.advance(by: .milliseconds(120))
+        chip.bounce(line, settlingAt: nil, toggles: 5, spacing: .microseconds(400))
+        scheduler.advance(by: .milliseconds(150))
+    }
+}
+
+@Suite("Self-test on the simulated chip")
+struct SelfTestTests {
+    private func run(actual: PinMap, stuck: LineOffset? = nil) throws -> [String] {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        if let stuck { chip.drive(stuck, to: .low) }
+        let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: actual)
+        let faults = try SelfTest(pins: .standard).run(chip: chip, scheduler: scheduler, operator: builder)
+        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
+        return faults
+    }
+
+    @Test("a correctly wired board passes")
+    func correct() throws {
+        #expect(try run(actual: .standard) == [])
+    }
+
+    @Test("swapped buttons are named")
+    func swappedButtons() throws {
+        var actual = PinMap.standard
+        actual.cellButtons.swapAt(0, 1)
+        #expect(try run(actual: actual) == [
+            "the button of cell (0, 0) [key 7] is wired to GPIO17, the line of the button of cell (0, 1) [key 8] (GPIO17); it should go to GPIO4.",
+            "the button of cell (0, 1) [key 8] is wired to GPIO4, the line of the button of cell (0, 0) [key 7] (GPIO4); it should go to GPIO17.",
+        ])
+    }
+
+    @Test("a stuck button is found, and not asked for")
+    func stuckButton() throws {
+        #expect(try run(actual: .standard, stuck: PinMap.standard.cellButtons[4]) == [
+            "the button of cell (1, 1) [key 5] (GPIO5) reads pressed with nobody touching it: the button is stuck down or GPIO5 is shorted to ground.",
+        ])
+    }
+
+    @Test("a dead row is named with its line")
+    func deadRow() throws {
+        var actual = PinMap.standard
+        actual.rows[1] = 7  // the row's transistor is really driven by nothing the test drives
+        #expect(try run(actual: actual) == [
+            "matrix row 1 (GPIO24) never lights: check its transistor, its base resistor and the wire to GPIO24.",
+        ])
+    }
+
+    @Test("swapped colour columns are named")
+    func swappedColours() throws {
+        var actual = PinMap.standard
+        (actual.redColumns[2], actual.greenColumns[2]) = (actual.greenColumns[2], actual.redColumns[2])
+        #expect(try run(actual: actual) == [
+            "column 2: red and green are swapped: the red anodes go to GPIO21 and the green ones to GPIO11 (or the column resistors' wires are crossed).",
+        ])
+    }
+
+    @Test("swapped rows are named")
+    func swappedRows() throws {
+        var actual = PinMap.standard
+        actual.rows.swapAt(0, 2)
+        #expect(try run(actual: actual) == [
+            "rows 0 and 2 are swapped (GPIO23 and GPIO25 go to each other's cathodes).",
+        ])
+    }
+
+    @Test("a button that never changes is named")
+    func deadButton() throws {
+        var actual = PinMap.standard
+        actual.newGameButton = 8  // wired to nothing the pad reads
+        #expect(try run(actual: actual) == [
+            "the new-game button (GPIO3) never changed: check the button and its wires to GPIO3 and ground.",
+        ])
+    }
+
+    @Test("the unattended check finds a stuck line and passes a clean board")
+    func atRest() throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        #expect(try SelfTest(pins: .standard).checkInputsAtRest(chip: chip, scheduler: scheduler) == [])
+        chip.drive(PinMap.standard.newGameButton, to: .low)
+        #expect(try SelfTest(pins: .standard).checkInputsAtRest(chip: chip, scheduler: scheduler) == [
+            "the new-game button (GPIO3) reads pressed with nobody touching it: the button is stuck down or GPIO3 is shorted to ground.",
+        ])
+    }
+}
