@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test service-test bench clean
+.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test service-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -46,6 +46,13 @@ kernel-test: setup-tests
 
 service-test: setup-tests
 	python3 -m pytest -v -s systemd/test_unit.py vm/test_systemd_service.py
+
+## Regenerate Hardware/wiring.svg, wiring.png and header.md from Hardware/tictactoe.toml.
+hardware-docs: setup
+	$(SWIFT) build --product tictactoe
+	.build/debug/tictactoe hardware-docs
+	command -v rsvg-convert >/dev/null || apt-get install -y -qq librsvg2-bin
+	rsvg-convert -w 1100 Hardware/wiring.svg -o Hardware/wiring.png
 
 ## Run the benchmarks (package-benchmark, release build) and print the tables.
 bench: setup
