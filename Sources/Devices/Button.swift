@@ -19,9 +19,9 @@ public final class Button: Sendable {
     /// Whether the button is down, debounced.
     public let isPressed: Property<Bool>
 
-    private let pressInput: Signal<MonotonicInstant>.Input
-    private let releaseInput: Signal<MonotonicInstant>.Input
-    private let pressed: MutableProperty<Bool>
+    /// Every debounced change, the one source the three outputs above derive from.
+    private let changes: Signal<(down: Bool, at: MonotonicInstant)>
+    private let changeInput: Signal<(down: Bool, at: MonotonicInstant)>.Input
     private let debouncer: Protected<Debouncer>
     private let settleTimer = SerialDisposable()
     private let scheduler: any Scheduler
@@ -30,10 +30,10 @@ public final class Button: Sendable {
         self.offset = offset
         self.polarity = polarity
         self.scheduler = scheduler
-        (presses, pressInput) = Signal<MonotonicInstant>.pipe()
-        (releases, releaseInput) = Signal<MonotonicInstant>.pipe()
-        pressed = MutableProperty(polarity.isActive(initialLevel))
-        isPressed = Property(pressed)
+        (changes, changeInput) = Signal<(down: Bool, at: MonotonicInstant)>.pipe()
+        presses = changes.filter(\.down).map(\.at)
+        releases = changes.filter { !$0.down }.map(\.at)
+        isPressed = Property(initial: polarity.isActive(initialLevel), then: changes.map(\.down))
         debouncer = Protected(Debouncer(window: debounce, initialLevel: initialLevel))
     }
 
@@ -66,8 +66,6 @@ public final class Button: Sendable {
     }
 
     private func announce(_ level: LineLevel, at time: MonotonicInstant) {
-        let down = polarity.isActive(level)
-        pressed.value = down
-        if down { pressInput.send(time) } else { releaseInput.send(time) }
+        changeInput.send((polarity.isActive(level), time))
     }
 }

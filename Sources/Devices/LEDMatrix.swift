@@ -20,6 +20,9 @@ public final class LEDMatrix: BindingTargetProvider, Sendable {
     private let scheduler: any Scheduler
     private let rowPeriod: Duration
     private let frame = MutableProperty(Frame.dark)
+    /// What each scan step writes for each row: derived once per change of the cells, so the
+    /// scan itself only reads it; nil while every cell is dark.
+    private let rowWrites: Property<[[LineSetting]]?>
     private let scan = SerialDisposable()
     private let state = Protected<(row: Int, isBlank: Bool)>((2, false))
     private let blank: [LineSetting]
@@ -37,6 +40,9 @@ public final class LEDMatrix: BindingTargetProvider, Sendable {
         blank = pins.rows.map { LineSetting($0, pins.rowPolarity.level(active: false)) }
             + (pins.redColumns + pins.greenColumns).map { LineSetting($0, pins.columnPolarity.level(active: false)) }
         (failures, failureInput) = Signal<GPIOError>.pipe()
+        rowWrites = frame.map(\.cells).skipRepeats().map { cells in
+            cells.allSatisfy { $0 == .off } ? nil : (0..<3).map { Self.settings(forRow: $0, cells, pins: pins) }
+        }
     }
 
     /// The frame whose cells the matrix shows.
@@ -61,24 +67,23 @@ public final class LEDMatrix: BindingTargetProvider, Sendable {
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.
     func step() {
-        let cells = frame.value.cells
+        let writes = rowWrites.value
         let (row, wasBlank) = state.withValue { state -> (Int, Bool) in
             state.row = (state.row + 1) % 3
             return (state.row, state.isBlank)
         }
-        let isDark = cells.allSatisfy { $0 == .off }
-        if isDark && wasBlank { return }
+        if writes == nil && wasBlank { return }
         do {
             try lines.set(blank)
-            if !isDark { try lines.set(settings(forRow: row, cells)) }
-            state.withValue { $0.isBlank = isDark }
+            if let writes { try lines.set(writes[row]) }
+            state.withValue { $0.isBlank = writes == nil }
         } catch {
             scan.inner = nil
             failureInput.send(error)
         }
     }
 
-    private func settings(forRow row: Int, _ cells: [LEDColor]) -> [LineSetting] {
+    private static func settings(forRow row: Int, _ cells: [LEDColor], pins: PinMap) -> [LineSetting] {
         var settings: [LineSetting] = []
         settings.reserveCapacity(7)
         for column in 0..<3 {
