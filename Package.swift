@@ -53,7 +53,7 @@ let package = Package(
             name: "tictactoe",
             dependencies: [
                 "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
-                "BoardConfiguration", "SystemdService", "HardwareDocs", "SelfTest",
+                "BoardConfiguration", "SystemdService", "HardwareDocs", "SelfTest", "TicTacToe",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

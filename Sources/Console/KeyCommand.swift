@@ -21,8 +21,7 @@ public enum KeyCommand: Sendable, Hashable {
     public init?(key: Character) {
         switch key {
         case "1"..."9":
-            guard let digit = key.wholeNumberValue,
-                  let position = Position(row: 2 - (digit - 1) / 3, column: (digit - 1) % 3) else { return nil }
+            guard let digit = key.wholeNumberValue, let position = Position(keypadKey: digit) else { return nil }
             self = .cell(position)
         case "n": self = .newGame
         case "N": self = .holdNewGame
@@ -35,6 +34,6 @@ public enum KeyCommand: Sendable, Hashable {
 
     /// The key that gives a cell.
     public static func key(for position: Position) -> Character {
-        Character(String((2 - position.row) * 3 + position.column + 1))
+        Character(String(position.keypadKey))
     }
 }

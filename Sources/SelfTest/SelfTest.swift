@@ -78,8 +78,7 @@ public struct SelfTest: Sendable {
         return "\(offset)"
     }
 
-    private func cellName(_ index: Int) -> String { "\(Position.all[index]) [key \(keypadKey(index))]" }
-    private func keypadKey(_ index: Int) -> Int { (2 - index / 3) * 3 + index % 3 + 1 }
+    private func cellName(_ index: Int) -> String { "\(Position.all[index]) [key \(Position.all[index].keypadKey)]" }
 
     // MARK: LEDs
 

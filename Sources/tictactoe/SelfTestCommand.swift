@@ -6,6 +6,7 @@ import GPIO
 import KernelGPIO
 import Reactive
 import SelfTest
+import TicTacToe
 
 /// `tictactoe selftest`: walks a builder through the board, or checks the inputs unattended.
 struct SelfTestCommand: ParsableCommand {
@@ -75,10 +76,9 @@ struct TerminalOperator: SelfTestOperator {
         while true {
             let answer = ask(prompt + "\n  Type the cell's keypad key (7 8 9 is the top row) and r, g or a (amber), e.g. 7r; or 0 if nothing is lit:")
             if answer == "0" { return nil }
-            if answer.count == 2, let digit = answer.first?.wholeNumberValue, (1...9).contains(digit),
+            if answer.count == 2, let digit = answer.first?.wholeNumberValue, let cell = Position(keypadKey: digit),
                let colour = answer.last, "rga".contains(colour) {
-                let index = (2 - (digit - 1) / 3) * 3 + (digit - 1) % 3
-                return SeenCell(index: index, red: colour != "g", green: colour != "r")
+                return SeenCell(index: cell.index, red: colour != "g", green: colour != "r")
             }
             tictactoe.say("  Please answer like 7r, 5g, 3a or 0.")
         }
