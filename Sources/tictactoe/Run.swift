@@ -62,18 +62,8 @@ struct Run: AsyncParsableCommand {
         }
         let logger = Logger(label: "tictactoe")
 
-        var loaded = Configuration()
-        do {
-            if let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil) {
-                loaded = try Configuration.load(file: path)
-                logger.info("configuration from \(path)")
-            } else {
-                logger.info("no configuration file; using the default wiring")
-            }
-        } catch {
-            printError(error.description)
-            throw ExitStatus.badConfiguration
-        }
+        var (loaded, source) = try chooseConfiguration(config)
+        logger.info("\(source.map { "configuration from \($0)" } ?? "no configuration file; using the default wiring")")
         loaded.settings = game.applied(to: loaded.settings)
         if let chip { loaded.chip = chip }
         let spec = loaded.chip

@@ -31,15 +31,7 @@ struct SelfTestCommand: ParsableCommand {
     var nonInteractive = false
 
     func run() throws {
-        var loaded = Configuration()
-        do {
-            if let path = config ?? (FileManager.default.fileExists(atPath: Run.defaultConfig) ? Run.defaultConfig : nil) {
-                loaded = try Configuration.load(file: path)
-            }
-        } catch {
-            printError(error.description)
-            throw ExitStatus.badConfiguration
-        }
+        let loaded = try chooseConfiguration(config).configuration
         let test = SelfTest(pins: loaded.settings.pins)
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
         let faults: [String]
