@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
         .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Presentation", "TicTacToe", "TestSupport"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["HardwareDocs", "BoardConfiguration", "Devices"]),
-        .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive"]),
+        .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
     ],

@@ -2,6 +2,7 @@ import Devices
 import GPIO
 import Lights
 import Reactive
+import TicTacToe
 import Testing
 @testable import SelfTest
 
@@ -9,19 +10,17 @@ import Testing
 /// self-test believes: they look at the LEDs through the actual wiring and press the physical
 /// buttons, which drive whatever lines those buttons are really wired to.
 final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
-    let chip: SimulatedChip
+    let board: SimulatedBoard
     let scheduler: TestScheduler
-    let actual: PinMap
 
     init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap) {
-        self.chip = chip
+        board = SimulatedBoard(chip: chip, pins: actual, scheduler: scheduler)
         self.scheduler = scheduler
-        self.actual = actual
     }
 
     private func look() -> Frame {
         scheduler.advance(by: .milliseconds(60))
-        return FramePerception(pins: actual).frame(on: chip, endingAt: scheduler.now)
+        return board.seenFrame
     }
 
     func say(_ text: String) {}
@@ -39,15 +38,11 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
     }
 
     func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
-        let line: LineOffset
         switch target {
-        case .cell(let index): line = actual.cellButtons[index]
-        case .newGame: line = actual.newGameButton
+        case .cell(let index): board.tap(Position.all[index], bounce: true)
+        case .newGame: board.pressNewGame(bounce: true)
         }
-        chip.bounce(line, settlingAt: .low, toggles: 5, spacing: .microseconds(400))
-        scheduler.advance(by: .milliseconds(120))
-        chip.bounce(line, settlingAt: nil, toggles: 5, spacing: .microseconds(400))
-        scheduler.advance(by: .milliseconds(150))
+        scheduler.advance(by: .milliseconds(300))
     }
 }
 
