@@ -34,36 +34,36 @@ final class ChildProcess: @unchecked Sendable {
         }
         pid = child
         let stdoutFD = out[0], stderrFD = err[0]
-        Thread.detachNewThread { [self] in
+        Self.drain(stdoutFD) { [self] pending in
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[0..<newline], as: UTF8.self)
+                pending.removeSubrange(0...newline)
+                condition.lock()
+                stdoutLines.append(line)
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        Self.drain(stderrFD) { [self] collected in
+            condition.lock()
+            stderrText = String(decoding: collected, as: UTF8.self)
+            condition.unlock()
+        }
+    }
+
+    /// Reads `fd` to its end on a thread of its own, handing over after each read everything
+    /// read and not yet consumed (the handler may consume from the front), then closes it.
+    private static func drain(_ fd: Int32, _ handle: @escaping @Sendable (inout [UInt8]) -> Void) {
+        Thread.detachNewThread {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = read(stdoutFD, &buffer, buffer.count)
+                let count = read(fd, &buffer, buffer.count)
                 if count <= 0 { break }
                 pending.append(contentsOf: buffer[0..<count])
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[0..<newline], as: UTF8.self)
-                    pending.removeSubrange(0...newline)
-                    condition.lock()
-                    stdoutLines.append(line)
-                    condition.broadcast()
-                    condition.unlock()
-                }
+                handle(&pending)
             }
-            close(stdoutFD)
-        }
-        Thread.detachNewThread { [self] in
-            var collected: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(stderrFD, &buffer, buffer.count)
-                if count <= 0 { break }
-                collected.append(contentsOf: buffer[0..<count])
-                condition.lock()
-                stderrText = String(decoding: collected, as: UTF8.self)
-                condition.unlock()
-            }
-            close(stderrFD)
+            close(fd)
         }
     }
 
