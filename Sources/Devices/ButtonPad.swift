@@ -25,7 +25,8 @@ public enum NewGamePress: Sendable, Hashable {
 public final class ButtonPad: Sendable {
     public let positions: Signal<Position>
     public let newGamePresses: Signal<NewGamePress>
-    /// Every raw edge of the ten lines, as handed to the debouncers (for diagnostics).
+    /// Every raw edge of the ten lines, delivered on the scheduler like those the debouncers
+    /// get (for diagnostics).
     public let edges: Signal<EdgeEvent>
     /// The cell buttons in reading order, and the new-game button.
     public let cells: [Button]
@@ -66,10 +67,9 @@ public final class ButtonPad: Sendable {
         (newGamePresses, gestureInput) = Signal<NewGamePress>.pipe()
 
         let byOffset = Dictionary(uniqueKeysWithValues: made.map { ($0.offset, $0) })
-        let (edges, edgeInput) = Signal<EdgeEvent>.pipe()
-        self.edges = edges
-        subscriptions += lines.events.observe(on: scheduler).observeValues { event in
-            edgeInput.send(event)
+        // Derived, not a pipe: it costs nothing on the event path unless someone observes it.
+        edges = lines.events.observe(on: scheduler)
+        subscriptions += edges.observeValues { event in
             byOffset[event.offset]?.handle(event)
         }
         subscriptions += newGame.presses.observeValues { [holdTimer, gestureInput, newGame] time in
