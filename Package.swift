@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.0
 import PackageDescription
 
 // Module graph (dependencies point one way, see README "Architecture"):
@@ -20,9 +20,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "TicTacToe"),
@@ -38,13 +35,11 @@ let package = Package(
         .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Appliance", "Devices", "GPIO", "Presentation", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["Appliance", "Devices", "GPIO", "Presentation"]),
         .target(
             name: "SystemdService",
             dependencies: [
                 "Appliance", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
         .target(name: "SelfTest", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
@@ -54,8 +49,6 @@ let package = Package(
             dependencies: [
                 "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
                 "BoardConfiguration", "SystemdService", "HardwareDocs", "SelfTest", "TicTacToe",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

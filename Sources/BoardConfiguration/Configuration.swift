@@ -1,9 +1,7 @@
 import Appliance
 import Devices
-import Foundation
 import GPIO
 import Presentation
-import TOMLKit
 
 /// The board's configuration file: the chip, the pin map with its polarities, timings and
 /// player names. `Hardware/tictactoe.toml` is the default and documents every key.
@@ -25,26 +23,24 @@ public struct Configuration: Sendable, Hashable {
     public static func load(file path: String) throws(ConfigurationError) -> Configuration {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.read(path)
         } catch {
-            throw ConfigurationError(file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription)). Check the path, or copy Hardware/tictactoe.toml there.")
+            throw ConfigurationError(file: path, line: nil, key: "", message: "\(error.reason). Check the path, or copy Hardware/tictactoe.toml there.")
         }
         return try parse(text, file: path)
     }
 
     /// Checks configuration `text`; `file` names it in messages.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
-        let table: TOMLTable
+        let document: TOMLDocument
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                file: file, line: error.source.begin.line, key: "",
-                message: "not valid TOML at column \(error.source.begin.column): \(error.description). Fix the syntax (compare with Hardware/tictactoe.toml).")
+            document = try TOMLDocument(parsing: text)
         } catch {
-            throw ConfigurationError(file: file, line: nil, key: "", message: "not valid TOML: \(error). Fix the syntax.")
+            throw ConfigurationError(
+                file: file, line: error.line, key: "",
+                message: "not valid TOML at column \(error.column): \(error.message). Fix the syntax (compare with Hardware/tictactoe.toml).")
         }
-        var reader = ConfigurationReader(table: table, locator: KeyLocator(text: text), file: file)
+        var reader = ConfigurationReader(document: document, file: file)
         return try reader.read()
     }
 }

@@ -2,12 +2,10 @@ import Appliance
 import Devices
 import GPIO
 import Presentation
-import TOMLKit
 
-/// Walks a parsed configuration table key by key, checking each as it goes.
+/// Walks a parsed configuration file key by key, checking each as it goes.
 struct ConfigurationReader {
-    let table: TOMLTable
-    let locator: KeyLocator
+    let document: TOMLDocument
     let file: String
 
     static let schema: [String: [String]] = [
@@ -20,14 +18,23 @@ struct ConfigurationReader {
     static let topLevel = ["chip"] + schema.keys.sorted()
 
     func error(_ key: String, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: locator.line(of: key), key: key, message: message)
+        ConfigurationError(file: file, line: line(of: key), key: key, message: message)
+    }
+
+    /// The line of `path` (`table.key` or `key`), else of its table, else nil.
+    private func line(of path: String) -> Int? {
+        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        if parts.count == 2, let table = document.tables[parts[0]] {
+            return table.entries[parts[1]]?.line ?? table.line
+        }
+        return document.top.entries[path]?.line ?? document.tables[path]?.line
     }
 
     mutating func read() throws(ConfigurationError) -> Configuration {
         try checkKeys()
         var configuration = Configuration()
         let chip = try string("chip", in: nil) ?? "auto"
-        guard !chip.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard chip.contains(where: { !$0.isWhitespace }) else {
             throw error("chip", "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label.")
         }
         configuration.chip = chip == "auto" ? nil : chip
@@ -56,12 +63,12 @@ struct ConfigurationReader {
 
     // Unknown keys and tables, and values of the wrong shape at the top.
     private func checkKeys() throws(ConfigurationError) {
-        for key in table.keys {
+        for key in document.top.keys + document.tableNames {
             guard Self.topLevel.contains(key) else {
                 throw error(key, "unknown key \(key); the configuration has \(Self.topLevel.joined(separator: ", ")). Remove it or fix its spelling.")
             }
             guard let allowed = Self.schema[key] else { continue }
-            guard let section = table[key]?.tomlValue.table else {
+            guard let section = document.tables[key] else {
                 throw error(key, "\(key) must be a table, written as a [\(key)] section, not a single value.")
             }
             for inner in section.keys where !allowed.contains(inner) {
@@ -71,16 +78,19 @@ struct ConfigurationReader {
     }
 
     private func value(_ table: String?, _ key: String) -> TOMLValue? {
-        guard let table else { return self.table[key]?.tomlValue }
-        return self.table[table]?.tomlValue.table?[key]?.tomlValue
+        guard let table else { return document.top.entries[key]?.value }
+        return document.tables[table]?.entries[key]?.value
     }
 
     private func path(_ table: String?, _ key: String) -> String { table.map { "\($0).\(key)" } ?? key }
 
     private func string(_ key: String, in table: String?) throws(ConfigurationError) -> String? {
+        if table == nil, document.tables[key] != nil {
+            throw error(key, "\(key) must be text in quotes, not a table.")
+        }
         guard let value = value(table, key) else { return nil }
-        guard let text = value.string else {
-            throw error(path(table, key), "\(path(table, key)) must be text in quotes, not \(Self.describe(value)).")
+        guard case .string(let text) = value else {
+            throw error(path(table, key), "\(path(table, key)) must be text in quotes, not \(value.described).")
         }
         return text
     }
@@ -97,8 +107,8 @@ struct ConfigurationReader {
         _ table: String, _ key: String, default fallback: Int, in range: ClosedRange<Int>, unit: String, why: String? = nil
     ) throws(ConfigurationError) -> Int {
         guard let value = value(table, key) else { return fallback }
-        guard let number = value.int else {
-            throw error(path(table, key), "\(path(table, key)) must be a whole number of \(unit), not \(Self.describe(value)).")
+        guard case .integer(let number) = value else {
+            throw error(path(table, key), "\(path(table, key)) must be a whole number of \(unit), not \(value.described).")
         }
         guard range.contains(number) else {
             let reason = why.map { " (\($0))" } ?? ""
@@ -118,20 +128,20 @@ struct ConfigurationReader {
         guard let value = value(table, key) else {
             throw error(path(table, key), "\(path(table, key)) is missing; list the BCM numbers of its lines in brackets (see Hardware/tictactoe.toml).")
         }
-        guard let array = value.array else {
-            throw error(path(table, key), "\(path(table, key)) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(Self.describe(value)).")
+        guard case .array(let array) = value else {
+            throw error(path(table, key), "\(path(table, key)) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(value.described).")
         }
         var result: [LineOffset] = []
         for (index, item) in array.enumerated() {
-            result.append(try offset(item.tomlValue, key: path(table, key), item: index + 1))
+            result.append(try offset(item, key: path(table, key), item: index + 1))
         }
         return result
     }
 
     private func offset(_ value: TOMLValue, key: String, item: Int? = nil) throws(ConfigurationError) -> LineOffset {
         let what = item.map { "\(key) item \($0)" } ?? key
-        guard let number = value.int else {
-            throw error(key, "\(what) must be a BCM line number such as 17, not \(Self.describe(value)).")
+        guard case .integer(let number) = value else {
+            throw error(key, "\(what) must be a BCM line number such as 17, not \(value.described).")
         }
         guard (0...63).contains(number) else {
             throw error(key, "\(what) is \(number), which is not a GPIO line; use a BCM number in 2–27.")
@@ -171,18 +181,6 @@ struct ConfigurationReader {
             key
         case .lineUsedTwice(_, _, let second):
             second
-        }
-    }
-
-    static func describe(_ value: TOMLValue) -> String {
-        switch value.type {
-        case .string: "text (\"\(value.string ?? "")\")"
-        case .int: "a number (\(value.int ?? 0))"
-        case .double: "a decimal number (\(value.double ?? 0))"
-        case .bool: "true/false"
-        case .array: "a list"
-        case .table: "a table"
-        default: "a date or time"
         }
     }
 }

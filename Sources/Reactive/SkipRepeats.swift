@@ -23,5 +23,8 @@ extension Signal {
 
 extension Signal where Value: Equatable {
     /// Drops a value equal to the one delivered just before it.
-    public func skipRepeats() -> Signal<Value> { skipRepeats(==) }
+    public func skipRepeats() -> Signal<Value> {
+        // A closure, not the `==` operator itself: Swift 6.0 cannot prove the operator Sendable.
+        skipRepeats { $0 == $1 }
+    }
 }

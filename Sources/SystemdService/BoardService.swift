@@ -2,10 +2,8 @@ import Appliance
 import BoardConfiguration
 import Foundation
 import GPIO
-import Logging
 import Presentation
 import Reactive
-import ServiceLifecycle
 
 /// The board as a long-running service: starts the game on a chip, carries on from the saved
 /// state, saves every change, tells systemd it is ready and alive, and shuts down cleanly.
@@ -18,14 +16,14 @@ import ServiceLifecycle
 ///   reader is still listening: a wedged loop stops the pings, and systemd restarts the service.
 /// - Every change of game, next starter or score is written to the ``StateStore`` atomically, at
 ///   most once per turn of the game loop.
-/// - On graceful shutdown (SIGTERM, SIGINT through the service group): `STOPPING=1`, then every
+/// - On graceful shutdown (when `shutdown` returns: SIGTERM or SIGINT in the service): `STOPPING=1`, then every
 ///   LED off and every line released, on the game loop itself so no scan step follows.
-public struct BoardService: Service {
+public struct BoardService: Sendable {
     public let configuration: Configuration
     private let openChip: @Sendable () throws -> any GPIOChip
     private let store: StateStore
     private let notifier: Notifier
-    private let logger: Logger
+    private let logger: ServiceLog
     private let testFaults: Bool
     private let realtimePriority: Int32
 
@@ -36,7 +34,7 @@ public struct BoardService: Service {
     ///     directory wedges the game loop once). Never set outside tests.
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
-        notifier: Notifier = Notifier(), logger: Logger, realtimePriority: Int32 = 10, testFaults: Bool = false
+        notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10, testFaults: Bool = false
     ) {
         self.realtimePriority = realtimePriority
         self.configuration = configuration
@@ -47,7 +45,9 @@ public struct BoardService: Service {
         self.testFaults = testFaults
     }
 
-    public func run() async throws {
+    /// Plays until `shutdown` returns (``ShutdownSignal/wait(for:)`` in the service), then stops
+    /// gracefully. Throws when the chip or its lines cannot be had.
+    public func run(until shutdown: @escaping @Sendable () async -> Void) async throws {
         let settings = configuration.settings
         let scheduler = ThreadScheduler()
         defer { scheduler.stop() }
@@ -92,7 +92,7 @@ public struct BoardService: Service {
                 do { try store.save(snapshots.value) } catch { logger.error("saving the game failed: \(error)") }
             }
         }
-        if logger.logLevel <= .debug {
+        if logger.level <= .debug {
             observations += board.pad.edges.observeValues { edge in
                 logger.debug("edge \(edge.offset) \(edge.edge) stamped \(edge.timestamp), handled at \(scheduler.now)")
             }
@@ -114,11 +114,11 @@ public struct BoardService: Service {
         let testFaults = self.testFaults
         let notifier = self.notifier
         let service = self
-        do {
-            try await cancelWhenGracefulShutdown {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
                 var lastProgress = scheduler.completedActions
-                while true {
-                    try await Task.sleep(for: interval)
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: interval) } catch { return }
                     let progress = scheduler.completedActions
                     if progress != lastProgress && board.isListening {
                         notifier.watchdog()
@@ -129,8 +129,8 @@ public struct BoardService: Service {
                     if testFaults { service.wedgeIfAsked(scheduler) }
                 }
             }
-        } catch is CancellationError {
-            // Graceful shutdown: fall through to stop.
+            await shutdown()
+            group.cancelAll()
         }
 
         notifier.stopping()

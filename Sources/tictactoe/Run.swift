@@ -4,9 +4,7 @@ import BoardConfiguration
 import Foundation
 import GPIO
 import KernelGPIO
-import Logging
 import SystemdService
-import ServiceLifecycle
 
 /// `tictactoe run`: the game on a real GPIO chip, as a service.
 struct Run: AsyncParsableCommand {
@@ -33,7 +31,7 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var game: GameOptions
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(name: .customLong("log-level"), help: "debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
     /// SCHED_FIFO priority for the game loop; 0 keeps normal scheduling.
@@ -48,19 +46,17 @@ struct Run: AsyncParsableCommand {
         guard (0...99).contains(realtimePriority) else {
             throw ValidationError("--realtime-priority must be 0 (off) or 1–99 (got \(realtimePriority)).")
         }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \(logLevel)).")
+        guard ServiceLog.Level(name: logLevel) != nil else {
+            let names = ServiceLog.Level.allCases.map(\.description).joined(separator: ", ")
+            throw ValidationError("--log-level must be one of \(names) (got \(logLevel)).")
         }
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "tictactoe")
+        // Caught from here on: a SIGTERM while the board starts still ends in lights off.
+        let shutdown = ShutdownSignal()
+        let logger = ServiceLog(
+            level: ServiceLog.Level(name: logLevel) ?? .info, environment: ProcessInfo.processInfo.environment)
 
         var (loaded, source) = try chooseConfiguration(config)
         logger.info("\(source.map { "configuration from \($0)" } ?? "no configuration file; using the default wiring")")
@@ -85,10 +81,10 @@ struct Run: AsyncParsableCommand {
             },
             store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority,
             testFaults: ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1")
-        let group = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
-            try await group.run()
+            try await service.run(until: {
+                if let signal = await shutdown.wait() { logger.info("signal \(signal): shutting down") }
+            })
         } catch let error as GPIOError {
             printError(error.description)
             throw ExitStatus.for(error)

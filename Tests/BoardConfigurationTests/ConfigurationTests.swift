@@ -34,7 +34,13 @@ struct BadFile: Sendable, CustomTestStringConvertible {
 
 private let badFiles: [BadFile] = [
     BadFile(name: "TOML syntax", text: edited("new_game = 3", "new_game = = 3"), at: "new_game = = 3",
-            message: "not valid TOML at column 12: Error while parsing value: could not determine value type. Fix the syntax (compare with Hardware/tictactoe.toml)."),
+            message: "not valid TOML at column 12: expected a value after '=', found '='. Fix the syntax (compare with Hardware/tictactoe.toml)."),
+    BadFile(name: "a NUL byte", text: edited("new_game = 3", "new_game = 3\u{0}"), at: "new_game = 3\u{0}",
+            message: "not valid TOML at column 13: expected the end of the line, found the control character U+0000. Fix the syntax (compare with Hardware/tictactoe.toml)."),
+    BadFile(name: "a key given twice", text: edited("o = 18", "o = 18\no = 19"), at: "o = 19",
+            message: "not valid TOML at column 1: status.o is given twice (first on line 37); keep one. Fix the syntax (compare with Hardware/tictactoe.toml)."),
+    BadFile(name: "chip as a section", text: edited("chip = \"auto\"", "[chip]\npath = \"/dev/gpiochip0\""), at: "[chip]",
+            message: "chip must be text in quotes, not a table."),
     BadFile(name: "unknown top-level key", text: edited("chip = \"auto\"", "chip = \"auto\"\nchips = 2"), at: "chips = 2",
             message: "unknown key chips; the configuration has chip, buttons, matrix, players, status, timings. Remove it or fix its spelling."),
     BadFile(name: "unknown key in a table", text: edited("new_game = 3", "newgame = 3"), at: "newgame = 3",

@@ -98,6 +98,8 @@ struct PropertyTests {
         #expect(recorder.values == [101, 102])
     }
 
+    // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 these two are not compiled.
+    #if compiler(>=6.2)
     @Test("setting a property from its own observer is a programming error that traps")
     func recursiveSetTraps() async {
         await #expect(processExitsWith: .failure) {
@@ -115,6 +117,7 @@ struct PropertyTests {
             input.send(1)
         }
     }
+    #endif
 }
 
 @Suite("Bindings and lifetimes")

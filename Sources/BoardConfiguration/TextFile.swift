@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why a text file could not be read, in words for the person who named it.
+public struct TextFileError: Error, Sendable, Hashable {
+    /// "cannot read the file: …", without a final period.
+    public var reason: String
+}
+
+/// Reads small text files (a configuration, a key script) with plain POSIX calls, so that each
+/// way of failing gets its own sentence: a missing file, a directory, a FIFO or device, no
+/// permission, not UTF-8, too large.
+public enum TextFile {
+    /// Larger than any configuration or key script a person writes.
+    public static let largestSize = 1 << 20
+
+    /// The whole of the regular file at `path`, as UTF-8 text.
+    public static func read(_ path: String) throws(TextFileError) -> String {
+        guard !path.isEmpty else { throw TextFileError(reason: "cannot read the file: the path is empty") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw TextFileError(reason: "cannot read the file: \(describeErrno(errno))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw TextFileError(reason: "cannot read the file: \(describeErrno(errno))") }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw TextFileError(reason: "cannot read the file: it is a directory")
+        case S_IFIFO: throw TextFileError(reason: "cannot read the file: it is a pipe (FIFO), not a regular file")
+        case S_IFCHR, S_IFBLK: throw TextFileError(reason: "cannot read the file: it is a device, not a regular file")
+        default: throw TextFileError(reason: "cannot read the file: it is not a regular file")
+        }
+        return try readAll(fd)
+    }
+
+    /// Everything readable from `fd` until its end, as UTF-8 text (standard input, say).
+    public static func readAll(_ fd: Int32) throws(TextFileError) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A non-blocking descriptor with nothing yet: wait until it has something.
+                    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&poller, 1, -1)
+                    continue
+                }
+                throw TextFileError(reason: "cannot read the file: \(describeErrno(errno))")
+            }
+            bytes += chunk[..<count]
+            if bytes.count > largestSize {
+                throw TextFileError(reason: "cannot read the file: it is larger than \(largestSize / 1024) KiB, far more than any configuration or key script")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TextFileError(reason: "cannot read the file: it is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The system's sentence for an error number, lower-cased as part of a sentence.
+    public static func describeErrno(_ number: Int32) -> String {
+        let text = String(cString: strerror(number))
+        guard let first = text.first else { return "error \(number)" }
+        return first.lowercased() + text.dropFirst()
+    }
+}

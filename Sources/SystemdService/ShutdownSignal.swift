@@ -1,0 +1,96 @@
+import Dispatch
+import Reactive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The signals that ask the service to stop gracefully (SIGTERM from systemd, SIGINT from a
+/// terminal), caught from the moment this is made and turned into something a task can await.
+///
+/// ## Contract
+/// - From ``init(_:)`` on, the signals' default action (ending the process at once, LEDs lit)
+///   is replaced: a signal is only recorded. Make it before the board starts, so that a SIGTERM
+///   during start-up also ends in a graceful stop. The signals stay caught for the life of the
+///   process: a second SIGTERM during the shutdown does not cut it short (systemd's stop timeout
+///   and SIGKILL still bound it).
+/// - The first signal caught is the one ``wait()`` returns, at once if it came earlier.
+/// - One waiter, and one `ShutdownSignal` per signal number at a time (the newest one made
+///   catches it). Cancelling the waiting task ends the wait with `nil`.
+///
+/// The handler only writes the signal's number into a pipe (async-signal-safe); a thread of
+/// this type's own reads it. Signal dispositions are process-wide, so this works whichever
+/// thread the kernel picks to deliver the signal on.
+public final class ShutdownSignal: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let queue = DispatchQueue(label: "tictactoe.shutdown-signal")
+    private let first = Protected<Int32??>(nil)
+
+    public init(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 {
+            preconditionFailure("no pipe for the shutdown signal: \(String(cString: strerror(errno)))")
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // The handler must never block, even if nobody reads.
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        let table = signalPipes
+        for number in signals where number > 0 && Int(number) < signalTableSize {
+            table[Int(number)] = writeEnd
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = recordSignal
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// Waits for the first of the signals and returns it, or `nil` when the task is cancelled.
+    public func wait() async -> Int32? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: self.firstSignal()) }
+            }
+        } onCancel: {
+            // Byte 0 is no signal: it wakes the reader to say "cancelled".
+            var zero: UInt8 = 0
+            _ = write(writeEnd, &zero, 1)
+        }
+    }
+
+    /// Blocks until a byte arrives; remembers the first answer so a later wait gets it again.
+    private func firstSignal() -> Int32? {
+        if let known = first.value { return known }
+        var byte: UInt8 = 0
+        var count: Int
+        repeat { count = read(readEnd, &byte, 1) } while count < 0 && errno == EINTR
+        let caught: Int32? = count == 1 && byte != 0 ? Int32(byte) : nil
+        if caught != nil { first.withValue { $0 = caught } }
+        return caught
+    }
+}
+
+private let signalTableSize = 65
+
+/// The pipe each signal number's handler writes to; -1 for none. Made before any handler is
+/// installed, and never reallocated, so the handler reads it without locks or allocation.
+private nonisolated(unsafe) let signalPipes: UnsafeMutablePointer<Int32> = {
+    let table = UnsafeMutablePointer<Int32>.allocate(capacity: signalTableSize)
+    table.initialize(repeating: -1, count: signalTableSize)
+    return table
+}()
+
+/// The signal handler: async-signal-safe, it only writes the number into the signal's pipe.
+private let recordSignal: @convention(c) (Int32) -> Void = { number in
+    let saved = errno
+    let fd = signalPipes[Int(number)]
+    if fd >= 0 {
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(fd, &byte, 1)
+    }
+    errno = saved
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The arm64 side of a cross-compilation from x86_64 to Raspberry Pi OS Trixie: a sysroot of
+# Debian 13 arm64 packages (C library, C++ runtime, libgpiod, and Debian's own Swift runtime and
+# static standard library from swiftlang:arm64), unpacked with dpkg-deb (foreign packages cannot
+# be installed here), and a Swift SDK bundle around it for `swift build --swift-sdk`.
+# Made once and cached, keyed by this script. The archive address comes from the machine's own
+# apt sources, read into a private apt configuration: the machine's sources are never changed.
+#
+# Usage: packaging/arm64-sysroot.sh CACHE_DIR   -> prints the folder that holds the SDK bundle
+set -euo pipefail
+cache=${1:?usage: arm64-sysroot.sh CACHE_DIR}
+packages=(
+  swiftlang libswiftlang libc6 libc6-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
+  libatomic1 libcrypt1 libcrypt-dev libgpiod3 libgpiod-dev linux-libc-dev zlib1g zlib1g-dev
+)
+key=$(cat "$0" | sha256sum | cut -c1-16)
+sdks=$cache/arm64-sdk-$key
+if [[ -f $sdks/.complete ]]; then
+  echo "$sdks"
+  exit 0
+fi
+
+uri=$(
+  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
+    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
+)
+[[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
+[[ -n $uri ]] || { echo "arm64-sysroot: no Debian archive in the apt sources" >&2; exit 69; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lists/partial" "$work/debs" "$work/swiftlang"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+echo "deb [arch=arm64 signed-by=$keyring] $uri trixie main" > "$work/sources.list"
+apt_opts=(
+  -o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=-"
+  -o "Dir::State::Lists=$work/lists" -o "Dir::State::Status=/dev/null" -o "APT::Get::List-Cleanup=0"
+  -o "APT::Architecture=arm64" -o "APT::Architectures::=arm64"
+  -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
+)
+echo "arm64-sysroot: downloading ${#packages[@]} Debian 13 arm64 packages (once)" >&2
+apt-get "${apt_opts[@]}" update -qq
+(cd "$work/debs" && apt-get "${apt_opts[@]}" download -qq "${packages[@]/%/:arm64}")
+
+rm -rf "$sdks"
+bundle=$sdks/trixie-arm64.artifactbundle
+sysroot=$bundle/trixie-arm64/sysroot
+mkdir -p "$sysroot"
+for deb in "$work"/debs/*.deb; do
+  case $(basename "$deb") in
+    # Only the target's runtime and libraries from the compiler package; its arm64 tools are not run.
+    swiftlang_*) dpkg-deb -x "$deb" "$work/swiftlang" ;;
+    *) dpkg-deb -x "$deb" "$sysroot" ;;
+  esac
+done
+mkdir -p "$sysroot/usr/libexec/swift/lib"
+for part in swift swift_static clang; do
+  cp -a "$work/swiftlang/usr/libexec/swift/lib/$part" "$sysroot/usr/libexec/swift/lib/"
+done
+# Debian 13 has merged /usr; the linker's search paths and the crt files expect /lib as well.
+[[ -e $sysroot/lib ]] || ln -s usr/lib "$sysroot/lib"
+
+cat > "$bundle/info.json" <<'JSON'
+{
+  "schemaVersion": "1.0",
+  "artifacts": {
+    "trixie-arm64": {
+      "type": "swiftSDK",
+      "version": "6.0.3",
+      "variants": [{ "path": "trixie-arm64" }]
+    }
+  }
+}
+JSON
+cat > "$bundle/trixie-arm64/swift-sdk.json" <<'JSON'
+{
+  "schemaVersion": "4.0",
+  "targetTriples": {
+    "aarch64-unknown-linux-gnu": {
+      "sdkRootPath": "sysroot",
+      "swiftResourcesPath": "sysroot/usr/libexec/swift/lib/swift",
+      "swiftStaticResourcesPath": "sysroot/usr/libexec/swift/lib/swift_static",
+      "toolsetPaths": ["toolset.json"]
+    }
+  }
+}
+JSON
+cat > "$bundle/trixie-arm64/toolset.json" <<'JSON'
+{
+  "schemaVersion": "1.0",
+  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld"] },
+  "cCompiler": { "extraCLIOptions": ["-fuse-ld=lld"] },
+  "cxxCompiler": { "extraCLIOptions": ["-fuse-ld=lld"] }
+}
+JSON
+touch "$sdks/.complete"
+echo "$sdks"

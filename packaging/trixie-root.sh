@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The trixie build environment: a Debian 13 amd64 root file system with Debian's own Swift
+# (swiftlang 6.0.3, the toolchain Raspberry Pi OS Trixie ships) and what building tictactoe-gpio
+# needs, made once with debootstrap and cached, keyed by this script (its suite and package list).
+# The archive address is the one already in this machine's apt sources; none is written here.
+#
+# Usage: packaging/trixie-root.sh CACHE_DIR   -> prints the path of the root file system
+set -euo pipefail
+cache=${1:?usage: trixie-root.sh CACHE_DIR}
+# swiftlang pulls in neither libc6-dev (crt files for the linker) nor libstdc++-14-dev (TOMLKit's
+# C++ headers); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim.
+packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,pkg-config,git,ca-certificates
+key=$(cat "$0" | sha256sum | cut -c1-16)
+tree=$cache/trixie-$key
+if [[ -f $tree/.complete ]]; then
+  echo "$tree"
+  exit 0
+fi
+command -v debootstrap >/dev/null || { echo "trixie-root: debootstrap is missing (apt-get install debootstrap)" >&2; exit 69; }
+
+# The first Debian archive URI in the machine's sources that serves bookworm also serves trixie.
+uri=$(
+  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
+    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
+)
+[[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
+[[ -n $uri ]] || { echo "trixie-root: no Debian archive in the apt sources" >&2; exit 69; }
+
+rm -rf "$tree"
+mkdir -p "$cache"
+echo "trixie-root: debootstrap trixie with $packages (about 550 MB to download, once)" >&2
+debootstrap --variant=minbase --include="$packages" trixie "$tree" "$uri" >&2
+# The arm64 side of the archive, for the cross-compilation sysroot (packaging/arm64-sysroot.sh).
+chroot "$tree" dpkg --add-architecture arm64
+rm -f "$tree/var/cache/apt/archives/"*.deb
+touch "$tree/.complete"
+echo "$tree"
