@@ -70,3 +70,46 @@ public enum TextFile {
         return first.lowercased() + text.dropFirst()
     }
 }
+
+extension TextFile {
+    /// Replaces the file at `path` with `text` atomically: written beside it, flushed, renamed.
+    public static func write(_ text: String, to path: String) throws(TextFileError) {
+        guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TextFileError(reason: "cannot write the file: \(describeErrno(errno))") }
+        var bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = describeErrno(errno)
+                close(fd)
+                unlink(temporary)
+                throw TextFileError(reason: "cannot write the file: \(reason)")
+            }
+            written += count
+        }
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+            let reason = describeErrno(errno)
+            unlink(temporary)
+            throw TextFileError(reason: "cannot write the file: \(reason)")
+        }
+    }
+
+    /// Makes the directory at `path` and any missing parents, like `mkdir -p`.
+    public static func makeDirectory(_ path: String) throws(TextFileError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw TextFileError(reason: "cannot make the directory \(prefix.dropLast()): \(describeErrno(errno))")
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw TextFileError(reason: "\(path) exists but is not a directory")
+        }
+    }
+}

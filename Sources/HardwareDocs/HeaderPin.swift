@@ -1,4 +1,3 @@
-import Foundation
 import Devices
 import GPIO
 
@@ -54,7 +53,7 @@ public struct HeaderPin: Sendable, Hashable {
                 if let (function, wire) = roles[offset] {
                     return HeaderPin(number: number, kind: .gpio(offset), function: function, wire: wire)
                 }
-                let reason = PinMap.reservedLines[offset].map { "reserved: \($0.replacingOccurrences(of: "it is ", with: ""))" } ?? "spare"
+                let reason = PinMap.reservedLines[offset].map { "reserved: \($0.replacing("it is ", with: ""))" } ?? "spare"
                 return HeaderPin(number: number, kind: .gpio(offset), function: reason, wire: "—")
             }
         }

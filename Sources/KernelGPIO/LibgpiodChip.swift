@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import GPIODShim
 import Reactive
@@ -21,7 +23,7 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     public let path: String
     // The handle is only used under `lock`: libgpiod objects are not thread-safe.
     private let handle: OpaquePointer
-    private let lock = NSLock()
+    private let lock = ChipLock()
 
     private init(handle: OpaquePointer, path: String) {
         self.handle = handle
@@ -40,9 +42,8 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
 
     /// Every GPIO chip in `/dev`, in name order. Chips that cannot be opened are left out.
     public static func availableChips(devices: String = "/dev") -> [ChipDescription] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []
-        return entries.filter { $0.hasPrefix("gpiochip") }
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        return directoryEntries(devices).filter { $0.hasPrefix("gpiochip") }
+            .sorted { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
             .compactMap { entry in
                 let path = devices + "/" + entry
                 guard let handle = ttg_chip_open(path) else { return nil }
@@ -58,7 +59,7 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
         let path: String
         if spec.hasPrefix("/") {
             path = spec
-        } else if spec.hasPrefix("gpiochip"), FileManager.default.fileExists(atPath: devices + "/" + spec) {
+        } else if spec.hasPrefix("gpiochip"), access(devices + "/" + spec, F_OK) == 0 {
             path = devices + "/" + spec
         } else if let match = availableChips(devices: devices).first(where: { $0.matches(spec) }) {
             path = match.path
@@ -140,4 +141,35 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
         defer { lock.unlock() }
         return body()
     }
+}
+
+/// The names in directory `path`, or none when it cannot be read.
+private func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// A plain mutex for the chip handle: libgpiod objects are not thread-safe.
+private final class ChipLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import GPIODShim
 import Reactive
@@ -30,13 +33,12 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
         }
         let fds = (0..<ttg_request_fd_count(request)).map { ttg_request_fd(request, $0) }
         let handle = RequestHandle(request)
-        let thread = Thread { [input, wakeFD, finished, readerRunning] in
+        // A queue of its own: the reader blocks in poll() for the life of the request.
+        DispatchQueue(label: "gpio-events").async { [input, wakeFD, finished, readerRunning] in
             Self.read(request: handle.pointer, fds: fds, wakeFD: wakeFD, into: input)
             readerRunning.withValue { $0 = false }
             finished.signal()
         }
-        thread.name = "gpio-events"
-        thread.start()
     }
 
     deinit { release() }

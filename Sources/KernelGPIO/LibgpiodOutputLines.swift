@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import GPIODShim
 import Reactive

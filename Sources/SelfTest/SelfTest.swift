@@ -1,5 +1,4 @@
 import Devices
-import Foundation
 import GPIO
 import Lights
 import Reactive

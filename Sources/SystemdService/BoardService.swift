@@ -1,6 +1,13 @@
 import Appliance
 import BoardConfiguration
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import Presentation
 import Reactive

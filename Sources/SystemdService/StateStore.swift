@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Presentation
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +49,7 @@ public struct StateStore: Sendable {
         } catch let error as DecodingError {
             problem = .invalid(Self.describe(error))
         } catch {
-            problem = .unreadable(error.localizedDescription)
+            problem = .unreadable("\(error)")
         }
         let stamp = Int(Date().timeIntervalSince1970)
         let aside = "\(path).corrupt-\(stamp)"

@@ -1,6 +1,5 @@
 import ArgumentParser
 import BoardConfiguration
-import Foundation
 
 /// `tictactoe check-config [FILE]`: validates a configuration without touching any line.
 struct CheckConfig: ParsableCommand {

@@ -1,5 +1,9 @@
 import BoardConfiguration
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a command's configuration comes from: the file given, else the installed one if it
 /// exists, else the built-in default wiring (`source` nil). A bad file exits 78 with its message.

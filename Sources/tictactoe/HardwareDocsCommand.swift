@@ -1,6 +1,5 @@
 import ArgumentParser
 import BoardConfiguration
-import Foundation
 import HardwareDocs
 
 /// `tictactoe hardware-docs`: regenerates the wiring picture and the header table from the pin
@@ -22,15 +21,15 @@ struct HardwareDocsCommand: ParsableCommand {
             printError(error.description)
             throw ExitStatus.badConfiguration
         }
-        let source = (config as NSString).lastPathComponent
+        let source = config.split(separator: "/").last.map(String.init) ?? config
         let files = [
             ("wiring.svg", WiringDiagram.svg(for: pins.settings.pins, source: source)),
             ("header.md", HeaderTable.markdown(for: pins.settings.pins, source: source)),
         ]
         for (name, contents) in files {
             let path = output + "/" + name
-            do { try contents.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                printError("cannot write \(path): \(error.localizedDescription)")
+            do { try TextFile.write(contents, to: path) } catch {
+                printError("\(path): \(error.reason). Give an existing, writable --output folder.")
                 throw ExitStatus.cannotCreate
             }
             say("wrote \(path)")

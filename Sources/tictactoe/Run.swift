@@ -1,7 +1,11 @@
 import Appliance
 import ArgumentParser
 import BoardConfiguration
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GPIO
 import KernelGPIO
 import SystemdService
@@ -66,9 +70,9 @@ struct Run: AsyncParsableCommand {
 
         let directory = stateDirectory ?? Self.defaultStateDirectory()
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try TextFile.makeDirectory(directory)
         } catch {
-            printError("cannot create the state directory \(directory): \(error.localizedDescription). Give a writable --state-dir.")
+            printError("the state directory \(directory): \(error.reason). Give a writable --state-dir.")
             throw ExitStatus.cannotCreate
         }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BoardConfiguration
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import KernelGPIO
 import Reactive
@@ -61,7 +63,7 @@ struct TerminalOperator: SelfTestOperator {
 
     private func ask(_ question: String) -> String {
         tictactoe.say(question)
-        return readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return readLine().map { String($0.filter { !$0.isWhitespace }).lowercased() } ?? ""
     }
 
     func seenCell(prompt: String) -> SeenCell? {
@@ -91,6 +93,6 @@ struct TerminalOperator: SelfTestOperator {
     func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
         tictactoe.say(prompt + " (waiting up to \(timeout.components.seconds) s)")
         let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
-        while !pressed() && DispatchTime.now() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while !pressed() && DispatchTime.now() < deadline { usleep(20_000) }
     }
 }

@@ -1,7 +1,10 @@
 import Appliance
 import ArgumentParser
+import BoardConfiguration
 import Console
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Presentation
 
 /// `tictactoe simulate`: the game on a simulated chip, in the terminal.
@@ -31,12 +34,7 @@ struct Simulate: ParsableCommand {
             if TerminalGame.isInteractive {
                 try TerminalGame(settings: settings, bounce: bounce).run()
             } else {
-                let data = FileHandle.standardInput.readDataToEndOfFile()
-                guard let text = String(data: data, encoding: .utf8) else {
-                    printError("standard input is not UTF-8 text; give a script of keys such as \"5 1 9 n\".")
-                    throw ExitStatus.inputError
-                }
-                let script = try KeyScript(parsing: text)
+                let script = try KeyScript(parsing: try Self.standardInputText())
                 print(try ScriptedGame(settings: settings, bounce: bounce).play(script), terminator: "")
             }
         } catch let error as KeyScriptError {
@@ -49,11 +47,34 @@ struct Simulate: ParsableCommand {
     }
 }
 
+extension Simulate {
+    /// The key script on standard input; a clear message and exit 74 when it cannot be read.
+    static func standardInputText() throws(ExitCode) -> String {
+        do {
+            return try TextFile.readAll(STDIN_FILENO)
+        } catch {
+            printError("standard input: \(error.reason); give a script of keys such as \"5 1 9 n\".")
+            throw ExitStatus.inputError
+        }
+    }
+}
+
 /// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    writeAll(STDOUT_FILENO, line + "\n")
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("tictactoe: \(message)\n".utf8))
+    writeAll(STDERR_FILENO, "tictactoe: \(message)\n")
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        written += count
+    }
 }
