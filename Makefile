@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests play build build-release install uninstall test unit-test kernel-test service-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test service-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -32,14 +32,34 @@ uninstall:
 setup-tests:
 	@bash scripts/setup-host.sh --tests
 
-## Build everything and run every test: the unit and simulation tests, the real-kernel suite
-## (libgpiod v1 and v2 against gpio-sim in QEMU) and the service under real systemd in QEMU.
-## Kernels and the Debian root filesystem are built once and cached in ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test kernel-test service-test
+setup-packaging:
+	@bash scripts/setup-host.sh --packaging
+
+## As root on any Debian-family x86_64 machine: dist/tictactoe-gpio_<version>_arm64.deb for
+## Raspberry Pi OS Trixie (64-bit), built by Debian 13's own Swift in a cached trixie root.
+## No Swift needed here. DEB_ARCH=amd64 makes the x86_64 package from the same recipe.
+DEB_ARCH ?= arm64
+deb: setup-packaging
+	bash packaging/make-deb.sh $(DEB_ARCH)
+
+## Build everything and run every test: the unit and simulation tests with this machine's Swift
+## and with Debian 13's Swift 6.0.3, the arm64 and amd64 packages built and inspected, the
+## real-kernel suite (libgpiod v1 and v2 against gpio-sim in QEMU) and the service under real
+## systemd in QEMU. Kernels, root file systems and the arm64 sysroot are made once and cached in
+## ~/.cache/tictactoe-gpio.
+test: setup-tests unit-test trixie-unit-test package-test kernel-test service-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## The unit tests again with Swift 6.0.3, the toolchain Raspberry Pi OS Trixie ships.
+trixie-unit-test: setup-tests
+	bash packaging/in-trixie.sh swift build --build-tests --scratch-path .build-trixie
+	bash packaging/in-trixie.sh swift test --skip-build --scratch-path .build-trixie
+
+package-test: setup-tests
+	python3 -m pytest -v packaging/test_deb.py
 
 kernel-test: setup-tests
 	python3 -m pytest -v -s vm/test_gpio_sim.py
@@ -59,4 +79,4 @@ bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 
 clean:
-	rm -rf .build .build-vm-v1 .build-vm-v2 Benchmarks/.build
+	rm -rf .build .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build

@@ -9,6 +9,10 @@
 #
 # Usage: packaging/in-trixie.sh COMMAND [ARG ...]
 set -euo pipefail
+if [[ $(id -u) -ne 0 ]]; then
+  echo "$(basename "$0"): the trixie build environment needs root (debootstrap, chroot, mounts); run it with sudo" >&2
+  exit 77
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${TICTACTOE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tictactoe-gpio}
 tree=$(bash "$root/packaging/trixie-root.sh" "$cache")

@@ -6,10 +6,19 @@
 #
 # Usage: packaging/trixie-root.sh CACHE_DIR   -> prints the path of the root file system
 set -euo pipefail
+if [[ $(id -u) -ne 0 ]]; then
+  echo "$(basename "$0"): the trixie build environment needs root (debootstrap, chroot, mounts); run it with sudo" >&2
+  exit 77
+fi
 cache=${1:?usage: trixie-root.sh CACHE_DIR}
 # swiftlang pulls in neither libc6-dev (crt files for the linker) nor libstdc++-14-dev (TOMLKit's
-# C++ headers); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim.
+# C++ headers); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim; dpkg-dev
+# (dpkg-shlibdeps) and lintian to make and check the package the Debian way.
 packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,pkg-config,git,ca-certificates
+# Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
+# arm64 runtime libraries beside the amd64 ones (multiarch), so that dpkg-shlibdeps finds them
+# and their symbols files for the arm64 binary.
+later=(dpkg-dev lintian file libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 if [[ -f $tree/.complete ]]; then
@@ -30,8 +39,10 @@ rm -rf "$tree"
 mkdir -p "$cache"
 echo "trixie-root: debootstrap trixie with $packages (about 550 MB to download, once)" >&2
 debootstrap --variant=minbase --include="$packages" trixie "$tree" "$uri" >&2
-# The arm64 side of the archive, for the cross-compilation sysroot (packaging/arm64-sysroot.sh).
 chroot "$tree" dpkg --add-architecture arm64
+chroot "$tree" apt-get update -qq >&2
+DEBIAN_FRONTEND=noninteractive chroot "$tree" apt-get install -y -qq --no-install-recommends "${later[@]}" >&2
+chroot "$tree" apt-get clean
 rm -f "$tree/var/cache/apt/archives/"*.deb
 touch "$tree/.complete"
 echo "$tree"

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building tictactoe-gpio needs on a Debian 12 machine (run as root, or with sudo
 # available), and checks for the Swift toolchain. Installs nothing when everything is present.
+#
+#   setup-host.sh               building and playing here (needs Swift 6.0 or newer on PATH)
+#   setup-host.sh --packaging   make deb: Debian 13's own Swift in a trixie root (no Swift here)
+#   setup-host.sh --tests       make test: all of the above and the emulated machines
 set -euo pipefail
+mode=${1:-}
 
 # The Swift toolchain's own runtime and linker needs on Debian 12 (swift.org's list, less what
 # this project does not use), plus git for SwiftPM;
@@ -11,7 +16,16 @@ packages=(
   # libgpiod 1.6 (v1 API) and its tools;
   libgpiod-dev gpiod
 )
-if [[ ${1:-} == --tests ]]; then
+packaging=(
+  # the trixie build environment (debootstrap, a private mount namespace), the arm64 binary's
+  # tools (strip, readelf) and the package's (dpkg-deb), and the arm64 smoke run.
+  debootstrap util-linux binutils-aarch64-linux-gnu dpkg-dev qemu-user-static
+)
+if [[ $mode == --packaging ]]; then
+  packages=("${packaging[@]}")
+fi
+if [[ $mode == --tests ]]; then
+  packages+=("${packaging[@]}")
   # and for the real-kernel suite: the kernel source and what builds it, busybox, QEMU.
   packages+=(
     linux-source-6.12 make gcc flex bison bc libelf-dev libssl-dev cpio xz-utils gzip
@@ -36,6 +50,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# make deb needs no Swift here: it builds with Debian 13's own, in the trixie root.
+[[ $mode == --packaging ]] && exit 0
+
 if ! command -v swift >/dev/null; then
   for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
     if [[ -x $candidate/swift ]]; then
@@ -43,18 +60,18 @@ if ! command -v swift >/dev/null; then
       exit 69
     fi
   done
-  echo "setup: no Swift toolchain found. Install Swift 6.1 or newer from swift.org (Debian 12 build) and put its usr/bin on PATH." >&2
+  echo "setup: no Swift toolchain found. Install Swift 6.0 or newer (swift.org's Debian 12 build, or Debian 13's swiftlang) and put it on PATH." >&2
   exit 69
 fi
 
 version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -1)
 major=${version%%.*}; minor=${version#*.}
-if [[ -z $version ]] || ((major < 6 || (major == 6 && minor < 1))); then
-  echo "setup: Swift ${version:-unknown} found; tictactoe-gpio needs Swift 6.1 or newer." >&2
+if [[ -z $version ]] || ((major < 6)); then
+  echo "setup: Swift ${version:-unknown} found; tictactoe-gpio needs Swift 6.0 or newer." >&2
   exit 69
 fi
 
-if [[ ${1:-} == --tests ]] && ! python3 -m pytest --version >/dev/null 2>&1; then
+if [[ $mode == --tests ]] && ! python3 -m pytest --version >/dev/null 2>&1; then
   echo "setup: installing pytest for the host side of the real-kernel suite"
   python3 -m pip install --quiet pytest
 fi

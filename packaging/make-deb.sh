@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Builds tictactoe-gpio_<version>_<arch>.deb for Debian 13 / Raspberry Pi OS Trixie:
+# the release binary with Swift's static standard library, made by Debian's own Swift 6.0.3 in
+# the trixie build environment (cross-compiled for arm64), stripped, with the systemd unit, the
+# udev rule, the default configuration as a conffile, the docs and the maintainer scripts.
+# Depends comes from dpkg-shlibdeps on the binary itself.
+#
+# Usage: packaging/make-deb.sh [arm64|amd64] [OUTPUT_DIR]   -> prints the path of the .deb
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+arch=${1:-arm64}
+out=${2:-$root/dist}
+cache=${TICTACTOE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tictactoe-gpio}
+trixie=("$root/packaging/in-trixie.sh")
+mkdir -p "$cache" "$out"
+
+version=$(sed -n '1s/^tictactoe-gpio (\([^)]*\)).*/\1/p' "$root/packaging/debian/changelog")
+program_version=$(sed -n 's/^ *version: "\(.*\)",$/\1/p' "$root/Sources/tictactoe/TicTacToeCommand.swift")
+if [[ -z $version || $version != "$program_version" ]]; then
+  echo "make-deb: packaging/debian/changelog says '$version' but the program says '$program_version'; make them agree" >&2
+  exit 65
+fi
+
+# Full RELRO (bind now), as Debian's hardening defaults.
+build=(swift build -c release --static-swift-stdlib --product tictactoe
+  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+case $arch in
+  arm64)
+    sdks=$(bash "$root/packaging/arm64-sysroot.sh" "$cache")
+    sysroot=$sdks/trixie-arm64.artifactbundle/trixie-arm64/sysroot
+    build=(env "PKG_CONFIG_SYSROOT_DIR=$sysroot" "PKG_CONFIG_LIBDIR=$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig"
+      "${build[@]}" --swift-sdks-path "$sdks" --swift-sdk trixie-arm64 --scratch-path .build-arm64)
+    strip=aarch64-linux-gnu-strip
+    ;;
+  amd64)
+    # lld, as for arm64: with the toolchain's default linker the -z relro above is lost.
+    build+=(-Xswiftc -use-ld=lld --scratch-path .build-trixie-release)
+    strip=strip
+    ;;
+  *) echo "make-deb: the architecture is arm64 or amd64, not '$arch'" >&2; exit 64 ;;
+esac
+command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
+
+echo "make-deb: building the $arch release binary with Debian's Swift" >&2
+start=$SECONDS
+"${trixie[@]}" "${build[@]}" >&2
+bin_dir=$("${trixie[@]}" "${build[@]}" --show-bin-path)
+echo "make-deb: built in $((SECONDS - start)) s" >&2
+
+package=tictactoe-gpio_${version}_${arch}
+work=$(mktemp -d "$root/.build-deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+stage=$work/$package
+doc=$stage/usr/share/doc/tictactoe-gpio
+
+install -d "$stage/DEBIAN" "$doc"
+"$strip" --strip-all --remove-section=.comment --remove-section=.note -o "$work/tictactoe" "$bin_dir/tictactoe"
+install -D -m 0755 "$work/tictactoe" "$stage/usr/bin/tictactoe"
+# The same unit as `make install`'s, with the package's paths.
+sed -e 's|/usr/local/bin/tictactoe|/usr/bin/tictactoe|g' \
+    -e 's|file:///usr/local/share/doc/tictactoe/README.md|man:tictactoe(1) file:///usr/share/doc/tictactoe-gpio/README.md.gz|' \
+    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio package.|' \
+    "$root/systemd/tictactoe.service" > "$work/tictactoe.service"
+install -D -m 0644 "$work/tictactoe.service" "$stage/usr/lib/systemd/system/tictactoe.service"
+install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$stage/usr/lib/udev/rules.d/60-tictactoe-gpio.rules"
+install -D -m 0644 "$root/packaging/debian/sysusers.conf" "$stage/usr/lib/sysusers.d/tictactoe-gpio.conf"
+install -D -m 0644 "$root/Hardware/tictactoe.toml" "$stage/etc/tictactoe/tictactoe.toml"
+install -D -m 0644 "$root/packaging/tictactoe.1" "$stage/usr/share/man/man1/tictactoe.1"
+gzip -9n "$stage/usr/share/man/man1/tictactoe.1"
+install -m 0644 "$root/README.md" "$doc/README.md"
+install -m 0644 "$root/Hardware/README.md" "$doc/hardware.md"
+install -m 0644 "$root/Hardware/header.md" "$root/Hardware/wiring.png" "$root/Hardware/wiring.svg" "$doc/"
+gzip -9n "$doc/README.md" "$doc/hardware.md" "$doc/wiring.svg"
+install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
+install -D -m 0644 "$root/packaging/debian/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio"
+# A native package (no Debian revision): its changelog is changelog.gz.
+install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
+gzip -9n "$doc/changelog"
+install -m 0755 "$root/packaging/debian/postinst" "$root/packaging/debian/prerm" "$root/packaging/debian/postrm" "$stage/DEBIAN/"
+install -m 0644 "$root/packaging/debian/conffiles" "$stage/DEBIAN/"
+
+# What the binary really needs, from its ELF dependencies and symbol versions, per the symbols
+# files of trixie's own libraries.
+mkdir -p "$work/debian"
+printf 'Source: tictactoe-gpio\n\nPackage: tictactoe-gpio\nArchitecture: %s\n' "$arch" > "$work/debian/control"
+depends=$("${trixie[@]}" bash -c 'cd "$1" && dpkg-shlibdeps -O "$2"' _ "$work" "$stage/usr/bin/tictactoe" |
+  sed -n 's/^shlibs:Depends=//p')
+[[ -n $depends ]] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
+rm -rf "$work/debian"
+
+(cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums)
+installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" \
+    -e "s|@INSTALLED_SIZE@|$installed_size|" "$root/packaging/debian/control.in" > "$stage/DEBIAN/control"
+
+find "$stage" -type d -exec chmod 0755 {} +
+# Reproducible: every file dated by the changelog's newest entry.
+epoch=$(date -d "$(sed -n 's/^ -- .*>  //p' "$root/packaging/debian/changelog" | head -1)" +%s)
+find "$stage" -exec touch --no-dereference -d "@$epoch" {} +
+deb=$out/$package.deb
+SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
+echo "make-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KB; binary $(du -k "$stage/usr/bin/tictactoe" | cut -f1) KB stripped; Depends: $depends" >&2
+echo "$deb"

@@ -1,0 +1,149 @@
+"""The Debian package, built by packaging/make-deb.sh and inspected the way a maker's apt and
+kernel will see it: control fields, contents, the binary's ELF machine and glibc needs, lintian
+(trixie's), and a smoke run of the packaged binary itself (arm64 under qemu-aarch64-static;
+amd64 inside the trixie build environment, whose glibc is a Pi's)."""
+
+import gzip
+import io
+import os
+import pathlib
+import re
+import subprocess
+import tarfile
+import tempfile
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CACHE = pathlib.Path(os.environ.get("TICTACTOE_CACHE") or
+                     pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tictactoe-gpio")
+ELF_MACHINES = {"arm64": "AArch64", "amd64": "Advanced Micro Devices X86-64"}
+TRIXIE_GLIBC = (2, 41)
+# What Raspberry Pi OS Lite (Trixie) already has, so that a maker installs only our package and libgpiod3.
+ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3"}
+WIN_SCRIPT = "7 4 8 5 9\n"  # X takes the top row
+
+
+def run(*command, **options):
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+@pytest.fixture(scope="module", params=["arm64", "amd64"])
+def package(request):
+    arch = request.param
+    result = run("bash", str(ROOT / "packaging" / "make-deb.sh"), arch, timeout=3600)
+    assert result.returncode == 0, result.stderr[-4000:]
+    deb = pathlib.Path(result.stdout.strip().splitlines()[-1])
+    unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{arch}-", dir=ROOT / "dist"))
+    subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
+    return arch, deb, unpacked
+
+
+def control(deb):
+    fields = {}
+    for line in run("dpkg-deb", "--field", str(deb)).stdout.splitlines():
+        if line and not line[0].isspace() and ":" in line:
+            key, value = line.split(":", 1)
+            fields[key] = value.strip()
+    return fields
+
+
+def smoke(arch, unpacked, *arguments, stdin=""):
+    """Runs the packaged binary on its own architecture's libraries."""
+    binary = unpacked / "usr" / "bin" / "tictactoe"
+    if arch == "arm64":
+        sdks = run("bash", str(ROOT / "packaging" / "arm64-sysroot.sh"), str(CACHE)).stdout.strip()
+        sysroot = pathlib.Path(sdks) / "trixie-arm64.artifactbundle" / "trixie-arm64" / "sysroot"
+        command = ["qemu-aarch64-static", "-L", str(sysroot), str(binary), *arguments]
+    else:
+        command = ["bash", str(ROOT / "packaging" / "in-trixie.sh"), str(binary), *arguments]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def test_control_fields(package):
+    arch, deb, unpacked = package
+    fields = control(deb)
+    assert fields["Package"] == "tictactoe-gpio"
+    assert fields["Architecture"] == arch
+    version = smoke(arch, unpacked, "--version").stdout.strip()
+    assert fields["Version"] == version, "the package and the program disagree on the version"
+    assert deb.name == f"tictactoe-gpio_{version}_{arch}.deb"
+    depends = {re.match(r"[a-z0-9.+-]+", item.strip()).group(0): item.strip()
+               for item in fields["Depends"].split(",")}
+    assert set(depends) == ALLOWED_DEPENDS, fields["Depends"]
+    assert re.fullmatch(r"libgpiod3 \(>= 2\.[0-9.]+\)", depends["libgpiod3"])
+    # What a maker installs: our files (Installed-Size, KiB) and libgpiod3 (well under 1 MB).
+    assert int(fields["Installed-Size"]) <= 29 * 1024
+
+
+def test_contents_and_conffiles(package):
+    _, deb, unpacked = package
+    listing = run("dpkg-deb", "--contents", str(deb)).stdout
+    files = {line.split()[-1].lstrip(".") for line in listing.splitlines() if not line.startswith("d")}
+    for path in ["/usr/bin/tictactoe", "/usr/lib/systemd/system/tictactoe.service",
+                 "/usr/lib/udev/rules.d/60-tictactoe-gpio.rules", "/usr/lib/sysusers.d/tictactoe-gpio.conf",
+                 "/etc/tictactoe/tictactoe.toml", "/usr/share/man/man1/tictactoe.1.gz",
+                 "/usr/share/doc/tictactoe-gpio/copyright", "/usr/share/doc/tictactoe-gpio/changelog.gz",
+                 "/usr/share/doc/tictactoe-gpio/wiring.png", "/usr/share/doc/tictactoe-gpio/README.md.gz"]:
+        assert path in files, f"{path} missing from the package"
+    assert not any(path.startswith("/usr/local") for path in files)
+    assert (unpacked / "DEBIAN" / "conffiles").read_text().split() == ["/etc/tictactoe/tictactoe.toml"]
+    assert (unpacked / "etc/tictactoe/tictactoe.toml").read_bytes() == (ROOT / "Hardware/tictactoe.toml").read_bytes()
+    unit = (unpacked / "usr/lib/systemd/system/tictactoe.service").read_text()
+    assert "ExecStart=/usr/bin/tictactoe run --config /etc/tictactoe/tictactoe.toml" in unit
+    assert "/usr/local" not in unit
+    for script in ["postinst", "prerm", "postrm"]:
+        path = unpacked / "DEBIAN" / script
+        assert os.access(path, os.X_OK), script
+        assert run("sh", "-n", str(path)).returncode == 0, script
+    owners = {line.split()[1] for line in listing.splitlines()}
+    assert owners == {"root/root"}
+
+
+def test_binary_is_for_the_pi_and_needs_no_newer_glibc_than_trixie(package):
+    arch, deb, unpacked = package
+    binary = unpacked / "usr" / "bin" / "tictactoe"
+    header = run("readelf", "-h", str(binary)).stdout
+    assert re.search(rf"Machine:\s+{re.escape(ELF_MACHINES[arch])}", header), header
+    dynamic = run("readelf", "-d", str(binary)).stdout
+    needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
+    assert not any("swift" in library or "Foundation" in library for library in needed), needed
+    assert "libgpiod.so.3" in needed
+    assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
+    versions = {tuple(int(part) for part in v.split(".")) for v in
+                re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}
+    highest = max(versions)
+    assert highest <= TRIXIE_GLIBC, highest
+    depends = control(deb)["Depends"]
+    assert f"libc6 (>= {'.'.join(map(str, highest))})" in depends, (highest, depends)
+    assert ".debug_info" not in run("readelf", "-S", "-W", str(binary)).stdout, "not stripped"
+    assert binary.stat().st_size <= 20 * 1024 * 1024, binary.stat().st_size
+
+
+def test_lintian_is_clean(package):
+    _, deb, _ = package
+    result = run("bash", str(ROOT / "packaging" / "in-trixie.sh"), "lintian", "--pedantic", "--fail-on", "error,warning,info,pedantic",
+                 str(deb), timeout=600)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"[EWIPX]: ", line)]
+    assert result.returncode == 0 and not tags, result.stdout + result.stderr
+
+
+def test_the_packaged_binary_plays_a_game_to_a_win(package):
+    arch, _, unpacked = package
+    result = smoke(arch, unpacked, "simulate", "--x-name", "Alice", "--o-name", "Bob", stdin=WIN_SCRIPT)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"— Alice \(X\) took \(0, 2\)\. Alice \(X\) wins along", result.stdout), result.stdout[-2000:]
+    assert result.stdout.rstrip().endswith("score: Alice (X) 1 · Bob (O) 0 · draws 0"), result.stdout[-500:]
+
+
+def test_the_packaged_binary_checks_a_configuration(package):
+    arch, _, unpacked = package
+    good = smoke(arch, unpacked, "check-config", str(unpacked / "etc/tictactoe/tictactoe.toml"))
+    assert good.returncode == 0, good.stderr
+    assert ": OK." in good.stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", dir=ROOT / "dist", delete=False) as bad:
+        bad.write((ROOT / "Hardware/tictactoe.toml").read_text().replace("o = 18", "o = 12"))
+    refused = smoke(arch, unpacked, "check-config", bad.name)
+    os.unlink(bad.name)
+    assert refused.returncode == 78, (refused.returncode, refused.stderr)
+    assert "GPIO12 is used twice, by status.x and by status.o" in refused.stderr
