@@ -42,7 +42,7 @@ echo "arm64-sysroot: downloading ${#packages[@]} Debian 13 arm64 packages (once)
 apt-get "${apt_opts[@]}" update -qq
 (cd "$work/debs" && apt-get "${apt_opts[@]}" download -qq "${packages[@]/%/:arm64}")
 
-rm -rf "$sdks"
+rm -rf "$cache"/arm64-sdk-*
 bundle=$sdks/trixie-arm64.artifactbundle
 sysroot=$bundle/trixie-arm64/sysroot
 mkdir -p "$sysroot"

@@ -7,6 +7,9 @@
 # the project's cache folder (read-only: the arm64 sysroot lives there), and the machine's local
 # Swift package copies with the git rule that points at them.
 #
+# With TRIXIE_THROWAWAY=1 the root file system is seen through an overlay on a tmpfs: the
+# command may install and remove packages, and the cached tree is left as it was.
+#
 # Usage: packaging/in-trixie.sh COMMAND [ARG ...]
 set -euo pipefail
 if [[ $(id -u) -ne 0 ]]; then
@@ -27,7 +30,14 @@ done || true
 mirrors=$(git config --file "$gitconfig" --get-regexp '^url\.' 2>/dev/null | sed -E 's/^url\.(.*)\.insteadof .*/\1/' | sort -u || true)
 
 exec unshare -m --propagation private bash -euo pipefail -c '
-  tree=$1 root=$2 gitconfig=$3 mirrors=$4 cache=$5; shift 5
+  tree=$1 root=$2 gitconfig=$3 mirrors=$4 cache=$5 throwaway=$6; shift 6
+  if [[ $throwaway == 1 ]]; then
+    scratch=$(mktemp -d)
+    mount -t tmpfs tmpfs "$scratch"
+    mkdir "$scratch/upper" "$scratch/work" "$scratch/merged"
+    mount -t overlay overlay -o "lowerdir=$tree,upperdir=$scratch/upper,workdir=$scratch/work" "$scratch/merged"
+    tree=$scratch/merged
+  fi
   mount -t proc proc "$tree/proc"
   mount --rbind /dev "$tree/dev"
   mount -t tmpfs tmpfs "$tree/tmp"
@@ -44,4 +54,4 @@ exec unshare -m --propagation private bash -euo pipefail -c '
   done
   exec chroot "$tree" /usr/bin/env -i HOME=/tmp/home PATH=/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
     TERM="${TERM:-dumb}" CI="${CI:-}" bash -c "cd \"\$0\" && exec \"\$@\"" "$root" "$@"
-' in-trixie "$tree" "$root" "$gitconfig" "$mirrors" "$cache" "$@"
+' in-trixie "$tree" "$root" "$gitconfig" "$mirrors" "$cache" "${TRIXIE_THROWAWAY:-0}" "$@"

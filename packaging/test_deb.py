@@ -21,6 +21,7 @@ ELF_MACHINES = {"arm64": "AArch64", "amd64": "Advanced Micro Devices X86-64"}
 TRIXIE_GLIBC = (2, 41)
 # What Raspberry Pi OS Lite (Trixie) already has, so that a maker installs only our package and libgpiod3.
 ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3"}
+# and what makes the gpio group (sysusers.d): systemd, which any Raspberry Pi OS runs.
 WIN_SCRIPT = "7 4 8 5 9\n"  # X takes the top row
 
 
@@ -28,15 +29,24 @@ def run(*command, **options):
     return subprocess.run(command, capture_output=True, text=True, **options)
 
 
+BUILT = {}
+
+
+def built(arch):
+    """The package for `arch`, made once per test session, and its unpacked tree."""
+    if arch not in BUILT:
+        result = run("bash", str(ROOT / "packaging" / "make-deb.sh"), arch, timeout=3600)
+        assert result.returncode == 0, result.stderr[-4000:]
+        deb = pathlib.Path(result.stdout.strip().splitlines()[-1])
+        unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{arch}-", dir=ROOT / "dist"))
+        subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
+        BUILT[arch] = (arch, deb, unpacked)
+    return BUILT[arch]
+
+
 @pytest.fixture(scope="module", params=["arm64", "amd64"])
 def package(request):
-    arch = request.param
-    result = run("bash", str(ROOT / "packaging" / "make-deb.sh"), arch, timeout=3600)
-    assert result.returncode == 0, result.stderr[-4000:]
-    deb = pathlib.Path(result.stdout.strip().splitlines()[-1])
-    unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{arch}-", dir=ROOT / "dist"))
-    subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
-    return arch, deb, unpacked
+    return built(request.param)
 
 
 def control(deb):
@@ -70,7 +80,8 @@ def test_control_fields(package):
     assert deb.name == f"tictactoe-gpio_{version}_{arch}.deb"
     depends = {re.match(r"[a-z0-9.+-]+", item.strip()).group(0): item.strip()
                for item in fields["Depends"].split(",")}
-    assert set(depends) == ALLOWED_DEPENDS, fields["Depends"]
+    assert set(depends) == ALLOWED_DEPENDS | {"systemd"}, fields["Depends"]
+    assert depends["systemd"] == "systemd | systemd-standalone-sysusers | systemd-sysusers"
     assert re.fullmatch(r"libgpiod3 \(>= 2\.[0-9.]+\)", depends["libgpiod3"])
     # What a maker installs: our files (Installed-Size, KiB) and libgpiod3 (well under 1 MB).
     assert int(fields["Installed-Size"]) <= 29 * 1024
@@ -147,3 +158,25 @@ def test_the_packaged_binary_checks_a_configuration(package):
     os.unlink(bad.name)
     assert refused.returncode == 78, (refused.returncode, refused.stderr)
     assert "GPIO12 is used twice, by status.x and by status.o" in refused.stderr
+
+
+def test_apt_installs_upgrades_removes_and_purges_it():
+    """The maintainer scripts under apt and dpkg of Debian 13 itself, in a throwaway trixie root
+    (the amd64 package from the same recipe; the arm64 one is installed in an arm64 machine by
+    the appliance suite). No systemd runs in a chroot, so starting and stopping are not seen
+    here; enabling, the group, conffiles and purging are."""
+    _, deb, _ = built("amd64")
+    result = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "in-trixie.sh"), "bash", str(ROOT / "packaging" / "install-check.sh"), str(deb)],
+        capture_output=True, text=True, timeout=600, env={**os.environ, "TRIXIE_THROWAWAY": "1"})
+    seen = dict(line[3:].split(" ", 1) for line in result.stdout.splitlines() if line.startswith("@@ ") and " " in line[3:])
+    expected = {
+        "group-before": "no", "install-status": "0", "group-after-install": "yes",
+        "enabled-after-install": "yes", "binary-version": control(deb)["Version"], "config-check": "0",
+        "reinstall-status": "0", "config-edit-kept": "yes", "state-kept-on-upgrade": "yes",
+        "remove-status": "0", "binary-after-remove": "no", "unit-after-remove": "no",
+        "config-after-remove": "yes", "state-after-remove": "yes",
+        "purge-status": "0", "config-after-purge": "no", "state-after-purge": "no",
+        "enabled-after-purge": "no", "udev-rule-after-purge": "no", "group-after-purge": "yes",
+    }
+    assert seen == expected, result.stdout[-6000:] + result.stderr[-2000:]

@@ -17,8 +17,9 @@ cache=${1:?usage: trixie-root.sh CACHE_DIR}
 packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,pkg-config,git,ca-certificates
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
 # arm64 runtime libraries beside the amd64 ones (multiarch), so that dpkg-shlibdeps finds them
-# and their symbols files for the arm64 binary.
-later=(dpkg-dev lintian file libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64)
+# and their symbols files for the arm64 binary; systemd, so that the package's own installation
+# test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper).
+later=(dpkg-dev lintian file systemd libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 if [[ -f $tree/.complete ]]; then
@@ -35,7 +36,8 @@ uri=$(
 [[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
 [[ -n $uri ]] || { echo "trixie-root: no Debian archive in the apt sources" >&2; exit 69; }
 
-rm -rf "$tree"
+# Older trees (other inputs) are of no more use; each is a few GB.
+rm -rf "$cache"/trixie-*
 mkdir -p "$cache"
 echo "trixie-root: debootstrap trixie with $packages (about 550 MB to download, once)" >&2
 debootstrap --variant=minbase --include="$packages" trixie "$tree" "$uri" >&2
