@@ -8,14 +8,24 @@
 set -euo pipefail
 mode=${1:-}
 
-# The Swift toolchain's own runtime and linker needs on Debian 12 (swift.org's list, less what
-# this project does not use), plus git for SwiftPM;
-packages=(
-  binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
-  libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config
-  # libgpiod 1.6 (v1 API) and its tools;
-  libgpiod-dev gpiod
-)
+codename=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
+case $codename in
+  trixie)
+    # Debian 13 / Raspberry Pi OS Trixie: the distribution's own Swift 6.0.3, which pulls in
+    # neither the C library's headers (the linker's crt files) nor the C++ headers the build
+    # needs; libgpiod 2.2 (v2 API) and its tools.
+    packages=(swiftlang libc6-dev libstdc++-14-dev git make pkg-config libgpiod-dev gpiod)
+    ;;
+  *)
+    # Debian 12 (and the default): the Swift toolchain's own runtime and linker needs (swift.org's
+    # list, less what this project does not use), git for SwiftPM, libgpiod 1.6 (v1 API) and its
+    # tools.
+    packages=(
+      binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
+      libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config libgpiod-dev gpiod
+    )
+    ;;
+esac
 packaging=(
   # the trixie build environment (debootstrap, a private mount namespace), the arm64 binary's
   # tools (strip, readelf) and the package's (dpkg-deb), and the arm64 smoke run.
