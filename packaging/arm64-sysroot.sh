@@ -20,12 +20,7 @@ if [[ -f $sdks/.complete ]]; then
   exit 0
 fi
 
-uri=$(
-  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
-)
-[[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
-[[ -n $uri ]] || { echo "arm64-sysroot: no Debian archive in the apt sources" >&2; exit 69; }
+uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -29,12 +29,7 @@ fi
 command -v debootstrap >/dev/null || { echo "trixie-root: debootstrap is missing (apt-get install debootstrap)" >&2; exit 69; }
 
 # The first Debian archive URI in the machine's sources that serves bookworm also serves trixie.
-uri=$(
-  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
-)
-[[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
-[[ -n $uri ]] || { echo "trixie-root: no Debian archive in the apt sources" >&2; exit 69; }
+uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
 
 # Older trees (other inputs) are of no more use; each is a few GB.
 rm -rf "$cache"/trixie-*

@@ -9,18 +9,7 @@ prefix=${1:?usage: fetch-libgpiod2.sh PREFIX}
 [[ -f $prefix/.complete ]] && exit 0
 
 # The first Debian archive URI that serves bookworm.
-uri=$(
-  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
-)
-if [[ -z $uri ]]; then
-  uri=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true; } |
-    awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
-fi
-if [[ -z $uri ]]; then
-  echo "fetch-libgpiod2: no bookworm archive in the apt sources; cannot reach bookworm-backports" >&2
-  exit 69
-fi
+uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -13,12 +13,7 @@ if [[ -f $tree/.complete ]]; then
   echo "$tree"
   exit 0
 fi
-uri=$(
-  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-    awk '/^URIs:/ { uri = $2 } /^Suites:/ && / bookworm( |$)/ { print uri; exit }'
-)
-[[ -n $uri ]] || uri=$({ cat /etc/apt/sources.list 2>/dev/null || true; } | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
-[[ -n $uri ]] || { echo "make-rootfs: no bookworm archive in the apt sources" >&2; exit 69; }
+uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
 rm -rf "$tree"
 echo "make-rootfs: debootstrap bookworm ($packages); about a minute" >&2
 debootstrap --variant=minbase --include="$packages" bookworm "$tree" "$uri" >&2

@@ -164,7 +164,7 @@ def test_sigterm_mid_game_turns_every_led_off_and_frees_the_lines(vm):
     assert stop["status"] == 0
     assert stop["allOffAfter"] is True
     assert "switching every LED off and releasing the lines" in stop["stdout"]
-    assert any(line.rstrip().endswith("] stopped") for line in stop["stdout"].splitlines())
+    assert "info: stopped" in stop["stdout"].splitlines()
     assert "tictactoe-" not in stop["gpioinfo"]
     assert records["restart"][0]["ready"] is True
     assert records["restart-stop"][0] == {"scenario": "restart-stop", "status": 0, "allOffAfter": True}

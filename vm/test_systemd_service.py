@@ -75,3 +75,12 @@ def test_stop_leaves_every_led_line_low(vm):
     assert records["stopped"]["active"] in ("inactive", "failed") and records["stopped"]["active"] == "inactive"
     assert records["stopped"]["leds"] == "off"
     assert any("switching every LED off" in line for line in journal)
+
+
+def test_the_journal_records_each_line_at_its_level(vm):
+    records, _ = vm
+    priorities = records["priorities"]
+    assert priorities["warnings"] >= 1, "the wedge warning is not at warning priority"
+    assert priorities["ready_at_info"] >= 3, "each start's ready line is at info priority"
+    assert priorities["ready_at_warning"] == 0
+    assert priorities["raw_prefixes"] == 0, "journald did not read the <N> prefixes"

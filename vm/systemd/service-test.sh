@@ -43,6 +43,11 @@ report "{\"scenario\":\"move-after-restarts\",\"frame\":\"$(tool frame 1.0)\"}"
 
 systemctl stop tictactoe.service
 report "{\"scenario\":\"stopped\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
+# The log's priorities as journald recorded them (it reads the "<N>" prefixes and strips them).
+report "{\"scenario\":\"priorities\",\"warnings\":$(journalctl -u tictactoe.service -p warning -o cat | grep -c 'test fault: wedging'),\
+\"ready_at_info\":$(journalctl -u tictactoe.service -p info..info -o cat | grep -c '^ready on'),\
+\"ready_at_warning\":$(journalctl -u tictactoe.service -p warning -o cat | grep -c '^ready on'),\
+\"raw_prefixes\":$(journalctl -u tictactoe.service -o cat | grep -c '^<[0-7]>')}"
 journalctl -u tictactoe.service -o cat --no-pager | sed 's/^/@@J /'
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force
