@@ -22,17 +22,19 @@ tree=$(bash "$root/packaging/trixie-root.sh" "$cache")
 (($#)) || { echo "usage: in-trixie.sh COMMAND [ARG ...]" >&2; exit 64; }
 
 # Git's url.*.insteadOf rules (a local mirror of the package registry, where there is one).
-gitconfig=$(mktemp)
-trap 'rm -f "$gitconfig"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gitconfig=$work/gitconfig
 git config --system --get-regexp '^url\..*\.insteadof$' 2>/dev/null | while read -r key value; do
   git config --file "$gitconfig" --add "$key" "$value"
 done || true
 mirrors=$(git config --file "$gitconfig" --get-regexp '^url\.' 2>/dev/null | sed -E 's/^url\.(.*)\.insteadof .*/\1/' | sort -u || true)
 
-exec unshare -m --propagation private bash -euo pipefail -c '
+unshare -m --propagation private bash -euo pipefail -c '
   tree=$1 root=$2 gitconfig=$3 mirrors=$4 cache=$5 throwaway=$6; shift 6
   if [[ $throwaway == 1 ]]; then
-    scratch=$(mktemp -d)
+    scratch=$(dirname "$gitconfig")/overlay
+    mkdir "$scratch"
     mount -t tmpfs tmpfs "$scratch"
     mkdir "$scratch/upper" "$scratch/work" "$scratch/merged"
     mount -t overlay overlay -o "lowerdir=$tree,upperdir=$scratch/upper,workdir=$scratch/work" "$scratch/merged"

@@ -62,6 +62,16 @@ public final class ShutdownSignal: Sendable {
         }
     }
 
+    /// "SIGTERM", "SIGINT", or "signal N" for the others: how a log names what arrived.
+    public static func name(of number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
+    }
+
     /// Blocks until a byte arrives; remembers the first answer so a later wait gets it again.
     private func firstSignal() -> Int32? {
         if let known = first.value { return known }

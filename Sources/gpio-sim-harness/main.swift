@@ -161,7 +161,9 @@ if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob", "--l
         sim.pull(spare, up: true)
         pause(0.2)
     }
-    report("game-log", ["lines": Array(game.output.prefix(80))])
+    // All of it: the debug lines pair each kernel edge stamp with the game's decision, the
+    // evidence when a step goes wrong.
+    report("game-log", ["lines": game.output])
     report("latency", ["board": board, "gpiomon": monitor, "gpiomonErrors": monitorErrors])
 
     // 5. SIGTERM mid-game: every LED line low afterwards, the lines free again.

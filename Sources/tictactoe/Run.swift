@@ -87,7 +87,9 @@ struct Run: AsyncParsableCommand {
             testFaults: ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1")
         do {
             try await service.run(until: {
-                if let signal = await shutdown.wait() { logger.info("signal \(signal): shutting down") }
+                if let signal = await shutdown.wait() {
+                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
+                }
             })
         } catch let error as GPIOError {
             printError(error.description)

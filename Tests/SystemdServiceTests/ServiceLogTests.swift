@@ -96,6 +96,13 @@ struct ShutdownSignalTests {
         #expect(await caught == SIGUSR1)
     }
 
+    @Test("a log names the signals a service is stopped with")
+    func names() {
+        #expect(ShutdownSignal.name(of: SIGTERM) == "SIGTERM")
+        #expect(ShutdownSignal.name(of: SIGINT) == "SIGINT")
+        #expect(ShutdownSignal.name(of: SIGUSR1) == "signal \(SIGUSR1)")
+    }
+
     @Test("cancelling the waiting task ends the wait with nil")
     func cancelled() async {
         let shutdown = ShutdownSignal([SIGWINCH])
