@@ -29,7 +29,7 @@ esac
 packaging=(
   # the trixie build environment (debootstrap, a private mount namespace), the arm64 binary's
   # tools (strip, readelf) and the package's (dpkg-deb), and the arm64 smoke run.
-  debootstrap util-linux binutils-aarch64-linux-gnu dpkg-dev qemu-user-static
+  debootstrap debian-archive-keyring util-linux binutils-aarch64-linux-gnu dpkg-dev qemu-user-static
 )
 if [[ $mode == --packaging ]]; then
   packages=("${packaging[@]}")
