@@ -6,7 +6,10 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t configfs none /sys/kernel/config
 mount -t tmpfs tmp /tmp
-echo "@@ {\"scenario\":\"boot\",\"kernel\":\"$(uname -r)\"}"
+# The clock that stamps edge events: under a loaded emulator the kernel may fall back to a coarse
+# one, which stamps a whole bounce burst alike.
+clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+echo "@@ {\"scenario\":\"boot\",\"kernel\":\"$(uname -r)\",\"clocksource\":\"$clock\"}"
 /bin/gpio-sim-harness /bin/tictactoe /bin/gpiomon /bin/gpioinfo "$(cat /etc/libgpiod-generation)"
 echo "@@ {\"scenario\":\"harness-exit\",\"status\":$?}"
 reboot -f

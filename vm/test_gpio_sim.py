@@ -56,6 +56,7 @@ def blinking(frames, on, off):
 def test_the_harness_ran_to_the_end(vm):
     _, records = vm
     assert "boot" in records
+    print(f"kernel {records['boot'][0]['kernel']}, clocksource {records['boot'][0].get('clocksource')}")
     assert records["setup"][0].get("chip", "").startswith("gpiochip"), records["setup"]
     assert records["done"] == [{"scenario": "done"}]
     assert records["harness-exit"][0]["status"] == 0

@@ -11,7 +11,8 @@ import Reactive
 ///
 /// The level at the window's end is worked out from the recorded edges' timestamps, not from
 /// the order they arrived in: a reader thread that hands over the tail of a bounce burst late
-/// cannot turn it into a press. The caller calls ``settle(at:)`` a little after
+/// cannot turn it into a press. Edges stamped alike (a clock coarser than the bounce) are taken
+/// in the order they arrived, which for one line is the kernel's order. The caller calls ``settle(at:)`` a little after
 /// ``settleDeadline``, allowing for that delivery latency. Pure: the caller schedules.
 public struct Debouncer: Sendable, Hashable {
     public let window: Duration
@@ -51,7 +52,10 @@ public struct Debouncer: Sendable, Hashable {
     /// new stable level if the line had settled on the other level by the window's end.
     public mutating func settle(at time: MonotonicInstant) -> LineLevel? {
         guard let until = lockedUntil, time >= until else { return nil }
-        let settled = windowEdges.max { $0.time < $1.time }?.level ?? stableLevel
+        // The latest stamp wins; among equal stamps (a coarse clock stamps a whole burst alike)
+        // the last to arrive, since the kernel hands over one line's events in order.
+        let settled = windowEdges.enumerated()
+            .max { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }?.element.level ?? stableLevel
         lockedUntil = nil
         windowEdges = []
         return accept(settled, at: until)

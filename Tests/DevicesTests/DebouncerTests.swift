@@ -53,6 +53,22 @@ struct DebouncerTests {
         #expect(debouncer.stableLevel == .low)
     }
 
+    @Test("a release burst stamped alike by a coarse clock settles on its last edge, not a second press")
+    func coarseClock() {
+        // Seen in the emulated VM under load: the clock fell back to 4 ms ticks, so all five
+        // edges of a release burst carried one stamp, and the first of them used to win.
+        var debouncer = Debouncer(window: .milliseconds(20), initialLevel: .high)
+        _ = debouncer.edge(to: .low, at: ms(0))
+        _ = debouncer.settle(at: ms(20))
+        #expect(debouncer.edge(to: .high, at: ms(172)) == .high)
+        #expect(debouncer.edge(to: .low, at: ms(172)) == nil)
+        #expect(debouncer.edge(to: .high, at: ms(172)) == nil)
+        #expect(debouncer.edge(to: .low, at: ms(172)) == nil)
+        #expect(debouncer.edge(to: .high, at: ms(172)) == nil)
+        #expect(debouncer.settle(at: ms(192)) == nil)
+        #expect(debouncer.stableLevel == .high)
+    }
+
     @Test("an edge after the window is accepted without a settle call")
     func afterWindow() {
         var debouncer = Debouncer(window: .milliseconds(20), initialLevel: .high)
