@@ -4,6 +4,7 @@ expectation lives here."""
 
 import json
 import pathlib
+import re
 import statistics
 import subprocess
 
@@ -97,6 +98,37 @@ def test_the_binary_says_ready_with_the_library_in_use(vm):
 
 DARK_X = ". . .\n. . .\n. . .\nX:on O:off"
 DARK = ". . .\n. . .\n. . .\nX:off O:off"
+
+
+DEBOUNCE_MS = int(re.search(r"^debounce_ms = (\d+)", (ROOT / "Hardware" / "tictactoe.toml").read_text(), re.M).group(1))
+
+
+def bounce_bursts(records):
+    """The harness's bounce bursts as the kernel stamped them (from the game's debug log): per
+    burst, the line and the time from its first edge to its last, in ms."""
+    bursts = []
+    for line in records["game-log"][0]["lines"]:
+        match = re.match(r"debug: edge (GPIO\d+) \w+ stamped ([\d.]+) ms", line)
+        if not match:
+            continue
+        name, stamp = match.group(1), float(match.group(2))
+        if bursts and bursts[-1][0] == name and stamp - bursts[-1][2] < 100:
+            bursts[-1][2] = stamp
+        else:
+            bursts.append([name, stamp, stamp])
+    return [(name, last - first) for name, first, last in bursts]
+
+
+def test_every_simulated_bounce_stayed_inside_the_debounce_window(vm):
+    """The steps below assume the harness's bursts were contact bounce. A starved emulator can
+    stretch one past the window, and then the game rightly sees two presses: this says so,
+    with the kernel's stamps, instead of leaving a puzzling frame."""
+    _, records = vm
+    bursts = bounce_bursts(records)
+    assert len(bursts) >= 40, bursts
+    longest = max(span for _, span in bursts)
+    print(f"longest bounce burst {longest:.1f} ms (kernel stamps), debounce window {DEBOUNCE_MS} ms")
+    assert longest < DEBOUNCE_MS, [burst for burst in bursts if burst[1] >= DEBOUNCE_MS]
 
 
 def test_a_complete_run_of_play_on_the_kernel_chip(vm):
