@@ -72,30 +72,48 @@ public enum TextFile {
 }
 
 extension TextFile {
-    /// Replaces the file at `path` with `text` atomically: written beside it, flushed, renamed.
+    /// Replaces the file at `path` with `text` atomically (see ``write(bytes:to:)``).
     public static func write(_ text: String, to path: String) throws(TextFileError) {
+        try write(bytes: Array(text.utf8), to: path)
+    }
+
+    /// Replaces the file at `path` with `bytes` so that a crash or power cut leaves either the
+    /// old file or the new one, never a mix: written beside it, flushed, renamed over it, and
+    /// the directory flushed so that the rename itself survives.
+    public static func write(bytes: [UInt8], to path: String) throws(TextFileError) {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TextFileError(reason: "cannot write the file: \(describeErrno(errno))") }
-        var bytes = Array(text.utf8)
+        var failure: Int32?
+        if !writeAll(fd, bytes) || fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == nil { failure = errno }
+        if failure == nil && rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`, however many calls it takes. Returns false on an error
+    /// (`errno` says which).
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = describeErrno(errno)
-                close(fd)
-                unlink(temporary)
-                throw TextFileError(reason: "cannot write the file: \(reason)")
-            }
+            guard count > 0 else { return false }
             written += count
         }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
-            let reason = describeErrno(errno)
-            unlink(temporary)
-            throw TextFileError(reason: "cannot write the file: \(reason)")
-        }
+        return true
     }
 
     /// Makes the directory at `path` and any missing parents, like `mkdir -p`.

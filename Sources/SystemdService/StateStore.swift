@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BoardConfiguration
 import Presentation
 #if canImport(Glibc)
 import Glibc
@@ -62,26 +63,10 @@ public struct StateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(SavedState(snapshot))
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError(operation: "create \(temporary)", code: errno) }
-        let written = data.withUnsafeBytes { buffer -> Int in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress!.advanced(by: offset), buffer.count - offset)
-                if count < 0 { if errno == EINTR { continue }; return -1 }
-                offset += count
-            }
-            return offset
-        }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == data.count, synced == 0 else { throw StoreError(operation: "write \(temporary)", code: errno) }
-        guard rename(temporary, path) == 0 else { throw StoreError(operation: "rename \(temporary)", code: errno) }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        do {
+            try TextFile.write(bytes: Array(data), to: path)
+        } catch {
+            throw StoreError(path: path, reason: error.reason)
         }
     }
 
@@ -96,10 +81,10 @@ public struct StateStore: Sendable {
     }
 }
 
-/// A failed file operation while saving state.
+/// A save that failed: which file, and why.
 public struct StoreError: Error, CustomStringConvertible {
-    public var operation: String
-    public var code: Int32
+    public var path: String
+    public var reason: String
 
-    public var description: String { "cannot \(operation): \(String(cString: strerror(code)))" }
+    public var description: String { "\(path): \(reason)" }
 }

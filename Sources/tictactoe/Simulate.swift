@@ -61,20 +61,9 @@ extension Simulate {
 
 /// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
 func say(_ line: String) {
-    writeAll(STDOUT_FILENO, line + "\n")
+    TextFile.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
 }
 
 func printError(_ message: String) {
-    writeAll(STDERR_FILENO, "tictactoe: \(message)\n")
-}
-
-private func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
-        written += count
-    }
+    TextFile.writeAll(STDERR_FILENO, Array("tictactoe: \(message)\n".utf8))
 }
