@@ -17,12 +17,12 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
-            name: "PressToFrame",
+            name: "GameLoop",
             dependencies: [
                 .product(name: "TicTacToeGPIO", package: project),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
-            path: "Benchmarks/PressToFrame",
+            path: "Benchmarks/GameLoop",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

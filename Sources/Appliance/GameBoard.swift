@@ -17,7 +17,8 @@ import TicTacToe
 ///   (lines already taken are released again).
 /// - Everything runs on `scheduler`: edges hop onto it, timers fire on it.
 /// - ``shutdown()`` ends the bindings, switches every LED off and releases all lines; it is
-///   idempotent. After it nothing is written to the chip.
+///   idempotent. After it nothing is written to the chip. Call it on the scheduler (the
+///   devices are confined to it), as the service and the terminal game do.
 public final class GameBoard: Sendable {
     public let viewModel: GameViewModel
     public let pad: ButtonPad
@@ -28,6 +29,7 @@ public final class GameBoard: Sendable {
     public let failures: Signal<GPIOError>
 
     private let outputs: any OutputLines
+    private let scheduler: any Scheduler
     private let bindings = CompositeDisposable()
     private let isShutDown = Protected(false)
 
@@ -39,17 +41,15 @@ public final class GameBoard: Sendable {
         do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
         guard settings.scanFrameRate >= 100 else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
         self.settings = settings
+        self.scheduler = scheduler
 
         do {
             outputs = try chip.requestOutputs(OutputConfiguration(
                 offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-leds"))
         } catch { throw .gpio(error) }
         // Lines start low; with active-low LED groups that would be "on", so switch off properly.
-        let off = pins.rows.map { LineSetting($0, pins.rowPolarity.level(active: false)) }
-            + (pins.redColumns + pins.greenColumns).map { LineSetting($0, pins.columnPolarity.level(active: false)) }
-            + [pins.xStatus, pins.oStatus].map { LineSetting($0, pins.statusPolarity.level(active: false)) }
         do {
-            try outputs.set(off)
+            try outputs.set(pins.allLEDsOff)
             pad = try ButtonPad(chip: chip, pins: pins, timings: settings.buttons, scheduler: scheduler)
         } catch {
             outputs.release()
@@ -72,8 +72,8 @@ public final class GameBoard: Sendable {
     /// Whether the buttons are still being read.
     public var isListening: Bool { pad.isListening }
 
-    /// Starts the matrix scan.
-    public func start() { matrix.start() }
+    /// Starts the matrix scan, on the scheduler, and returns once it has started.
+    public func start() { scheduler.runAndWait { [matrix] in matrix.start() } }
 
     /// Ends the game's output: bindings off, every LED off, all lines released.
     public func shutdown() {

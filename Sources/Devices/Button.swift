@@ -9,7 +9,10 @@ import Reactive
 ///   the level is only known once the debounce window ends).
 /// - Presses and releases strictly alternate, starting from the level read at creation: a
 ///   button already held down at start produces a release first, never a phantom press.
-public final class Button: Sendable {
+/// - A settle check is scheduled only when edges arrive inside a debounce window (a bounce),
+///   the only case in which it can change anything: a clean press schedules no timer.
+/// - Confined to the scheduler, so its debouncer and timer need no lock.
+public final class Button: @unchecked Sendable {
     public let offset: LineOffset
     public let polarity: Polarity
     /// Debounced presses, with their time.
@@ -22,8 +25,8 @@ public final class Button: Sendable {
     /// Every debounced change, the one source the three outputs above derive from.
     private let changes: Signal<(down: Bool, at: MonotonicInstant)>
     private let changeInput: Signal<(down: Bool, at: MonotonicInstant)>.Input
-    private let debouncer: Protected<Debouncer>
-    private let settleTimer = SerialDisposable()
+    private var debouncer: Debouncer
+    private var settleTimer: (any Disposable)?
     private let scheduler: any Scheduler
 
     init(offset: LineOffset, polarity: Polarity, initialLevel: LineLevel, debounce: Duration, scheduler: any Scheduler) {
@@ -34,18 +37,21 @@ public final class Button: Sendable {
         presses = changes.filter(\.down).map(\.at)
         releases = changes.filter { !$0.down }.map(\.at)
         isPressed = Property(initial: polarity.isActive(initialLevel), then: changes.map(\.down))
-        debouncer = Protected(Debouncer(window: debounce, initialLevel: initialLevel))
+        debouncer = Debouncer(window: debounce, initialLevel: initialLevel)
     }
 
-    deinit { settleTimer.dispose() }
+    deinit { settleTimer?.dispose() }
 
     /// Feeds one edge of this button's line. Call on the scheduler.
     func handle(_ event: EdgeEvent) {
-        let (change, deadline) = debouncer.withValue { debouncer in
-            (debouncer.edge(to: event.edge.level, at: event.timestamp), debouncer.settleDeadline)
+        let change = debouncer.edge(to: event.edge.level, at: event.timestamp)
+        if let change {
+            // A new window: a check pending for the last one has nothing left to settle.
+            settleTimer?.dispose()
+            settleTimer = nil
+            announce(change, at: event.timestamp)
         }
-        if let change { announce(change, at: event.timestamp) }
-        if change != nil, let deadline { armSettle(at: deadline) }
+        armSettleIfNeeded()
     }
 
     /// How long after a window's end the settle check waits for edges stamped inside the
@@ -53,15 +59,14 @@ public final class Button: Sendable {
     /// case (a tap shorter than the window), never a press.
     static let deliveryMargin: Duration = .milliseconds(50)
 
-    private func armSettle(at deadline: MonotonicInstant) {
+    private func armSettleIfNeeded() {
+        guard settleTimer == nil, debouncer.hasEdgesToSettle, let deadline = debouncer.settleDeadline else { return }
         let checkAt = deadline + Self.deliveryMargin
-        settleTimer.inner = scheduler.schedule(at: checkAt) { [weak self] in
+        settleTimer = scheduler.schedule(at: checkAt) { [weak self] in
             guard let self else { return }
-            let (change, next) = debouncer.withValue { ($0.settle(at: checkAt), $0.settleDeadline) }
-            if let change {
-                announce(change, at: deadline)
-                if let next { armSettle(at: next) }
-            }
+            settleTimer = nil
+            if let change = debouncer.settle(at: checkAt) { announce(change, at: deadline) }
+            armSettleIfNeeded()
         }
     }
 

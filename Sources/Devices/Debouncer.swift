@@ -34,6 +34,10 @@ public struct Debouncer: Sendable, Hashable {
     /// When the current lockout ends, or `nil` when none is running.
     public var settleDeadline: MonotonicInstant? { lockedUntil }
 
+    /// Whether edges were recorded inside the current window: only then can ``settle(at:)``
+    /// change the level, so only then does it need calling.
+    public var hasEdgesToSettle: Bool { !windowEdges.isEmpty }
+
     /// An edge to `level` stamped `time`. Returns the new stable level when it changes now.
     public mutating func edge(to level: LineLevel, at time: MonotonicInstant) -> LineLevel? {
         if let until = lockedUntil {

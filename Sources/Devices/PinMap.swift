@@ -61,6 +61,17 @@ public struct PinMap: Sendable, Hashable {
     /// All output lines: rows, red columns, green columns, then the two status LEDs.
     public var outputOffsets: [LineOffset] { rows + redColumns + greenColumns + [xStatus, oStatus] }
 
+    /// Every matrix line (rows and columns) at its off level.
+    public var matrixOff: [LineSetting] {
+        rows.map { LineSetting($0, rowPolarity.level(active: false)) }
+            + (redColumns + greenColumns).map { LineSetting($0, columnPolarity.level(active: false)) }
+    }
+
+    /// Every LED line, matrix and status LEDs, at its off level: what a board that stops leaves.
+    public var allLEDsOff: [LineSetting] {
+        matrixOff + [xStatus, oStatus].map { LineSetting($0, statusPolarity.level(active: false)) }
+    }
+
     /// Every line with the configuration key of its group, inputs first.
     public var assignments: [(key: String, offset: LineOffset)] {
         cellButtons.map { ("buttons.cells", $0) } + [("buttons.new_game", newGameButton)]

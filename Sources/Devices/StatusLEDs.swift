@@ -5,11 +5,13 @@ import Reactive
 /// The two status LEDs, directly driven: red on X's side, green on O's side.
 ///
 /// Shows the status part of the latest ``Frame`` bound into it, writing only when it changes.
-/// A write error is sent on ``failures``.
-public final class StatusLEDs: BindingTargetProvider, Sendable {
+/// A write error is sent on ``failures``. Confined to the game's scheduler, like the matrix.
+public final class StatusLEDs: BindingTargetProvider, @unchecked Sendable {
     private let lines: any OutputLines
     private let pins: PinMap
-    private let shown = Protected<(x: Bool, o: Bool)?>(nil)
+    private var shown: (x: Bool, o: Bool)?
+    /// The one write this device makes, rewritten in place.
+    private var settings: [LineSetting]
     private let token: Lifetime.Token
     private let lifetime: Lifetime
     public let failures: Signal<GPIOError>
@@ -18,6 +20,7 @@ public final class StatusLEDs: BindingTargetProvider, Sendable {
     public init(lines: any OutputLines, pins: PinMap) {
         self.lines = lines
         self.pins = pins
+        settings = [LineSetting(pins.xStatus, .low), LineSetting(pins.oStatus, .low)]
         (lifetime, token) = Lifetime.make()
         (failures, failureInput) = Signal<GPIOError>.pipe()
     }
@@ -30,16 +33,12 @@ public final class StatusLEDs: BindingTargetProvider, Sendable {
     public func stop() { show(x: false, o: false) }
 
     private func show(x: Bool, o: Bool) {
-        let changed = shown.withValue { shown -> Bool in
-            defer { shown = (x, o) }
-            return shown.map { $0.x != x || $0.o != o } ?? true
-        }
-        guard changed else { return }
+        if let shown, shown == (x, o) { return }
+        shown = (x, o)
+        settings[0].level = pins.statusPolarity.level(active: x)
+        settings[1].level = pins.statusPolarity.level(active: o)
         do {
-            try lines.set([
-                LineSetting(pins.xStatus, pins.statusPolarity.level(active: x)),
-                LineSetting(pins.oStatus, pins.statusPolarity.level(active: o)),
-            ])
+            try lines.set(settings)
         } catch {
             failureInput.send(error)
         }

@@ -16,7 +16,8 @@ import Reactive
 ///   ``GPIOError/lineBusy(chip:offset:consumer:)`` naming the holder, like the kernel's EBUSY.
 /// - Output lines keep their last level after release, as real hardware does, so a program
 ///   that forgets to switch its LEDs off is caught.
-/// - The output history keeps the most recent `historyCapacity` writes.
+/// - The output history keeps the most recent `historyCapacity` writes; with a capacity of 0
+///   it keeps none and only counts them (``outputWriteCount``), for benchmarks.
 public final class SimulatedChip: GPIOChip {
     public let name: String
     public let label: String
@@ -40,6 +41,7 @@ public final class SimulatedChip: GPIOChip {
         var nextRequest = 0
         var outputs = LineLevels()
         var history: [OutputWrite] = []
+        var writeCount = 0
         var historyStart = OutputWrite(time: .zero, levels: LineLevels())
         var inputs: [Int: Signal<EdgeEvent>.Input] = [:]
     }
@@ -57,7 +59,7 @@ public final class SimulatedChip: GPIOChip {
         self.label = label
         self.lineCount = lineCount
         self.clock = clock
-        self.historyCapacity = max(historyCapacity, 16)
+        self.historyCapacity = historyCapacity == 0 ? 0 : max(historyCapacity, 16)
         state = Protected(State(lines: Array(repeating: Line(), count: lineCount)))
         writes = Signal<OutputWrite>.pipe()
         state.withValue { $0.historyStart.time = clock.now }
@@ -160,7 +162,10 @@ public final class SimulatedChip: GPIOChip {
     }
 
     /// The levels of all output lines now (released lines keep their last level).
-    public var outputLevels: LineLevels { state.value.outputs }
+    public var outputLevels: LineLevels { state.withValue { $0.outputs } }
+
+    /// How many output writes there have been.
+    public var outputWriteCount: Int { state.withValue { $0.writeCount } }
 
     /// Every output write as it happens, on the writer's thread.
     public var outputWrites: Signal<OutputWrite> { writes.output }
@@ -206,6 +211,8 @@ public final class SimulatedChip: GPIOChip {
                 state.outputs[setting.offset] = setting.level
             }
             let record = OutputWrite(time: clock.now, levels: state.outputs)
+            state.writeCount += 1
+            guard historyCapacity > 0 else { return .success(record) }
             state.history.append(record)
             if state.history.count > historyCapacity {
                 let dropped = state.history.count - historyCapacity / 2

@@ -1,41 +1,39 @@
 import Lights
 import TicTacToe
 
-/// The feedback table of `DESIGN.md` as one pure function: what the lights show for a board
-/// and the animation state around it.
+/// The game feedback table as one pure function: what the lights show for a session state.
 public enum FrameRenderer {
     /// The colour of a player's marks and status LED.
     public static func color(of player: Player) -> LEDColor { player == .x ? .red : .green }
 
-    /// - Parameters:
-    ///   - board: the game.
-    ///   - flashing: an occupied cell that was just pressed, shown amber.
-    ///   - blinkOn: the phase of the end-of-game blink.
-    ///   - asleep: everything dark.
-    public static func frame(board: Board, flashing: Position?, blinkOn: Bool, asleep: Bool) -> Frame {
-        guard !asleep else { return .dark }
+    /// Marks in their player's colour; an occupied cell just pressed amber; once won, every
+    /// winning line and the winner's LED blink; once drawn, every cell and both LEDs blink; in
+    /// play, the LED of the player to move is on. Asleep, everything is dark.
+    public static func frame(of state: SessionState) -> Frame {
+        guard !state.isAsleep else { return .dark }
+        let board = state.board
         var frame = Frame.dark
         for position in Position.all {
             guard let owner = board[position] else { continue }
             let blinks: Bool
             switch board.outcome {
             case .inProgress: blinks = false
-            case .won(_, let line): blinks = line.contains(position)
+            case .won(_, let lines): blinks = lines.contains(position)
             case .draw: blinks = true
             }
-            frame.cells[position.index] = blinks && !blinkOn ? .off : color(of: owner)
+            frame.cells[position.index] = blinks && !state.blinkOn ? .off : color(of: owner)
         }
-        if let flashing { frame.cells[flashing.index] = .amber }
+        if let flashing = state.flashing { frame.cells[flashing.index] = .amber }
         switch board.outcome {
         case .inProgress(let next):
             frame.xStatus = next == .x
             frame.oStatus = next == .o
         case .won(let winner, _):
-            frame.xStatus = winner == .x && blinkOn
-            frame.oStatus = winner == .o && blinkOn
+            frame.xStatus = winner == .x && state.blinkOn
+            frame.oStatus = winner == .o && state.blinkOn
         case .draw:
-            frame.xStatus = blinkOn
-            frame.oStatus = blinkOn
+            frame.xStatus = state.blinkOn
+            frame.oStatus = state.blinkOn
         }
         return frame
     }

@@ -8,6 +8,8 @@ public enum GameEvent: Sendable, Hashable {
     case refused(Position, MoveError)
     /// A cell pressed after the game ended.
     case ignored(Position)
+    /// A short press of new game mid-game, which takes a hold.
+    case newGameNeedsHold
     case finished(Outcome)
     case fellAsleep
     case wokeUp

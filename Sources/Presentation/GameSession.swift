@@ -1,101 +1,117 @@
 import Reactive
 import TicTacToe
 
-/// The view model's mutable core: the state its properties are derived from, the timers that
-/// animate it, and what each input does to it. Runs on the caller's thread (the scheduler's).
-final class GameSession: Sendable {
-    let game: MutableProperty<Board>
-    let scores: MutableProperty<Score>
-    let nextStarter: MutableProperty<Player>
-    let flash = MutableProperty<Position?>(nil)
-    let blinkOn = MutableProperty(true)
-    let asleep = MutableProperty(false)
+/// The view model's engine: the session state, one `modify` per input, and the timers that
+/// animate it (amber flash, end-of-game blink, idle sleep).
+///
+/// Confined to the game's scheduler: every input and every timer runs there (the contract of
+/// ``GameViewModel``), so its timer fields need no lock.
+final class GameSession: @unchecked Sendable {
+    let state: MutableProperty<SessionState>
     let events: Signal<GameEvent>
 
     private let eventInput: Signal<GameEvent>.Input
-    private let flashTimer = SerialDisposable()
-    private let blinkTimer = SerialDisposable()
-    private let idleTimer = SerialDisposable()
     private let scheduler: any Scheduler
     private let timings: GameTimings
+    private var flashTimer: (any Disposable)?
+    private var blinkTimer: (any Disposable)?
+    private var idleTimer: (any Disposable)?
+    /// The last press of any button. The idle timer is not restarted on every press (that would
+    /// cost a timer per press); when it fires early it checks this and waits the rest.
+    private var lastActivity: MonotonicInstant
 
     init(snapshot: GameSnapshot, timings: GameTimings, scheduler: any Scheduler) {
-        game = MutableProperty(snapshot.board)
-        scores = MutableProperty(snapshot.score)
-        nextStarter = MutableProperty(snapshot.nextStarter)
+        state = MutableProperty(SessionState(snapshot: snapshot))
         self.timings = timings
         self.scheduler = scheduler
+        lastActivity = scheduler.now
         (events, eventInput) = Signal<GameEvent>.pipe()
-        restartIdleCountdown()
-        if snapshot.board.isOver { startBlinking() }
+        armIdleTimer()
+        followBlink()
     }
 
     deinit {
-        flashTimer.dispose()
-        blinkTimer.dispose()
-        idleTimer.dispose()
+        flashTimer?.dispose()
+        blinkTimer?.dispose()
+        idleTimer?.dispose()
     }
 
     /// A cell was pressed.
     func press(_ position: Position) {
-        guard wake() else { return }
-        let board = game.value
-        do {
-            let next = try board.playing(position)
-            flashTimer.inner = nil
-            flash.value = nil
-            game.value = next
-            if let mover = board.turn { eventInput.send(.moved(mover, position)) }
-            if next.isOver { finish(next) }
-        } catch .gameOver {
-            eventInput.send(.ignored(position))
-        } catch {
-            eventInput.send(.refused(position, error))
-            flash.value = position
-            flashTimer.inner = scheduler.schedule(after: timings.illegalFlash) { [flash] in flash.value = nil }
+        noteActivity()
+        let event = state.modify { $0.press(position) }
+        switch event {
+        case .refused:
+            flashTimer?.dispose()
+            flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
+                self?.state.modify { $0.endFlash() }
+            }
+        case .moved, .wokeUp:
+            cancelFlash()
+            followBlink()
+        default:
+            break
+        }
+        eventInput.send(event)
+        if case .moved = event, state.value.board.isOver {
+            eventInput.send(.finished(state.value.board.outcome))
         }
     }
 
     /// The new-game button asked for a new game (a short press once over, or a hold).
     func requestNewGame() {
-        guard wake() else { return }
-        let starter = nextStarter.value
-        nextStarter.value = starter.opponent
-        blinkTimer.inner = nil
-        flashTimer.inner = nil
-        flash.value = nil
-        blinkOn.value = true
-        game.value = Board(starter: starter)
-        eventInput.send(.started(starter: starter))
+        noteActivity()
+        let event = state.modify { $0.startNewGame() }
+        cancelFlash()
+        followBlink()
+        eventInput.send(event)
     }
 
-    private func finish(_ board: Board) {
-        scores.modify { $0 = $0.recording(board.outcome) }
-        startBlinking()
-        eventInput.send(.finished(board.outcome))
+    /// A short press of new game mid-game: nothing changes but the message.
+    func refuseShortNewGame() {
+        eventInput.send(.newGameNeedsHold)
     }
 
-    private func startBlinking() {
-        blinkOn.value = true
-        blinkTimer.inner = scheduler.schedule(every: timings.blinkHalfPeriod) { [blinkOn] in
-            blinkOn.modify { $0.toggle() }
+    /// A press that changes nothing (new game mid-game) still counts as someone at the board.
+    func noteActivity() {
+        lastActivity = scheduler.now
+        if idleTimer == nil { armIdleTimer() }
+    }
+
+    private func cancelFlash() {
+        flashTimer?.dispose()
+        flashTimer = nil
+    }
+
+    /// Starts or stops the blink timer to match the state: it runs exactly while the game is over
+    /// and the lights are on, so a dark board has no timer running.
+    private func followBlink() {
+        if state.value.isBlinking {
+            guard blinkTimer == nil else { return }
+            blinkTimer = scheduler.schedule(every: timings.blinkHalfPeriod) { [weak self] in
+                self?.state.modify { $0.toggleBlink() }
+            }
+        } else {
+            blinkTimer?.dispose()
+            blinkTimer = nil
         }
     }
 
-    /// Notes activity. Returns `false` when the board was asleep: this press only woke it.
-    private func wake() -> Bool {
-        restartIdleCountdown()
-        guard asleep.value else { return true }
-        asleep.value = false
-        eventInput.send(.wokeUp)
-        return false
+    private func armIdleTimer() {
+        idleTimer = scheduler.schedule(at: lastActivity + timings.idleSleep) { [weak self] in
+            self?.idleTimerFired()
+        }
     }
 
-    private func restartIdleCountdown() {
-        idleTimer.inner = scheduler.schedule(after: timings.idleSleep) { [weak self] in
-            guard let self, !asleep.value else { return }
-            asleep.value = true
-            eventInput.send(.fellAsleep)
+    private func idleTimerFired() {
+        idleTimer = nil
+        guard scheduler.now >= lastActivity + timings.idleSleep else {
+            armIdleTimer()
+            return
         }
+        guard state.modify({ $0.fallAsleep() }) else { return }
+        cancelFlash()
+        followBlink()
+        eventInput.send(.fellAsleep)
     }
 }

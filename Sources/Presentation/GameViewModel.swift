@@ -9,24 +9,31 @@ import TicTacToe
 /// shows, ending in ``frame``, which the LED devices are bound to with `<~`.
 ///
 /// ## Contract
-/// - Inputs are handled on the thread they arrive on, in order; in the app that is the game's
-///   scheduler, which also runs this view model's timers.
+/// - Confined to the game's scheduler: inputs must arrive there (the button pad delivers on it),
+///   and the view model's timers run there; outputs change there, in input order.
 /// - A free cell takes the mover's mark; an occupied cell flashes amber for
 ///   ``GameTimings/illegalFlash`` and changes nothing; a press after the game ended is ignored.
-/// - A win blinks the winning line and the winner's status LED; a draw blinks every cell and
-///   both status LEDs; the blink runs until the next game.
+/// - A win blinks every line the winning mark completed and the winner's status LED; a draw
+///   blinks every cell and both status LEDs; the blink runs until the next game, and pauses
+///   while the lights sleep (no timer runs on a dark board).
+/// - One input, one change: each press, action or timer changes ``state`` once, so ``frame``
+///   sends at most one new frame and ``snapshot`` at most one new snapshot per input.
 /// - ``newGame`` is enabled once the game is over (or while asleep, where it only wakes the
 ///   board); ``startOver`` is always enabled, so a mid-game restart takes the deliberate hold.
 ///   Each new game is started by the player who did not start the previous one.
-/// - After ``GameTimings/idleSleep`` without input, the lights go dark; the next press of any
-///   button only wakes them.
+/// - After ``GameTimings/idleSleep`` without a press of any button (a refused one counts), the
+///   lights go dark; the next press of any button only wakes them.
 public final class GameViewModel: Sendable {
     // MARK: Outputs
+    /// The whole session: every output below is derived from this one value, which each input
+    /// changes exactly once, so no output ever shows an intermediate state.
+    public let state: Property<SessionState>
     public let board: Property<Board>
     /// Who moves now, or `nil` once the game is over.
     public let turn: Property<Player?>
     public let winner: Property<Player?>
-    public let winningLine: Property<WinningLine?>
+    /// Every line the winner completed (one, or two closed by one mark); empty otherwise.
+    public let winningLines: Property<WinningLines>
     public let isDraw: Property<Bool>
     public let isOver: Property<Bool>
     /// Whether a cell press can still place a mark.
@@ -38,19 +45,20 @@ public final class GameViewModel: Sendable {
     /// Everything the lights show.
     public let frame: Property<Frame>
     public let players: PlayerNames
-    /// What happened, as it happens.
+    /// What happened, as it happens, sent after the state has changed.
     public let events: Signal<GameEvent>
     /// What to save to survive a restart: the game, the next starter, the score.
     public let snapshot: Property<GameSnapshot>
 
     // MARK: Inputs
-    /// A short press of new game: starts a new game once this one is over.
+    /// A short press of new game: starts a new game once this one is over. Refused mid-game,
+    /// where it still counts as activity (the idle countdown starts again).
     public let newGame: Action<Void, Void>
     /// A held new game: abandons the game in progress and starts a new one.
     public let startOver: Action<Void, Void>
 
     private let session: GameSession
-    private let positionsObservation: any Disposable
+    private let observations: CompositeDisposable
 
     /// - Parameters:
     ///   - positions: pressed cells (the button pad's merged signal).
@@ -76,27 +84,29 @@ public final class GameViewModel: Sendable {
         self.players = players
         events = session.events
 
-        board = Property(session.game)
+        state = Property(session.state)
+        board = state.map(\.board).skipRepeats()
         turn = board.map(\.turn)
         winner = board.map(\.winner)
-        winningLine = board.map(\.winningLine)
+        winningLines = board.map(\.winningLines)
         isDraw = board.map(\.isDraw)
         isOver = board.map(\.isOver)
         canMakeMove = board.map(\.canMakeMove)
-        score = Property(session.scores)
-        isAsleep = Property(session.asleep)
-        flashingCell = Property(session.flash)
-        frame = Property.combineLatest(session.game, session.flash, session.blinkOn, session.asleep)
-            .map { FrameRenderer.frame(board: $0, flashing: $1, blinkOn: $2, asleep: $3) }
-            .skipRepeats()
+        score = state.map(\.score).skipRepeats()
+        isAsleep = state.map(\.isAsleep).skipRepeats()
+        flashingCell = state.map(\.flashing).skipRepeats()
+        frame = state.map { FrameRenderer.frame(of: $0) }.skipRepeats()
+        self.snapshot = state.map(\.snapshot).skipRepeats()
 
-        self.snapshot = Property.combineLatest(session.game, session.nextStarter, session.scores)
-            .map { GameSnapshot(board: $0, nextStarter: $1, score: $2) }
-        let overOrAsleep = Property.combineLatest(isOver, isAsleep).map { $0 || $1 }
-        newGame = Action(enabledIf: overOrAsleep) { session.requestNewGame() }
+        newGame = Action(enabledIf: state.map(\.acceptsNewGame)) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
-        positionsObservation = positions.observeValues { [weak session] in session?.press($0) }
+        observations = CompositeDisposable()
+        observations += positions.observeValues { [weak session] in session?.press($0) }
+        observations += newGame.disabledAttempts.observeValues { [weak session] _ in
+            session?.noteActivity()
+            session?.refuseShortNewGame()
+        }
     }
 
-    deinit { positionsObservation.dispose() }
+    deinit { observations.dispose() }
 }

@@ -6,12 +6,16 @@
 /// - ``isEnabled`` is a property, so what enables the command is observable (and testable).
 /// - ``apply(_:)`` runs the work synchronously on the caller's thread when enabled and returns
 ///   its output; when disabled it does nothing and returns `nil`.
-/// - ``values`` sends every output, after the work is done.
+/// - ``values`` sends every output, after the work is done; ``disabledAttempts`` sends every
+///   input applied while disabled (ReactiveSwift's `disabledErrors`): a refused press is still
+///   a press, and a view model may count it as activity.
 /// - Binding a signal into an action (`action <~ taps`) applies it for every value.
 public final class Action<Input: Sendable, Output: Sendable>: BindingTargetProvider {
     public let isEnabled: Property<Bool>
     public let values: Signal<Output>
     private let valuesInput: Signal<Output>.Input
+    public let disabledAttempts: Signal<Input>
+    private let disabledInput: Signal<Input>.Input
     private let work: @Sendable (Input) -> Output
     private let token: Lifetime.Token
     /// Ends when the action is deallocated.
@@ -23,6 +27,7 @@ public final class Action<Input: Sendable, Output: Sendable>: BindingTargetProvi
     ) where Enabled.Value == Bool {
         isEnabled = enabledIf.map { $0 }
         (values, valuesInput) = Signal<Output>.pipe()
+        (disabledAttempts, disabledInput) = Signal<Input>.pipe()
         self.work = work
         (lifetime, token) = Lifetime.make()
     }
@@ -35,7 +40,10 @@ public final class Action<Input: Sendable, Output: Sendable>: BindingTargetProvi
     /// Runs the work if enabled; returns its output, or `nil` when disabled.
     @discardableResult
     public func apply(_ input: Input) -> Output? {
-        guard isEnabled.value else { return nil }
+        guard isEnabled.value else {
+            disabledInput.send(input)
+            return nil
+        }
         let output = work(input)
         valuesInput.send(output)
         return output

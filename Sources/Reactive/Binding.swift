@@ -43,11 +43,26 @@ public func <~ <Target: BindingTargetProvider>(
     }
 }
 
+/// Starts `source` and sends its values into `target`, until the target's lifetime ends or the
+/// returned disposable is disposed.
+@discardableResult
+public func <~ <Target: BindingTargetProvider>(
+    target: Target, source: SignalProducer<Target.Value>
+) -> any Disposable {
+    let target = target.bindingTarget
+    let observation = source.startWithValues { target.consume($0) }
+    let whenEnded = target.lifetime.observeEnded { observation.dispose() }
+    return ActionDisposable {
+        observation.dispose()
+        whenEnded.dispose()
+    }
+}
+
 /// Sends the current value of `source` into `target` at once, then every change, until the
 /// target's lifetime ends or the returned disposable is disposed.
 @discardableResult
 public func <~ <Target: BindingTargetProvider, Source: PropertyProtocol>(
     target: Target, source: Source
 ) -> any Disposable where Source.Value == Target.Value {
-    target <~ source.values
+    target <~ source.producer
 }

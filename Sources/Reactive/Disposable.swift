@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Something that can be stopped: an observation, a scheduled action, a binding.
 ///
 /// `dispose()` is idempotent and thread-safe; what it stops is stopped when it returns.
@@ -8,21 +10,29 @@ public protocol Disposable: AnyObject, Sendable {
 
 /// Runs a closure once, on the first `dispose()`.
 public final class ActionDisposable: Disposable {
-    private let action: Protected<(@Sendable () -> Void)?>
+    private let action: Mutex<(@Sendable () -> Void)?>
 
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Protected(action)
+        self.action = Mutex(action)
     }
 
-    public var isDisposed: Bool { action.value == nil }
+    public var isDisposed: Bool { action.withLock { $0 == nil } }
 
     public func dispose() {
-        let pending = action.withValue { action in
+        let pending = action.withLock { action in
             defer { action = nil }
             return action
         }
         pending?()
     }
+}
+
+/// Nothing to stop: what observing an already completed signal returns.
+public final class NoDisposable: Disposable {
+    public static let shared = NoDisposable()
+    private init() {}
+    public var isDisposed: Bool { true }
+    public func dispose() {}
 }
 
 /// Disposes many disposables together. Adding to an already disposed composite disposes the

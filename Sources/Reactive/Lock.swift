@@ -79,3 +79,13 @@ public final class Protected<State>: @unchecked Sendable {
     /// A copy of the value.
     public var value: State { withValue { $0 } }
 }
+
+/// State that needs no lock because something else already serializes every access to it: the
+/// actions of one serial ``Scheduler`` (the game loop), or the deliveries of one signal (its
+/// delivery lock). The compiler cannot see that; this type is where the code says so, and each
+/// use names what serializes it.
+public final class Confined<State>: @unchecked Sendable {
+    public var value: State
+
+    public init(_ value: State) { self.value = value }
+}

@@ -1,8 +1,7 @@
-/// A property whose value is set from outside: the view model's private state, and binding
-/// targets such as the LED matrix's frame.
+/// A property whose value is set from outside: the view model's state, and binding targets.
 ///
-/// Its ``lifetime`` ends when it is deallocated; bindings into it end then. Its signals complete
-/// when the last reference to its storage goes away.
+/// Its ``lifetime`` ends when it is deallocated; bindings into it end then, and its signal
+/// completes.
 public final class MutableProperty<Value: Sendable>: PropertyProtocol, BindingTargetProvider {
     let storage: PropertyStorage<Value>
     private let token: Lifetime.Token
@@ -11,7 +10,13 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol, BindingTa
 
     public init(_ initial: Value) {
         storage = PropertyStorage(initial)
+        storage.core.retainHandle()
         (lifetime, token) = Lifetime.make()
+    }
+
+    deinit {
+        storage.complete()
+        storage.core.handleReleased()
     }
 
     /// The current value. Setting it announces the new value to observers before returning.
@@ -20,14 +25,15 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol, BindingTa
         set { storage.set(newValue) }
     }
 
-    /// Changes the value in place, atomically, and announces the result once.
+    /// Changes the value in place, atomically, and announces the result once: how one input
+    /// makes one change, however many fields it touches.
     @discardableResult
-    public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.modify(body)
+    public func modify<Result>(_ body: (inout Value) -> Result) -> Result {
+        storage.modify(body)
     }
 
-    public var signal: Signal<Value> { storage.changes }
-    public var values: Signal<Value> { storage.values }
+    public var signal: Signal<Value> { storage.signal }
+    public var producer: SignalProducer<Value> { storage.producer }
 
     public var bindingTarget: BindingTarget<Value> {
         BindingTarget(lifetime: lifetime) { [storage] in storage.set($0) }

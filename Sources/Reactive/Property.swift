@@ -1,57 +1,89 @@
-/// A read-only property: a view of a ``MutableProperty``, a constant, or a value derived from
-/// other properties with ``map(_:)`` and ``combineLatest(_:_:)``.
+/// A read-only property: a view of a ``MutableProperty``, a constant, or a value composed from
+/// another property (``PropertyProtocol/map(_:)``, ``PropertyProtocol/skipRepeats()``) or from
+/// a signal (``init(initial:then:)``).
 ///
-/// A derived property keeps its sources alive and stays subscribed to them until it is
-/// deallocated. Observing its `signal` or `values` keeps it alive for as long as the
-/// observation lasts, so `target <~ a.map(f)` works without holding on to the mapped property.
+/// ## Memory
+/// As in ReactiveSwift, a composed property does not keep its source alive: its source's
+/// observation keeps *it* alive. It follows the source until the source goes away (its signal
+/// then completes and it keeps its last value) or until it is released and nobody observes it
+/// any more, when it stops observing the source. So `target <~ a.map(f)` works without holding
+/// on to the mapped property, for as long as `a` lives. A view of a mutable property keeps that
+/// mutable property alive.
 public final class Property<Value: Sendable>: PropertyProtocol {
     private let storage: PropertyStorage<Value>
-    private let upstream: (any Disposable)?
+    /// What keeps the storage's source: the viewed mutable property, or nothing.
+    private let source: (any Sendable & AnyObject)?
+    private let ownsHandle: Bool
 
     /// A read-only view of `property`.
     public init(_ property: MutableProperty<Value>) {
         storage = property.storage
-        upstream = nil
+        source = property
+        ownsHandle = false
     }
 
     /// A property that never changes.
     public init(value: Value) {
         storage = PropertyStorage(value)
-        upstream = nil
+        source = nil
+        ownsHandle = true
+        storage.core.retainHandle()
     }
 
     /// A property that starts at `initial` and then takes every value `signal` sends.
-    public convenience init(initial: Value, then signal: Signal<Value>) {
-        self.init(deriving: signal.startWith(initial))
+    public init(initial: Value, then signal: Signal<Value>) {
+        let storage = PropertyStorage(initial)
+        self.storage = storage
+        source = nil
+        ownsHandle = true
+        storage.core.retainHandle()
+        storage.core.attach(upstream: signal.observe(Observer { event in
+            switch event {
+            case .value(let value): storage.set(value)
+            case .completed: storage.complete()
+            }
+        }))
     }
 
-    /// A property that follows a signal which sends its current value synchronously on
-    /// observation (as `values` of another property does).
-    init(deriving values: Signal<Value>) {
+    /// A property that follows `producer`, which must send its first value synchronously on
+    /// start (as a property's producer does).
+    init(composing producer: SignalProducer<Value>) {
         let slot = Protected<PropertyStorage<Value>?>(nil)
-        upstream = values.observeValues { value in
-            if let storage = slot.value {
-                storage.set(value)
-            } else {
-                slot.withValue { $0 = PropertyStorage(value) }
+        let observation = producer.start(Observer { event in
+            switch event {
+            case .value(let value):
+                if let storage = slot.value {
+                    storage.set(value)
+                } else {
+                    slot.withValue { $0 = PropertyStorage(value) }
+                }
+            case .completed:
+                slot.value?.complete()
             }
-        }
+        })
         guard let storage = slot.value else {
-            preconditionFailure("Property(deriving:): the source sent no current value on observation")
+            preconditionFailure("Property(composing:): the producer sent no value on start")
         }
         self.storage = storage
+        source = nil
+        ownsHandle = true
+        storage.core.retainHandle()
+        storage.core.attach(upstream: observation)
     }
 
-    deinit { upstream?.dispose() }
+    deinit {
+        if ownsHandle { storage.core.handleReleased() }
+    }
 
     public var value: Value { storage.value }
-
-    public var signal: Signal<Value> { retainingSelf(storage.changes) }
-    public var values: Signal<Value> { retainingSelf(storage.values) }
-
-    private func retainingSelf(_ signal: Signal<Value>) -> Signal<Value> {
-        Signal { [self] observer in
-            let observation = signal.observe(observer)
+    public var signal: Signal<Value> { storage.signal }
+    /// Each start keeps this property alive until it is disposed, so that
+    /// `a.map(f).producer.start(…)` follows `a` though nobody holds the mapped property.
+    public var producer: SignalProducer<Value> {
+        let values = storage.producer
+        guard ownsHandle else { return values }
+        return SignalProducer { [self] observer in
+            let observation = values.start(observer)
             return ActionDisposable {
                 observation.dispose()
                 withExtendedLifetime(self) {}
@@ -63,7 +95,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 extension PropertyProtocol {
     /// A property holding `transform` of this one's value, kept up to date.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
-        Property(deriving: values.map(transform))
+        Property(composing: producer.map(transform))
     }
 
     /// A property holding the value at `keyPath`, kept up to date.
@@ -73,31 +105,6 @@ extension PropertyProtocol {
 
     /// A property that only announces changes that are not equal to the previous value.
     public func skipRepeats() -> Property<Value> where Value: Equatable {
-        Property(deriving: values.skipRepeats())
-    }
-}
-
-extension Property {
-    /// A property holding the pair of the latest values of `a` and `b`.
-    public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol>(
-        _ a: A, _ b: B
-    ) -> Property<(A.Value, B.Value)> where Value == (A.Value, B.Value) {
-        Property(deriving: Signal.combineLatest(a.values, b.values))
-    }
-
-    /// A property holding the triple of the latest values of `a`, `b` and `c`.
-    public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, C: PropertyProtocol>(
-        _ a: A, _ b: B, _ c: C
-    ) -> Property<(A.Value, B.Value, C.Value)> where Value == (A.Value, B.Value, C.Value) {
-        Property(deriving: Signal.combineLatest(a.values, b.values, c.values))
-    }
-
-    /// A property holding the latest values of four properties.
-    public static func combineLatest<
-        A: PropertyProtocol, B: PropertyProtocol, C: PropertyProtocol, D: PropertyProtocol
-    >(
-        _ a: A, _ b: B, _ c: C, _ d: D
-    ) -> Property<(A.Value, B.Value, C.Value, D.Value)> where Value == (A.Value, B.Value, C.Value, D.Value) {
-        Property(deriving: Signal.combineLatest(a.values, b.values, c.values, d.values))
+        Property(composing: producer.skipRepeats { $0 == $1 })
     }
 }

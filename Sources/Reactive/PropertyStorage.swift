@@ -1,14 +1,14 @@
-/// The value cell shared by ``MutableProperty`` and ``Property``: the current value, a signal of
-/// changes, and the update lock that makes "current value, then changes" atomic.
+/// The value cell behind every property: the current value and the core of its change signal.
+///
+/// A change takes the signal's delivery lock, changes the value and announces it before letting
+/// go, so changes from several threads reach observers in the order they were made, and a
+/// producer started meanwhile sees the value and then exactly the changes after it.
 final class PropertyStorage<Value: Sendable>: Sendable {
-    private let update = Lock()
+    let core = SignalCore<Value>(handles: 0)
     private let current: Protected<Value>
-    let changes: Signal<Value>
-    private let input: Signal<Value>.Input
 
     init(_ initial: Value) {
         current = Protected(initial)
-        (changes, input) = Signal<Value>.pipe()
     }
 
     var value: Value { current.value }
@@ -17,32 +17,29 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         modify { $0 = newValue }
     }
 
-    /// Changes the value in place and announces the result, all under the update lock.
+    /// Changes the value in place and announces the result once.
     @discardableResult
-    func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        update.lock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map/combineLatest instead, or hop with observe(on:).")
-        defer { update.unlock() }
-        let (result, newValue) = try current.withValue { value in
-            let result = try body(&value)
-            return (result, value)
+    func modify<Result>(_ body: (inout Value) -> Result) -> Result {
+        core.withDeliveryLock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map instead, or hop with observe(on:).") {
+            let (result, newValue) = current.withValue { value -> (Result, Value) in
+                let result = body(&value)
+                return (result, value)
+            }
+            return (result, .value(newValue))
         }
-        input.send(newValue)
-        return result
     }
 
-    /// The current value, then every change. Taking the update lock while subscribing means no
-    /// change can slip between reading the value and attaching the observer.
-    var values: Signal<Value> {
-        Signal { [self] observer in
-            if update.isHeldByCurrentThread {
-                // Subscribing from inside this property's own delivery: already serialized.
+    /// Ends the change signal: the source is gone, and the value stays as it is.
+    func complete() { core.send(.completed) }
+
+    var signal: Signal<Value> { Signal(sharing: core) }
+
+    var producer: SignalProducer<Value> {
+        SignalProducer { [self] observer in
+            core.withoutConcurrentDelivery {
                 observer.send(current.value)
-                return changes.observe(observer)
+                return core.add(observer)
             }
-            update.lock()
-            defer { update.unlock() }
-            observer.send(current.value)
-            return changes.observe(observer)
         }
     }
 }

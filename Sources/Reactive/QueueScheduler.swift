@@ -13,10 +13,16 @@ import Darwin
 /// `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
 public final class QueueScheduler: Scheduler {
     private let queue: DispatchQueue
+    private let onQueue = DispatchSpecificKey<Bool>()
 
     /// A scheduler on a new serial queue.
     public init(label: String = "tictactoe.scheduler", qos: DispatchQoS = .userInteractive) {
         queue = DispatchQueue(label: label, qos: qos)
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    public func runAndWait(_ work: @escaping @Sendable () -> Void) {
+        if DispatchQueue.getSpecific(key: onQueue) == true { work() } else { queue.sync(execute: work) }
     }
 
     public var now: MonotonicInstant { Self.monotonicNow() }

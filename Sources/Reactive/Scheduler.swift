@@ -29,6 +29,11 @@ public protocol Scheduler: AnyObject, Sendable {
         at deadline: MonotonicInstant, repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable
+
+    /// Runs `work` on the scheduler, serialized with its actions, and returns once it has run
+    /// (at once when called from the scheduler's own thread). For setup and teardown from
+    /// outside the game loop: starting the scan, a self-test's frames.
+    func runAndWait(_ work: @escaping @Sendable () -> Void)
 }
 
 extension Scheduler {

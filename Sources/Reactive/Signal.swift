@@ -1,11 +1,15 @@
-/// A push-driven stream of values over time, ending with at most one completion.
+import Synchronization
+
+/// A stream of events over time, shared by all its observers, ending with at most one
+/// completion: ReactiveSwift's `Signal`.
 ///
 /// ## Contract
 ///
-/// - **Hot.** A signal made by ``pipe()`` delivers what its input sends *now*; an observer that
-///   arrives late misses earlier values. Operators (`map`, `merge`, …) build new signals that
-///   subscribe to their sources per observer, so they keep no state between observers and
-///   leak nothing when nobody listens.
+/// - **Hot and shared.** A signal sends each event once, to every observer it has at that
+///   moment; an observer that arrives late misses earlier events. An operator (`map`, `filter`,
+///   `merge`, …) makes a new signal that observes its source once, when it is made, and shares
+///   that observation among all of its own observers. (For "the current value, then every
+///   change" to each new observer, use a property's ``SignalProducer``.)
 /// - **Threading.** Events are delivered synchronously on the sender's thread, before `send`
 ///   returns. Use ``observe(on:)`` to hop to a scheduler.
 /// - **Ordering.** One event at a time: sends from several threads are serialized by the
@@ -13,24 +17,39 @@
 ///   one of its own observers is a programming error and traps with a message.
 /// - **Termination.** After `.completed`, nothing more is delivered; observing a completed signal
 ///   delivers `.completed` at once. A pipe completes when its input sends completion or is
-///   deallocated.
+///   deallocated; an operator's signal completes when its source does.
 /// - **Disposal.** After the disposable returned by `observe` is disposed, the observer gets no
 ///   further event. Disposing from another thread waits for an event being delivered to finish.
-/// - **Memory.** A pipe's core keeps its observers; an observer is released when it is disposed
-///   or the signal completes. Observers never keep the input alive.
-public struct Signal<Value: Sendable>: Sendable {
-    private let subscribe: @Sendable (Observer<Value>) -> any Disposable
+/// - **Memory.** A signal lives while it is referenced or observed, and an operator's signal no
+///   longer than its source. Once it is neither referenced nor observed, it stops observing its
+///   sources, so a chain of operators nobody listens to costs nothing. Observers never keep a
+///   pipe's input alive, and a disposed observer is released at once.
+public final class Signal<Value: Sendable>: Sendable {
+    let core: SignalCore<Value>
 
-    /// A signal whose observers are attached by `subscribe`, which returns what detaches them.
-    /// Operators are written with this initialiser.
-    public init(_ subscribe: @escaping @Sendable (Observer<Value>) -> any Disposable) {
-        self.subscribe = subscribe
+    /// A signal fed by `generator`, which runs once, now: it is handed the observer that sends
+    /// into the new signal, and returns its observation of the sources, disposed when the new
+    /// signal terminates. Operators are written with this initialiser.
+    public init(_ generator: (Observer<Value>) -> (any Disposable)?) {
+        let core = SignalCore<Value>()
+        self.core = core
+        core.attach(upstream: generator(Observer { event in core.send(event) }))
     }
+
+    /// Another handle on an existing core, such as a property's changes.
+    init(sharing core: SignalCore<Value>) {
+        core.retainHandle()
+        self.core = core
+    }
+
+    private init(core: SignalCore<Value>) { self.core = core }
+
+    deinit { core.handleReleased() }
 
     /// Starts delivering events to `observer` until the returned disposable is disposed.
     @discardableResult
     public func observe(_ observer: Observer<Value>) -> any Disposable {
-        subscribe(observer)
+        core.add(observer)
     }
 
     /// Observes values only.
@@ -50,17 +69,17 @@ public struct Signal<Value: Sendable>: Sendable {
     /// A signal and the input that sends into it.
     public static func pipe() -> (output: Signal<Value>, input: Input) {
         let core = SignalCore<Value>()
-        return (Signal { core.add($0) }, Input(core))
+        return (Signal(core: core), Input(core))
     }
 
     /// A signal that never sends anything and never completes.
-    public static var never: Signal<Value> { Signal { _ in ActionDisposable {} } }
+    public static var never: Signal<Value> { Signal { _ in nil } }
 
-    /// A signal that completes at once on observation.
+    /// A signal that has already completed.
     public static var empty: Signal<Value> {
         Signal { observer in
             observer.sendCompleted()
-            return ActionDisposable {}
+            return nil
         }
     }
 
@@ -82,60 +101,167 @@ extension Signal.Input where Value == Void {
     public func send() { send(()) }
 }
 
-/// The shared state behind a pipe: its observers and whether it has completed.
-private final class SignalCore<Value: Sendable>: Sendable {
+/// What a signal shares among its handle, its input and its observers' disposables: the
+/// observers, whether it is still alive, and its observation of its sources.
+///
+/// Delivery takes two locks: `delivery`, held for a whole event so that events never overlap
+/// and a recursive send is caught, and `state`, held only to read or change the list.
+final class SignalCore<Value: Sendable>: Sendable {
+    private enum Status { case alive, completed, terminated }
+
     private struct State {
-        var nextKey = 0
-        var observers: [(key: Int, observer: Observer<Value>)] = []
-        var completed = false
+        var observers: ContiguousArray<ObserverEntry<Value>> = []
+        var status = Status.alive
+        /// Signal objects (and property owners) that can still be observed through.
+        var handles: Int
+        var upstream: (any Disposable)?
     }
 
     private let delivery = Lock()
-    private let state = Protected(State())
+    private let state: Mutex<State>
 
-    func add(_ observer: Observer<Value>) -> any Disposable {
-        let key = state.withValue { state -> Int? in
-            guard !state.completed else { return nil }
-            defer { state.nextKey += 1 }
-            state.observers.append((state.nextKey, observer))
-            return state.nextKey
+    /// A core with `handles` owners to begin with (see ``retainHandle()``).
+    init(handles: Int = 1) { state = Mutex(State(handles: handles)) }
+
+    /// Another object now hands out observations of this core; balance with ``handleReleased()``.
+    func retainHandle() { state.withLock { $0.handles += 1 } }
+
+    /// Keeps the sources' observation, to dispose when this signal terminates. A signal that
+    /// terminated while it was being set up disposes it at once.
+    func attach(upstream: (any Disposable)?) {
+        guard let upstream else { return }
+        let kept = state.withLock { state -> Bool in
+            guard state.status == .alive else { return false }
+            state.upstream = upstream
+            return true
         }
-        guard let key else {
-            observer.sendCompleted()
-            return ActionDisposable {}
-        }
-        return ActionDisposable { [weak self] in self?.remove(key) }
+        if !kept { upstream.dispose() }
     }
 
-    private func remove(_ key: Int) {
-        // Inside a delivery on this thread the delivery loop re-checks membership before each
-        // observer, so removing is enough; from elsewhere, wait for an in-flight event to finish.
-        if delivery.isHeldByCurrentThread {
-            state.withValue { $0.observers.removeAll { $0.key == key } }
-        } else {
-            delivery.lock()
-            defer { delivery.unlock() }
-            state.withValue { $0.observers.removeAll { $0.key == key } }
+    func add(_ observer: Observer<Value>) -> any Disposable {
+        let entry = ObserverEntry(observer)
+        let added = state.withLock { state -> Bool in
+            guard state.status == .alive else { return false }
+            state.observers.append(entry)
+            return true
         }
+        guard added else {
+            observer.sendCompleted()
+            return NoDisposable.shared
+        }
+        return Observation(core: self, entry: entry)
+    }
+
+    fileprivate func remove(_ entry: ObserverEntry<Value>) {
+        entry.isActive.store(false, ordering: .releasing)
+        // From another thread, wait for an event being delivered to finish, so that nothing
+        // reaches the observer once this returns. On the delivering thread it is enough that
+        // the entry is inactive: the delivery loop checks before each observer.
+        if !delivery.isHeldByCurrentThread {
+            delivery.lock()
+            delivery.unlock()
+        }
+        let unused = state.withLock { state -> Bool in
+            if let index = state.observers.firstIndex(where: { $0 === entry }) {
+                state.observers.remove(at: index)
+            }
+            return state.observers.isEmpty && state.handles == 0 && state.status == .alive
+        }
+        if unused { terminate() }
+    }
+
+    /// An owner went away: with none left and no observer, nobody can ever observe it again.
+    func handleReleased() {
+        let unused = state.withLock { state -> Bool in
+            state.handles -= 1
+            return state.handles == 0 && state.observers.isEmpty && state.status == .alive
+        }
+        if unused { terminate() }
     }
 
     func send(_ event: Event<Value>) {
         delivery.lock(orFail: "Signal: recursive send. An observer sent an event into the signal it is observing; send from outside the observer or hop with observe(on:).")
+        deliverHoldingLock(event)
+        delivery.unlock()
+        if case .completed = event { disposeUpstream() }
+    }
+
+    /// Runs `update` and delivers the event it returns, all under the delivery lock, so that
+    /// what `update` changes and what observers are told cannot be interleaved with another
+    /// thread's update: a property's value and its change signal stay in step.
+    func withDeliveryLock<Result>(
+        orFail message: @autoclosure () -> String, _ update: () throws -> (Result, Event<Value>?)
+    ) rethrows -> Result {
+        delivery.lock(orFail: message())
         defer { delivery.unlock() }
-        let snapshot = state.withValue { state -> [(key: Int, observer: Observer<Value>)] in
-            guard !state.completed else { return [] }
-            if case .completed = event { state.completed = true }
+        let (result, event) = try update()
+        if let event { deliverHoldingLock(event) }
+        return result
+    }
+
+    /// Runs `body` where no event can be delivered meanwhile (at once when this thread is the
+    /// one delivering): how a property hands out its current value and then its changes.
+    func withoutConcurrentDelivery<Result>(_ body: () throws -> Result) rethrows -> Result {
+        if delivery.isHeldByCurrentThread { return try body() }
+        delivery.lock()
+        defer { delivery.unlock() }
+        return try body()
+    }
+
+    private func deliverHoldingLock(_ event: Event<Value>) {
+        let observers = state.withLock { state -> ContiguousArray<ObserverEntry<Value>>? in
+            guard state.status == .alive else { return nil }
+            guard case .completed = event else { return state.observers }
+            state.status = .completed
+            defer { state.observers = [] }
             return state.observers
         }
-        for (index, entry) in snapshot.enumerated() {
-            // An observer earlier in this delivery may have disposed a later one.
-            if index > 0, !state.withValue({ $0.observers.contains { $0.key == entry.key } }) {
-                continue
-            }
+        guard let observers else { return }
+        for entry in observers where entry.isActive.load(ordering: .acquiring) {
             entry.observer.send(event)
         }
-        if case .completed = event {
-            state.withValue { $0.observers = [] }
+    }
+
+    private func terminate() {
+        state.withLock { state in
+            if state.status == .alive { state.status = .terminated }
+            state.observers = []
         }
+        disposeUpstream()
+    }
+
+    private func disposeUpstream() {
+        let upstream = state.withLock { state -> (any Disposable)? in
+            defer { state.upstream = nil }
+            return state.upstream
+        }
+        upstream?.dispose()
+    }
+}
+
+/// One observer in a signal's list, with the flag that stops delivery the moment it is disposed.
+final class ObserverEntry<Value: Sendable>: Sendable {
+    let observer: Observer<Value>
+    let isActive = Atomic(true)
+
+    init(_ observer: Observer<Value>) { self.observer = observer }
+}
+
+/// Ends one observation. It does not keep the signal alive.
+private final class Observation<Value: Sendable>: Disposable, @unchecked Sendable {
+    // Set once, in init; `weak let` needs Swift 6.2.
+    private weak var core: SignalCore<Value>?
+    private let entry: ObserverEntry<Value>
+
+    init(core: SignalCore<Value>, entry: ObserverEntry<Value>) {
+        self.core = core
+        self.entry = entry
+    }
+
+    var isDisposed: Bool { !entry.isActive.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard entry.isActive.load(ordering: .acquiring) else { return }
+        if let core { core.remove(entry) } else { entry.isActive.store(false, ordering: .releasing) }
     }
 }

@@ -7,6 +7,7 @@ public final class TestScheduler: Scheduler {
     private struct State {
         var now: MonotonicInstant
         var queue = TimerQueue()
+        var completed = 0
     }
 
     private let state: Protected<State>
@@ -21,6 +22,9 @@ public final class TestScheduler: Scheduler {
 
     /// How many actions are waiting (repeating ones count once).
     public var pendingCount: Int { state.value.queue.liveCount }
+
+    /// How many actions have run so far (each run of a repeating one counts).
+    public var completedActions: Int { state.withValue { $0.completed } }
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
@@ -49,6 +53,9 @@ public final class TestScheduler: Scheduler {
         }
     }
 
+    /// Runs `work` at once: in virtual time the thread that advances the clock is the loop.
+    public func runAndWait(_ work: @escaping @Sendable () -> Void) { work() }
+
     /// Runs everything due now, without moving the clock.
     public func advance() { advance(to: now) }
 
@@ -61,6 +68,7 @@ public final class TestScheduler: Scheduler {
         defer { advancing.unlock() }
         while let entry = nextDue(by: deadline) {
             entry.action()
+            state.withValue { $0.completed += 1 }
         }
         state.withValue { state in state.now = max(state.now, deadline) }
     }

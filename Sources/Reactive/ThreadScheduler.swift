@@ -4,6 +4,12 @@ import Glibc
 import Musl
 #endif
 
+/// A POSIX semaphore handed to the scheduler's thread; it outlives the wait that owns it.
+private struct SemaphorePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<sem_t>
+    init(_ pointer: UnsafeMutablePointer<sem_t>) { self.pointer = pointer }
+}
+
 /// A scheduler with a thread of its own, for the game loop on real hardware.
 ///
 /// Unlike a dispatch queue, whose actions may run on any worker thread, every action runs on
@@ -13,14 +19,12 @@ import Musl
 /// ## Contract
 /// Serial, in deadline order, ties in scheduling order (see ``Scheduler``). A repeating action
 /// that falls more than one interval behind skips the missed ticks rather than bursting.
-/// ``completedActions`` counts finished actions: a watchdog can see the loop make progress.
 public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue = TimerQueue()
     private var stopped = false
     private var thread = pthread_t()
-    private let completed = Protected(0)
 
     /// Starts the scheduler's thread. It runs until ``stop()``.
     public init() {
@@ -39,9 +43,6 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     }
 
     public var now: MonotonicInstant { QueueScheduler.monotonicNow() }
-
-    /// How many actions have finished so far.
-    public var completedActions: Int { completed.value }
 
     /// Asks for `SCHED_FIFO` at `priority` for the scheduler's thread. Returns `nil` on success,
     /// or the reason it was refused (no `CAP_SYS_NICE`, no `LimitRTPRIO`, …).
@@ -63,6 +64,29 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         enqueue(at: now, interval: nil, action)
+    }
+
+    public func runAndWait(_ work: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        let isStopped = stopped
+        pthread_mutex_unlock(mutex)
+        // On the loop itself, or with the loop gone (nothing else runs): at once.
+        if isStopped || pthread_equal(pthread_self(), thread) != 0 {
+            work()
+            return
+        }
+        let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(done, 0, 0)
+        defer {
+            sem_destroy(done)
+            done.deallocate()
+        }
+        let signal = SemaphorePointer(done)
+        schedule {
+            work()
+            sem_post(signal.pointer)
+        }
+        while sem_wait(done) != 0 && errno == EINTR {}
     }
 
     @discardableResult
@@ -102,7 +126,6 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
             }
             pthread_mutex_unlock(mutex)
             entry.action()
-            completed.withValue { $0 += 1 }
             pthread_mutex_lock(mutex)
         }
         queue.removeAll()

@@ -1,56 +1,125 @@
+import Synchronization
+
+/// An action waiting on a scheduler, and the disposable that cancels it: one object, so that
+/// scheduling costs one allocation besides the closure.
+final class ScheduledAction: Disposable {
+    let action: @Sendable () -> Void
+    private let cancelled = Atomic(false)
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    var isDisposed: Bool { cancelled.load(ordering: .acquiring) }
+    func dispose() { cancelled.store(true, ordering: .releasing) }
+}
+
 /// The pending actions of a scheduler, in deadline order with ties in scheduling order: the
 /// bookkeeping ``TestScheduler`` and ``ThreadScheduler`` share. Not thread-safe: its owner locks.
+///
+/// A binary min-heap on (deadline, sequence): adding and taking the next action cost
+/// O(log n). A cancelled action stays until it reaches the top, where it is dropped; when
+/// cancelled ones pile up (an idle countdown restarted on every press), they are swept out.
 struct TimerQueue {
     struct Entry {
         var deadline: MonotonicInstant
         var sequence: Int
         var interval: Duration?
-        var action: @Sendable () -> Void
-        var token: ActionDisposable
+        var scheduled: ScheduledAction
+
+        var action: @Sendable () -> Void { scheduled.action }
+
+        func precedes(_ other: Entry) -> Bool {
+            (deadline, sequence) < (other.deadline, other.sequence)
+        }
     }
 
-    private var entries: [Entry] = []
+    private var heap: [Entry] = []
     private var sequence = 0
+    private var sweepAt = 64
 
     /// Adds an action; disposing the returned token cancels it.
     mutating func insert(
         at deadline: MonotonicInstant, repeatingEvery interval: Duration?, _ action: @escaping @Sendable () -> Void
-    ) -> ActionDisposable {
-        let token = ActionDisposable {}
-        entries.append(Entry(deadline: deadline, sequence: sequence, interval: interval, action: action, token: token))
-        sequence += 1
-        return token
+    ) -> ScheduledAction {
+        let scheduled = ScheduledAction(action)
+        push(Entry(deadline: deadline, sequence: nextSequence(), interval: interval, scheduled: scheduled))
+        if heap.count >= sweepAt { sweep() }
+        return scheduled
     }
 
     /// The earliest deadline among live actions.
     mutating func nextDeadline() -> MonotonicInstant? {
-        entries.removeAll { $0.token.isDisposed }
-        return earliestIndex().map { entries[$0].deadline }
+        dropCancelledTop()
+        return heap.first?.deadline
     }
 
-    var liveCount: Int { entries.filter { !$0.token.isDisposed }.count }
+    var liveCount: Int { heap.lazy.filter { !$0.scheduled.isDisposed }.count }
 
     /// Removes and returns the earliest live action due by `limit`. A repeating one is queued
     /// again one interval on; with `skippingMissedAfter`, one that has fallen more than an
     /// interval behind that time is moved to an interval after it instead of bursting.
     mutating func popDue(by limit: MonotonicInstant, skippingMissedAfter now: MonotonicInstant? = nil) -> Entry? {
-        entries.removeAll { $0.token.isDisposed }
-        guard let index = earliestIndex(), entries[index].deadline <= limit else { return nil }
-        let entry = entries.remove(at: index)
-        if let interval = entry.interval {
-            var next = entry
-            next.deadline = entry.deadline + interval
+        dropCancelledTop()
+        guard let top = heap.first, top.deadline <= limit else { return nil }
+        if let interval = top.interval {
+            // Requeue in place: the same entry, one interval on, sifted down from the top.
+            var next = top
+            next.deadline = top.deadline + interval
             if let now, next.deadline + interval < now { next.deadline = now + interval }
-            next.sequence = sequence
-            sequence += 1
-            entries.append(next)
+            next.sequence = nextSequence()
+            heap[0] = next
+            siftDown(0)
+        } else {
+            removeTop()
         }
-        return entry
+        return top
     }
 
-    mutating func removeAll() { entries.removeAll() }
+    mutating func removeAll() { heap.removeAll() }
 
-    private func earliestIndex() -> Int? {
-        entries.indices.min { (entries[$0].deadline, entries[$0].sequence) < (entries[$1].deadline, entries[$1].sequence) }
+    private mutating func nextSequence() -> Int {
+        defer { sequence += 1 }
+        return sequence
+    }
+
+    private mutating func dropCancelledTop() {
+        while let top = heap.first, top.scheduled.isDisposed { removeTop() }
+    }
+
+    private mutating func sweep() {
+        heap.removeAll { $0.scheduled.isDisposed }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        sweepAt = max(64, heap.count * 2)
+    }
+
+    private mutating func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func removeTop() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        siftDown(0)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            let right = left + 1
+            var first = left
+            if right < heap.count, heap[right].precedes(heap[left]) { first = right }
+            guard heap[first].precedes(heap[parent]) else { return }
+            heap.swapAt(first, parent)
+            parent = first
+        }
     }
 }

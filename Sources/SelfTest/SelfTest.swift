@@ -42,13 +42,17 @@ public struct SelfTest: Sendable {
         }
         let matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler)
         let status = StatusLEDs(lines: outputs, pins: pins)
+        // The devices are confined to the scheduler: frames reach them there.
         let frame = MutableProperty(Frame.dark)
-        let bindings = CompositeDisposable([matrix <~ frame, status <~ frame])
-        matrix.start()
+        let frames = frame.signal.observe(on: scheduler)
+        let bindings = CompositeDisposable([matrix <~ frames, status <~ frames])
+        scheduler.runAndWait { matrix.start() }
         defer {
-            bindings.dispose()
-            matrix.stop()
-            status.stop()
+            scheduler.runAndWait {
+                bindings.dispose()
+                matrix.stop()
+                status.stop()
+            }
             pad.release()
             outputs.release()
         }

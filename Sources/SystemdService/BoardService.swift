@@ -18,9 +18,10 @@ import Reactive
 /// ## Contract
 /// - `READY=1` is sent once the lines are requested, the saved game restored and the first full
 ///   frame scanned out.
-/// - `WATCHDOG=1` is sent every half watchdog interval, but only while the game loop has run
-///   actions since the last ping (the scan alone runs one every row period) and the button
-///   reader is still listening: a wedged loop stops the pings, and systemd restarts the service.
+/// - `WATCHDOG=1` is sent every half watchdog interval, but only while the game loop answers a
+///   ``LoopHeartbeat`` (an action scheduled on the loop since the last ping has run) and the
+///   button reader is still listening: a wedged loop stops the pings, and systemd restarts the
+///   service. A dark board, which schedules nothing of its own, still answers.
 /// - Every change of game, next starter or score is written to the ``StateStore`` atomically, at
 ///   most once per turn of the game loop.
 /// - On graceful shutdown (when `shutdown` returns: SIGTERM or SIGINT in the service): `STOPPING=1`, then every
@@ -121,18 +122,16 @@ public struct BoardService: Sendable {
         let testFaults = self.testFaults
         let notifier = self.notifier
         let service = self
+        let heartbeat = LoopHeartbeat(loop: scheduler)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                var lastProgress = scheduler.completedActions
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: interval) } catch { return }
-                    let progress = scheduler.completedActions
-                    if progress != lastProgress && board.isListening {
+                    if heartbeat.check() && board.isListening {
                         notifier.watchdog()
                     } else {
                         logger.warning("game loop made no progress (or the buttons stopped being read); withholding the watchdog ping")
                     }
-                    lastProgress = progress
                     if testFaults { service.wedgeIfAsked(scheduler) }
                 }
             }

@@ -2,23 +2,30 @@
 ///
 /// A value type with no I/O: `playing(_:)` returns a new board or throws a ``MoveError`` and
 /// never changes the receiver. The outcome is computed once per move, so reading `outcome`,
-/// `turn` or `winner` is free.
+/// `turn` or `winner` is free. The marks are two nine-bit masks, so a board is a few bytes
+/// copied without allocation.
 public struct Board: Sendable, Hashable {
     /// Who made (or makes) the first move of this game.
     public let starter: Player
-    private var cells: [Player?]
+    /// Bit `i` set: the cell with reading-order index `i` holds that player's mark.
+    private var xMarks: UInt16 = 0
+    private var oMarks: UInt16 = 0
     /// Where the game stands after the moves so far.
     public private(set) var outcome: Outcome
 
     /// An empty board on which `starter` moves first.
     public init(starter: Player = .x) {
         self.starter = starter
-        self.cells = Array(repeating: nil, count: 9)
         self.outcome = .inProgress(next: starter)
     }
 
     /// The mark in a cell, or `nil` when it is free.
-    public subscript(position: Position) -> Player? { cells[position.index] }
+    public subscript(position: Position) -> Player? {
+        let bit: UInt16 = 1 << UInt16(position.index)
+        if xMarks & bit != 0 { return .x }
+        if oMarks & bit != 0 { return .o }
+        return nil
+    }
 
     /// Who moves next, or `nil` once the game is over.
     public var turn: Player? {
@@ -30,9 +37,9 @@ public struct Board: Sendable, Hashable {
         if case .won(let player, _) = outcome { player } else { nil }
     }
 
-    /// The line of three that won, or `nil`.
-    public var winningLine: WinningLine? {
-        if case .won(_, let line) = outcome { line } else { nil }
+    /// The lines of three the winner completed; empty unless the game was won.
+    public var winningLines: WinningLines {
+        if case .won(_, let lines) = outcome { lines } else { WinningLines() }
     }
 
     public var isDraw: Bool { outcome == .draw }
@@ -40,7 +47,7 @@ public struct Board: Sendable, Hashable {
     public var isOver: Bool { turn == nil }
 
     /// How many marks are on the board.
-    public var moveCount: Int { cells.lazy.filter { $0 != nil }.count }
+    public var moveCount: Int { (xMarks | oMarks).nonzeroBitCount }
 
     /// `true` when the game is in progress and `position` is free: exactly when
     /// `playing(position)` would succeed.
@@ -56,7 +63,8 @@ public struct Board: Sendable, Hashable {
         guard let mover = turn else { throw .gameOver }
         if let owner = self[position] { throw .cellOccupied(position, by: owner) }
         var next = self
-        next.cells[position.index] = mover
+        let bit: UInt16 = 1 << UInt16(position.index)
+        if mover == .x { next.xMarks |= bit } else { next.oMarks |= bit }
         next.outcome = next.evaluate(lastMover: mover)
         return next
     }
@@ -69,12 +77,14 @@ public struct Board: Sendable, Hashable {
     }
 
     // Only the player who just moved can have completed a line, so only their lines are checked;
-    // every line is checked independently (the seed app stopped at the first row with a gap).
+    // every line is checked independently (the seed app stopped at the first row with a gap),
+    // and all that were completed are kept: one mark can close two.
     private func evaluate(lastMover: Player) -> Outcome {
-        for line in WinningLine.all where line.positions.allSatisfy({ self[$0] == lastMover }) {
-            return .won(by: lastMover, along: line)
-        }
-        if cells.allSatisfy({ $0 != nil }) { return .draw }
+        let marks = lastMover == .x ? xMarks : oMarks
+        var lines = WinningLines()
+        for line in WinningLine.all where marks & line.mask == line.mask { lines.insert(line) }
+        if !lines.isEmpty { return .won(by: lastMover, along: lines) }
+        if xMarks | oMarks == 0b1_1111_1111 { return .draw }
         return .inProgress(next: lastMover.opponent)
     }
 }

@@ -131,6 +131,36 @@ struct WholeGameTests {
         #expect(tap(p(0, 0)) == "G . .\n. R .\n. . .\nX:on O:off")
     }
 
+    @Test("asleep and dark, the board schedules nothing and writes nothing; a press starts the scan again")
+    func quietWhenDark() throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let settings = BoardSettings(game: GameTimings(idleSleep: .seconds(10)))
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        board.start()
+        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: scheduler)
+        // A won game, blinking, then left alone until the lights sleep.
+        for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] {
+            person.tap(cell, bounce: true)
+            scheduler.advance(by: .milliseconds(150))
+        }
+        #expect(board.viewModel.isOver.value && board.matrix.isScanning)
+        scheduler.advance(by: .seconds(11))
+        #expect(board.viewModel.isAsleep.value)
+        #expect(!board.matrix.isScanning)
+        #expect(scheduler.pendingCount == 0, "no scan, no blink, no countdown, no settle check")
+        let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
+        scheduler.advance(by: .seconds(60))
+        #expect(scheduler.completedActions == actions)
+        #expect(chip.outputHistory.count == writes)
+        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        person.tap(p(2, 2), bounce: true)
+        scheduler.advance(by: .milliseconds(150))
+        #expect(board.matrix.isScanning)
+        #expect(person.seenFrame.description == "R R R\nG G .\n. . .\nX:on O:off"
+                || person.seenFrame.description == ". . .\nG G .\n. . .\nX:off O:off")
+    }
+
     @Test("shutdown switches every LED off, releases every line, and writes nothing after")
     func shutdown() {
         tap(p(1, 1))

@@ -29,7 +29,7 @@ struct ScriptedGameTests {
         #expect(Array(lines[1...3]) == ["  . . .", "  . . .    X(red) on  O(green) off", "  . . ."])
         #expect(block(lines, 0) == ["> 7: press cell (0, 0) — Alice (X) took (0, 0).", "  R . .", "  . . .    X(red) off  O(green) on", "  . . ."])
         #expect(block(lines, 4) == [
-            "> 3: press cell (2, 2) — Alice (X) took (2, 2). Alice (X) wins along the diagonal!",
+            "> 3: press cell (2, 2) — Alice (X) took (2, 2). Alice (X) wins along the diagonal from top left!",
             "  r G G", "  . r .    X(red) blinking  O(green) off", "  . . r",
         ])
         #expect(block(lines, 5) == [

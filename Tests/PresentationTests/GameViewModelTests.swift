@@ -68,7 +68,7 @@ struct GameViewModelTests {
         // X takes the anti-diagonal; O plays (0,0) and (1,0).
         play(p(0, 2), p(0, 0), p(1, 1), p(1, 0), p(2, 0))
         #expect(viewModel.winner.value == .x)
-        #expect(viewModel.winningLine.value?.kind == .antiDiagonal)
+        #expect(viewModel.winningLines.value.map(\.kind) == [.antiDiagonal])
         #expect(!viewModel.canMakeMove.value)
         let on = viewModel.frame.value
         #expect(picture(on) == "G . R\nG R .\nR . .\nX:on O:off")
@@ -149,7 +149,7 @@ struct GameViewModelTests {
         let events = Protected<[GameEvent]>([])
         viewModel.events.observeValues { event in events.withValue { $0.append(event) } }
         play(p(0, 0), p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2))
-        let line = WinningLine.all[0]
+        let line = WinningLines([WinningLine.all[0]])
         #expect(events.value == [
             .moved(.x, p(0, 0)), .refused(p(0, 0), .cellOccupied(p(0, 0), by: .x)), .moved(.o, p(1, 0)),
             .moved(.x, p(0, 1)), .moved(.o, p(1, 1)), .moved(.x, p(0, 2)), .finished(.won(by: .x, along: line)),
@@ -178,6 +178,8 @@ struct FrameRendererTests {
     @Test("asleep is dark whatever the board")
     func asleep() throws {
         let board = try Board().playing(Position.all[0])
-        #expect(FrameRenderer.frame(board: board, flashing: nil, blinkOn: true, asleep: true) == .dark)
+        var state = SessionState(snapshot: GameSnapshot(board: board))
+        state.isAsleep = true
+        #expect(FrameRenderer.frame(of: state) == .dark)
     }
 }

@@ -4,11 +4,11 @@ import Testing
 
 @Suite("Property")
 struct PropertyTests {
-    @Test("values delivers the current value first, then each change once")
+    @Test("a producer sends the current value first, then each change once")
     func currentValueFirst() {
         let property = MutableProperty(1)
         let recorder = Recorder<Int>()
-        property.values.observe(recorder.observer)
+        property.producer.start(recorder.observer)
         property.value = 2
         property.modify { $0 += 10 }
         #expect(recorder.values == [1, 2, 12])
@@ -28,7 +28,7 @@ struct PropertyTests {
             } else {
                 for _ in 0..<50 {
                     let recorder = Recorder<Int>()
-                    property.values.observe(recorder.observer)
+                    property.producer.start(recorder.observer)
                     recorders.withValue { $0.append(recorder) }
                 }
             }
@@ -41,22 +41,45 @@ struct PropertyTests {
         }
     }
 
-    @Test("map and combineLatest follow their sources")
+    @Test("map follows its source; a map of a map runs each transform once per change")
     func derived() {
         let a = MutableProperty(1)
-        let b = MutableProperty("x")
-        let doubled = a.map { $0 * 2 }
-        let both = Property.combineLatest(a, b).map { "\($0)\($1)" }
+        let runs = Protected(0)
+        let doubled = a.map { value -> Int in
+            runs.withValue { $0 += 1 }
+            return value * 2
+        }
+        let text = doubled.map { "\($0)" }
         #expect(doubled.value == 2)
-        #expect(both.value == "1x")
-        a.value = 5
-        b.value = "y"
-        #expect(doubled.value == 10)
-        #expect(both.value == "5y")
+        #expect(text.value == "2")
         let recorder = Recorder<String>()
-        both.values.observe(recorder.observer)
-        a.value = 6
-        #expect(recorder.values == ["5y", "6y"])
+        text.producer.start(recorder.observer)
+        let other = Recorder<String>()
+        text.signal.observe(other.observer)
+        a.value = 5
+        #expect(doubled.value == 10)
+        #expect(recorder.values == ["2", "10"])
+        #expect(other.values == ["10"])
+        // One change, two observers of the chain: the transform ran once for it.
+        #expect(runs.value == 2)
+    }
+
+    @Test("a composed property does not keep its source alive, and keeps its last value when it goes")
+    func composedDoesNotRetainSource() {
+        weak var weakSource: MutableProperty<Int>?
+        let derived: Property<Int>
+        let completed = Recorder<Int>()
+        do {
+            let source = MutableProperty(1)
+            weakSource = source
+            derived = source.map { $0 * 10 }
+            derived.signal.observe(completed.observer)
+            source.value = 2
+        }
+        #expect(weakSource == nil)
+        #expect(derived.value == 20)
+        #expect(completed.values == [20])
+        #expect(completed.completed)
     }
 
     @Test("skipRepeats property announces only real changes")
@@ -78,24 +101,22 @@ struct PropertyTests {
         #expect(property.value == 4)
     }
 
-    @Test("a derived property held by nobody but an observation stays alive while observed")
+    @Test("a composed property held by nobody follows its source while observed, and stops when the observation ends")
     func derivedKeptAliveByObservation() {
         let source = MutableProperty(1)
         let recorder = Recorder<Int>()
-        weak var weakDerived: Property<Int>?
-        var observation: (any Disposable)?
-        do {
-            let derived = source.map { $0 + 100 }
-            weakDerived = derived
-            observation = derived.values.observe(recorder.observer)
-        }
-        #expect(weakDerived != nil)
+        let transforms = Protected(0)
+        let observation = source.map { value -> Int in
+            transforms.withValue { $0 += 1 }
+            return value + 100
+        }.producer.start(recorder.observer)
         source.value = 2
         #expect(recorder.values == [101, 102])
-        observation?.dispose()
-        #expect(weakDerived == nil)
+        observation.dispose()
         source.value = 3
         #expect(recorder.values == [101, 102])
+        // Released and unobserved, it no longer observes its source: no transform for 3.
+        #expect(transforms.value == 2)
     }
 
     // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 these two are not compiled.

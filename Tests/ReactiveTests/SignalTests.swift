@@ -133,37 +133,6 @@ struct SignalTests {
         #expect(empty.completed)
     }
 
-    @Test("combineLatest waits for both, then sends on each change, completes when both complete")
-    func combineLatest() {
-        let (a, aIn) = Signal<Int>.pipe()
-        let (b, bIn) = Signal<String>.pipe()
-        let recorder = Recorder<String>()
-        Signal.combineLatest(a, b).map { "\($0)\($1)" }.observe(recorder.observer)
-        aIn.send(1)
-        aIn.send(2)
-        bIn.send("x")
-        aIn.send(3)
-        bIn.send("y")
-        aIn.sendCompleted()
-        #expect(!recorder.completed)
-        bIn.sendCompleted()
-        #expect(recorder.values == ["2x", "3x", "3y"])
-        #expect(recorder.completed)
-    }
-
-    @Test("combineLatest of three and four sources")
-    func combineLatestMany() {
-        let pipes = (0..<4).map { _ in Signal<Int>.pipe() }
-        let three = Recorder<Int>(), four = Recorder<Int>()
-        Signal.combineLatest(pipes[0].output, pipes[1].output, pipes[2].output).map { $0 + $1 + $2 }.observe(three.observer)
-        Signal.combineLatest(pipes[0].output, pipes[1].output, pipes[2].output, pipes[3].output)
-            .map { $0 * 1000 + $1 * 100 + $2 * 10 + $3 }.observe(four.observer)
-        for (index, pipe) in pipes.enumerated() { pipe.input.send(index + 1) }
-        pipes[0].input.send(5)
-        #expect(three.values == [6, 10])
-        #expect(four.values == [1234, 5234])
-    }
-
     @Test("skipRepeats drops consecutive duplicates only")
     func skipRepeats() {
         let (signal, input) = Signal<Int>.pipe()
@@ -173,20 +142,86 @@ struct SignalTests {
         #expect(recorder.values == [1, 2, 1, 3])
     }
 
-    @Test("startWith and prefix deliver first, to each observer")
-    func startWith() {
+    @Test("an operator observes its source once, however many observers it has (hot, shared)")
+    func operatorsShareOneObservation() {
         let (signal, input) = Signal<Int>.pipe()
-        let first = Recorder<Int>(), second = Recorder<Int>()
-        let started = signal.startWith(0)
-        started.observe(first.observer)
+        let transforms = Protected(0)
+        let mapped = signal.map { value -> Int in
+            transforms.withValue { $0 += 1 }
+            return value * 2
+        }
+        let first = Recorder<Int>(), second = Recorder<Int>(), third = Recorder<Int>()
+        mapped.observe(first.observer)
+        mapped.observe(second.observer)
         input.send(1)
-        started.observe(second.observer)
+        mapped.observe(third.observer)
         input.send(2)
-        #expect(first.values == [0, 1, 2])
-        #expect(second.values == [0, 2])
-        let prefixed = Recorder<Int>()
-        signal.prefix(7, 8).observe(prefixed.observer)
-        #expect(prefixed.values == [7, 8])
+        // Three observers, two values: the transform ran once per value, not once per observer.
+        #expect(transforms.value == 2)
+        #expect(first.values == [2, 4] && second.values == [2, 4])
+        #expect(third.values == [4])
+        // skipRepeats' memory is the signal's, shared: a late observer does not see a repeat.
+        let deduplicated = signal.skipRepeats()
+        let early = Recorder<Int>()
+        deduplicated.observe(early.observer)
+        input.send(5)
+        let late = Recorder<Int>()
+        deduplicated.observe(late.observer)
+        input.send(5)
+        input.send(6)
+        #expect(early.values == [5, 6])
+        #expect(late.values == [6])
+    }
+
+    @Test("a chain nobody holds or observes stops observing its source and is freed")
+    func unobservedChainIsReleased() {
+        let (signal, input) = Signal<Int>.pipe()
+        weak var weakMapped: Signal<Int>?
+        let transforms = Protected(0)
+        let recorder = Recorder<Int>()
+        var observation: (any Disposable)?
+        do {
+            let mapped = signal.map { value -> Int in
+                transforms.withValue { $0 += 1 }
+                return value
+            }
+            weakMapped = mapped
+            observation = mapped.filter { _ in true }.observe(recorder.observer)
+        }
+        // Held by nobody, but observed: alive.
+        input.send(1)
+        #expect(recorder.values == [1])
+        observation?.dispose()
+        #expect(weakMapped == nil)
+        input.send(2)
+        #expect(transforms.value == 1)
+        #expect(recorder.values == [1])
+    }
+
+    @Test("thousands of observers each get an event once; those disposed mid-delivery get nothing")
+    func manyObservers() {
+        let (signal, input) = Signal<Int>.pipe()
+        let count = Protected(0)
+        let observations = (0..<2_000).map { _ in signal.observeValues { _ in count.withValue { $0 += 1 } } }
+        input.send(1)
+        #expect(count.value == 2_000)
+        // Every observer disposes every other one as it is reached: those not yet reached get
+        // nothing, whatever their place in the list.
+        let (other, otherInput) = Signal<Int>.pipe()
+        let received = Protected(0)
+        let disposables = Protected<[any Disposable]>([])
+        for _ in 0..<1_000 {
+            let observation = other.observeValues { _ in
+                received.withValue { $0 += 1 }
+                for disposable in disposables.value { disposable.dispose() }
+            }
+            disposables.withValue { $0.append(observation) }
+        }
+        otherInput.send(1)
+        #expect(received.value == 1)
+        for observation in observations { observation.dispose() }
+        input.send(2)
+        #expect(count.value == 2_000)
     }
 
     @Test("observe(on:) delivers on the scheduler, in order, and drops what is pending after disposal")

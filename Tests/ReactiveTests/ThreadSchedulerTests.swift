@@ -24,7 +24,15 @@ struct ThreadSchedulerTests {
         done.wait()
         #expect(log.value == Array(0..<50))
         #expect(threads.value.count == 1)
-        #expect(scheduler.completedActions >= 50)
+        // runAndWait runs on the loop's thread as well, after what is queued, and waits for it.
+        let order = Protected<[String]>([])
+        scheduler.schedule { order.withValue { $0.append("queued") } }
+        scheduler.runAndWait {
+            order.withValue { $0.append("waited for") }
+            threads.withValue { _ = $0.insert(UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))) }
+        }
+        #expect(order.value == ["queued", "waited for"])
+        #expect(threads.value.count == 1)
     }
 
     @Test("a disposed action does not run; a repeating one stops when disposed")

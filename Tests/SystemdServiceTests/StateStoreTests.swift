@@ -32,7 +32,7 @@ struct StateStoreTests {
         try store.save(GameSnapshot(board: board))
         let restored = store.load().snapshot
         #expect(restored?.board == board)
-        #expect(restored?.board.winningLine?.kind == .row(0))
+        #expect(restored?.board.winningLines.map(\.kind) == [.row(0)])
     }
 
     @Test("a corrupt or impossible state file is set aside and replaced by a fresh state", arguments: [
