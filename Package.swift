@@ -9,6 +9,11 @@ import PackageDescription
 //   Console       -> Appliance: the terminal game on the simulated chip
 //   KernelGPIO    -> GPIO, Reactive, GPIODShim (C, over libgpiod v1 or v2)
 //   tictactoe     -> Console, Appliance, KernelGPIO + ArgumentParser: the executable
+// Release builds let client modules specialise this package's generic code (the reactive
+// core's `Signal<Value>` and `Property<Value>` above all): without it every generic call from
+// another module runs unspecialised, looking up type metadata at run time.
+let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "tictactoe-gpio",
     products: [
@@ -22,17 +27,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "TicTacToe"),
-        .target(name: "Reactive"),
-        .target(name: "GPIO", dependencies: ["Reactive"]),
-        .target(name: "Lights"),
+        .target(name: "TicTacToe", swiftSettings: optimized),
+        .target(name: "Reactive", swiftSettings: optimized),
+        .target(name: "GPIO", dependencies: ["Reactive"], swiftSettings: optimized),
+        .target(name: "Lights", swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
         .target(name: "KernelGPIO", dependencies: ["GPIO", "Reactive", "GPIODShim"]),
-        .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"]),
-        .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"]),
-        .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"], swiftSettings: optimized),
+        .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"], swiftSettings: optimized),
+        .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"], swiftSettings: optimized),
         .target(
             name: "BoardConfiguration",
             dependencies: ["Appliance", "Devices", "GPIO", "Presentation"]),

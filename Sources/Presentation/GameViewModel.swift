@@ -86,19 +86,19 @@ public final class GameViewModel: Sendable {
 
         state = Property(session.state)
         board = state.map(\.board).skipRepeats()
-        turn = board.map(\.turn)
-        winner = board.map(\.winner)
-        winningLines = board.map(\.winningLines)
-        isDraw = board.map(\.isDraw)
-        isOver = board.map(\.isOver)
-        canMakeMove = board.map(\.canMakeMove)
+        turn = board.map(\.turn).skipRepeats()
+        winner = board.map(\.winner).skipRepeats()
+        winningLines = board.map(\.winningLines).skipRepeats()
+        isDraw = board.map(\.isDraw).skipRepeats()
+        isOver = board.map(\.isOver).skipRepeats()
+        canMakeMove = board.map(\.canMakeMove).skipRepeats()
         score = state.map(\.score).skipRepeats()
         isAsleep = state.map(\.isAsleep).skipRepeats()
         flashingCell = state.map(\.flashing).skipRepeats()
         frame = state.map { FrameRenderer.frame(of: $0) }.skipRepeats()
         self.snapshot = state.map(\.snapshot).skipRepeats()
 
-        newGame = Action(enabledIf: state.map(\.acceptsNewGame)) { session.requestNewGame() }
+        newGame = Action(enabledIf: state.map(\.acceptsNewGame).skipRepeats()) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
         observations = CompositeDisposable()
         observations += positions.observeValues { [weak session] in session?.press($0) }

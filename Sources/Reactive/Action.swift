@@ -25,7 +25,7 @@ public final class Action<Input: Sendable, Output: Sendable>: BindingTargetProvi
     public init<Enabled: PropertyProtocol>(
         enabledIf: Enabled, execute work: @escaping @Sendable (Input) -> Output
     ) where Enabled.Value == Bool {
-        isEnabled = enabledIf.map { $0 }
+        isEnabled = enabledIf as? Property<Bool> ?? enabledIf.map { $0 }
         (values, valuesInput) = Signal<Output>.pipe()
         (disabledAttempts, disabledInput) = Signal<Input>.pipe()
         self.work = work

@@ -14,12 +14,16 @@ public final class Property<Value: Sendable>: PropertyProtocol {
     /// What keeps the storage's source: the viewed mutable property, or nothing.
     private let source: (any Sendable & AnyObject)?
     private let ownsHandle: Bool
+    /// For a property made by `map`: its source's producer, mapped. `skipRepeats()` composes
+    /// from it directly, so `a.map(f).skipRepeats()` keeps one stored value, not two.
+    private let composedFrom: SignalProducer<Value>?
 
     /// A read-only view of `property`.
     public init(_ property: MutableProperty<Value>) {
         storage = property.storage
         source = property
         ownsHandle = false
+        composedFrom = nil
     }
 
     /// A property that never changes.
@@ -27,6 +31,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
         storage = PropertyStorage(value)
         source = nil
         ownsHandle = true
+        composedFrom = nil
         storage.core.retainHandle()
     }
 
@@ -36,6 +41,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
         self.storage = storage
         source = nil
         ownsHandle = true
+        composedFrom = nil
         storage.core.retainHandle()
         storage.core.attach(upstream: signal.observe(Observer { event in
             switch event {
@@ -47,7 +53,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 
     /// A property that follows `producer`, which must send its first value synchronously on
     /// start (as a property's producer does).
-    init(composing producer: SignalProducer<Value>) {
+    init(composing producer: SignalProducer<Value>, fusable: Bool = false) {
         let slot = Protected<PropertyStorage<Value>?>(nil)
         let observation = producer.start(Observer { event in
             switch event {
@@ -67,6 +73,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
         self.storage = storage
         source = nil
         ownsHandle = true
+        composedFrom = fusable ? producer : nil
         storage.core.retainHandle()
         storage.core.attach(upstream: observation)
     }
@@ -95,7 +102,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 extension PropertyProtocol {
     /// A property holding `transform` of this one's value, kept up to date.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
-        Property(composing: producer.map(transform))
+        Property(composing: producer.map(transform), fusable: true)
     }
 
     /// A property holding the value at `keyPath`, kept up to date.
@@ -106,5 +113,14 @@ extension PropertyProtocol {
     /// A property that only announces changes that are not equal to the previous value.
     public func skipRepeats() -> Property<Value> where Value: Equatable {
         Property(composing: producer.skipRepeats { $0 == $1 })
+    }
+}
+
+extension Property {
+    /// A property that only announces changes that are not equal to the previous value. After
+    /// `map`, it follows the mapped source itself (the same values, one stored copy and one
+    /// delivery fewer per change); the mapped property, left unobserved, stops at once.
+    public func skipRepeats() -> Property<Value> where Value: Equatable {
+        Property(composing: (composedFrom ?? producer).skipRepeats { $0 == $1 })
     }
 }

@@ -66,16 +66,19 @@ public final class TestScheduler: Scheduler {
     public func advance(to deadline: MonotonicInstant) {
         advancing.lock(orFail: "TestScheduler: advance called from inside a scheduled action")
         defer { advancing.unlock() }
-        while let entry = nextDue(by: deadline) {
+        var ran = false
+        while let entry = nextDue(by: deadline, countingOneRun: ran) {
             entry.action()
-            state.withValue { $0.completed += 1 }
+            ran = true
         }
         state.withValue { state in state.now = max(state.now, deadline) }
     }
 
-    // Pops the earliest live entry due by `deadline` and sets the clock to its time.
-    private func nextDue(by deadline: MonotonicInstant) -> TimerQueue.Entry? {
+    // Counts the action that just ran (one lock per action, not two), then pops the earliest
+    // live entry due by `deadline` and sets the clock to its time.
+    private func nextDue(by deadline: MonotonicInstant, countingOneRun ran: Bool) -> TimerQueue.Entry? {
         state.withValue { state -> TimerQueue.Entry? in
+            if ran { state.completed += 1 }
             guard let entry = state.queue.popDue(by: deadline) else { return nil }
             state.now = max(state.now, entry.deadline)
             return entry
