@@ -13,16 +13,16 @@ import Darwin
 /// `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
 public final class QueueScheduler: Scheduler {
     private let queue: DispatchQueue
-    private let onQueue = DispatchSpecificKey<Bool>()
+    private let onQueue = QueueMark()
 
     /// A scheduler on a new serial queue.
     public init(label: String = "tictactoe.scheduler", qos: DispatchQoS = .userInteractive) {
         queue = DispatchQueue(label: label, qos: qos)
-        queue.setSpecific(key: onQueue, value: true)
+        queue.setSpecific(key: onQueue.key, value: true)
     }
 
     public func runAndWait(_ work: @escaping @Sendable () -> Void) {
-        if DispatchQueue.getSpecific(key: onQueue) == true { work() } else { queue.sync(execute: work) }
+        if DispatchQueue.getSpecific(key: onQueue.key) == true { work() } else { queue.sync(execute: work) }
     }
 
     public var now: MonotonicInstant { Self.monotonicNow() }
@@ -83,4 +83,10 @@ public final class QueueScheduler: Scheduler {
         let source: any DispatchSourceTimer
         init(_ source: any DispatchSourceTimer) { self.source = source }
     }
+}
+
+/// The key that marks a scheduler's own queue. Immutable and compared by identity; Swift 6.0's
+/// Dispatch does not mark it Sendable (6.3's does).
+private final class QueueMark: @unchecked Sendable {
+    let key = DispatchSpecificKey<Bool>()
 }
