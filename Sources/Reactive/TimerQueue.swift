@@ -22,7 +22,8 @@ struct TimerQueue {
     struct Entry {
         var deadline: MonotonicInstant
         var sequence: Int
-        var interval: Duration?
+        /// The repeat interval in nanoseconds (converted once: `Duration` arithmetic is 128-bit).
+        var interval: Int64?
         var scheduled: ScheduledAction
 
         var action: @Sendable () -> Void { scheduled.action }
@@ -41,7 +42,7 @@ struct TimerQueue {
         at deadline: MonotonicInstant, repeatingEvery interval: Duration?, _ action: @escaping @Sendable () -> Void
     ) -> ScheduledAction {
         let scheduled = ScheduledAction(action)
-        push(Entry(deadline: deadline, sequence: nextSequence(), interval: interval, scheduled: scheduled))
+        push(Entry(deadline: deadline, sequence: nextSequence(), interval: interval?.nanoseconds, scheduled: scheduled))
         if heap.count >= sweepAt { sweep() }
         return scheduled
     }
@@ -63,8 +64,10 @@ struct TimerQueue {
         if let interval = top.interval {
             // Requeue in place: the same entry, one interval on, sifted down from the top.
             var next = top
-            next.deadline = top.deadline + interval
-            if let now, next.deadline + interval < now { next.deadline = now + interval }
+            next.deadline.nanoseconds += interval
+            if let now, next.deadline.nanoseconds + interval < now.nanoseconds {
+                next.deadline.nanoseconds = now.nanoseconds + interval
+            }
             next.sequence = nextSequence()
             heap[0] = next
             siftDown(0)
