@@ -25,10 +25,16 @@ let package = Package(
     name: "tictactoe-gpio",
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
-        // Every library module, for the benchmarks package beside this one.
+        // What a program needs to run a board of its own: the rules, the reactive core, the chips
+        // (simulated, and the kernel's through libgpiod), the devices, the view model, the wired
+        // board, its configuration file and the terminal game. The benchmarks package beside
+        // this one uses it too. (The service and the self-test are the command's.)
         .library(
             name: "TicTacToeGPIO",
-            targets: ["TicTacToe", "Reactive", "GPIO", "Lights", "Devices", "Presentation", "Appliance", "Console"]),
+            targets: [
+                "TicTacToe", "Reactive", "GPIO", "KernelGPIO", "Lights", "Devices", "Presentation", "Appliance",
+                "BoardConfiguration", "Console",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -72,7 +72,7 @@ def test_a_wedged_loop_is_killed_by_the_watchdog_and_restarted(vm):
 
 def test_stop_leaves_every_led_line_low(vm):
     records, journal = vm
-    assert records["stopped"]["active"] in ("inactive", "failed") and records["stopped"]["active"] == "inactive"
+    assert records["stopped"]["active"] == "inactive"
     assert records["stopped"]["leds"] == "off"
     assert any("switching every LED off" in line for line in journal)
 
@@ -84,3 +84,21 @@ def test_the_journal_records_each_line_at_its_level(vm):
     assert priorities["ready_at_info"] >= 3, "each start's ready line is at info priority"
     assert priorities["ready_at_warning"] == 0
     assert priorities["raw_prefixes"] == 0, "journald did not read the <N> prefixes"
+
+
+def test_a_killed_service_that_stays_down_leaves_no_led_lit(vm):
+    records, _ = vm
+    killed = records["killed-for-good"]
+    assert killed["lit_before"] == "on", "nothing was lit before the kill: the check would prove nothing"
+    assert killed["active"] == "failed" and killed["result"] == "signal"
+    assert killed["leds"] == "off"
+    assert killed["lights_off_runs"] >= 1
+
+
+def test_a_watchdog_abort_that_stays_down_leaves_no_led_lit(vm):
+    records, _ = vm
+    aborted = records["aborted-for-good"]
+    assert aborted["lit_before"] == "on"
+    assert aborted["active"] == "failed" and aborted["result"] == "watchdog"
+    assert aborted["leds"] == "off"
+    assert aborted["lights_off_runs"] > records["killed-for-good"]["lights_off_runs"]

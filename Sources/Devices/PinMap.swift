@@ -3,7 +3,7 @@ import TicTacToe
 
 /// Which chip line does what: the board's wiring, with the polarity of each group.
 ///
-/// ``standard`` is the default wiring of `DESIGN.md`. ``validated()`` refuses a map the board
+/// ``standard`` is the default wiring (README, "Default wiring"; `Hardware/`). ``validated()`` refuses a map the board
 /// cannot work with, naming the group and line at fault. Group names are the configuration
 /// keys a later configuration file uses (`buttons.cells`, `matrix.rows`, …).
 public struct PinMap: Sendable, Hashable {

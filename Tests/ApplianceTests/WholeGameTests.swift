@@ -230,3 +230,62 @@ struct GameBoardStartTests {
         #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
     }
 }
+
+@Suite("Lights off after the program is gone")
+struct LightsOffTests {
+    let scheduler = TestScheduler()
+    let pins = PinMap.standard
+
+    @Test("every LED line a dead program left lit goes off, and the lines are free again")
+    func afterADeadProgram() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        // A program that dies mid-scan: its lines are released, their levels stay (as on a Pi).
+        let dead = try chip.requestOutputs(OutputConfiguration(offsets: pins.outputOffsets, initialLevel: .high, consumer: "killed"))
+        dead.release()
+        #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .high })
+        try GameBoard.switchLightsOff(chip: chip, pins: pins)
+        #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        #expect(pins.outputOffsets.allSatisfy { chip.consumer(of: $0) == nil })
+    }
+
+    @Test("active-low LEDs are driven high to be off")
+    func activeLow() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        var pins = pins
+        pins.rowPolarity = .activeLow
+        pins.statusPolarity = .activeLow
+        try GameBoard.switchLightsOff(chip: chip, pins: pins)
+        #expect((pins.rows + [pins.xStatus, pins.oStatus]).allSatisfy { chip.level(of: $0) == .high })
+        #expect((pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
+    }
+
+    @Test("lines still held by a running board are refused and left as they are")
+    func whileHeld() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        let board = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: scheduler)
+        board.start()
+        do {
+            try GameBoard.switchLightsOff(chip: chip, pins: pins)
+            Issue.record("lines held by the board were taken")
+        } catch {
+            guard case .gpio(.lineBusy(_, _, let consumer)) = error else {
+                Issue.record("expected a busy line, got \(error)")
+                return
+            }
+            #expect(consumer == "tictactoe-leds")
+        }
+        #expect(chip.level(of: pins.xStatus) == .high, "the running board's X status LED is untouched")
+        board.shutdown()
+        var bad = pins
+        bad.rows.removeLast()
+        do {
+            try GameBoard.switchLightsOff(chip: chip, pins: bad)
+            Issue.record("a bad pin map was used")
+        } catch {
+            guard case .pinMap(.wrongCount(key: "matrix.rows", expected: 3, found: 2)) = error else {
+                Issue.record("expected the wrong row count, got \(error)")
+                return
+            }
+        }
+    }
+}

@@ -13,6 +13,13 @@ wait_active() {  # until active with more than $1 restarts, or 90 s
   done
   return 1
 }
+wait_inactive() {  # until inactive or failed, or 90 s
+  for _ in $(seq 1 180); do
+    case $(systemctl is-active tictactoe.service) in inactive|failed) return 0 ;; esac
+    sleep 0.5
+  done
+  return 1
+}
 wait_active -1
 pid=$(prop MainPID)
 report "{\"scenario\":\"started\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"substate\":\"$(prop SubState)\",\
@@ -40,6 +47,32 @@ report "{\"scenario\":\"after-wedge\",\"restarts\":$(prop NRestarts),\"frame\":\
 
 tool tap 26; sleep 0.6
 report "{\"scenario\":\"move-after-restarts\",\"frame\":\"$(tool frame 1.0)\"}"
+
+# Lights off however the process ends. With restarts off, a SIGKILL and then a watchdog abort
+# each leave the service down for good; ExecStopPost (tictactoe lights-off) must have switched
+# every LED line off, though the process itself never got to.
+lights_off_runs() { journalctl -u tictactoe.service -o cat | grep -c '^every LED line off on gpiochip'; }
+mkdir -p /run/systemd/system/tictactoe.service.d
+printf '[Service]\nRestart=no\n' > /run/systemd/system/tictactoe.service.d/no-restart.conf
+systemctl daemon-reload
+lit=$(tool leds)
+systemctl kill -s KILL tictactoe.service
+wait_inactive
+report "{\"scenario\":\"killed-for-good\",\"lit_before\":\"$lit\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"result\":\"$(prop Result)\",\"leds\":\"$(tool leds)\",\"lights_off_runs\":$(lights_off_runs)}"
+systemctl reset-failed tictactoe.service
+systemctl start tictactoe.service
+wait_active -1; sleep 1
+lit=$(tool leds)
+touch /var/lib/tictactoe/wedge-loop
+wait_inactive
+report "{\"scenario\":\"aborted-for-good\",\"lit_before\":\"$lit\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"result\":\"$(prop Result)\",\"leds\":\"$(tool leds)\",\"lights_off_runs\":$(lights_off_runs)}"
+rm /run/systemd/system/tictactoe.service.d/no-restart.conf
+systemctl daemon-reload
+systemctl reset-failed tictactoe.service
+systemctl start tictactoe.service
+wait_active -1; sleep 1
 
 systemctl stop tictactoe.service
 report "{\"scenario\":\"stopped\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
