@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["TestSupport", "Presentation", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
         .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
-        .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Appliance", "GPIO", "Reactive", "Presentation", "TicTacToe", "TestSupport"]),
+        .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Appliance", "Devices", "GPIO", "Reactive", "Presentation", "TicTacToe", "TestSupport"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["HardwareDocs", "BoardConfiguration", "Devices"]),
         .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),

@@ -13,6 +13,9 @@ import Reactive
 ///   flash (ghosting), whatever order the chip applies the lines in.
 /// - Quiet when dark: a dark frame is written once (the blank) and the scan is then not
 ///   scheduled at all; the next lit frame starts it again. A dark board costs no wake-ups.
+/// - ``framesWritten`` sends once each new frame has been written out in full while started:
+///   at once for a dark frame (its blank), after the scan has lit all three rows for a lit one.
+///   The service tells systemd it is ready on the first.
 /// - A write error stops the scan and is sent on ``failures``.
 /// - ``stop()`` stops the scan and switches every matrix line off; the matrix stays stopped.
 /// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
@@ -28,8 +31,12 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
     private var scanTimer: (any Disposable)?
     private let token: Lifetime.Token
     private let lifetime: Lifetime
+    /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
+    private var rowsToWrite: Int?
     public let failures: Signal<GPIOError>
     private let failureInput: Signal<GPIOError>.Input
+    public let framesWritten: Signal<Void>
+    private let framesWrittenInput: Signal<Void>.Input
 
     /// A matrix on `lines`, which must include the pin map's rows and columns.
     public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
@@ -39,6 +46,7 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
         scan = RowScan(pins: pins)
         (lifetime, token) = Lifetime.make()
         (failures, failureInput) = Signal<GPIOError>.pipe()
+        (framesWritten, framesWrittenInput) = Signal<Void>.pipe()
     }
 
     /// The frame whose cells the matrix shows.
@@ -55,6 +63,8 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
     /// Starts showing: scans while any cell is lit.
     public func start() {
         isRunning = true
+        rowsToWrite = 3
+        if !scan.isLit { write(scan.blank) }
         followCells()
     }
 
@@ -71,18 +81,28 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
         guard newCells != cells else { return }
         cells = newCells
         scan.show(newCells)
+        rowsToWrite = 3
         followCells()
     }
 
     /// Schedules the scan while started and lit; otherwise blanks once and cancels it.
     private func followCells() {
-        if isRunning && scan.isLit {
+        guard isRunning else { return }
+        if scan.isLit {
             guard scanTimer == nil else { return }
             scanTimer = scheduler.schedule(every: rowPeriod) { [weak self] in self?.step() }
-        } else if scanTimer != nil {
-            cancelScan()
-            write(scan.blank)
+        } else {
+            if scanTimer != nil {
+                cancelScan()
+                write(scan.blank)
+            }
+            frameWritten()
         }
+    }
+
+    private func frameWritten() {
+        rowsToWrite = nil
+        framesWrittenInput.send()
     }
 
     private func cancelScan() {
@@ -93,7 +113,8 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
     /// One scan step: blank, then light the next row. Runs on the scheduler.
     func step() {
         row = (row + 1) % 3
-        if write(scan.blank) { write(scan.rows[row]) }
+        guard write(scan.blank), write(scan.rows[row]), let rows = rowsToWrite else { return }
+        if rows > 1 { rowsToWrite = rows - 1 } else { frameWritten() }
     }
 
     @discardableResult

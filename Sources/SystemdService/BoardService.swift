@@ -16,16 +16,18 @@ import Reactive
 /// state, saves every change, tells systemd it is ready and alive, and shuts down cleanly.
 ///
 /// ## Contract
-/// - `READY=1` is sent once the lines are requested, the saved game restored and the first full
-///   frame scanned out.
+/// - `READY=1` is sent once the lines are requested, the saved game restored and the first
+///   frame written out to the chip in full (``LEDMatrix/framesWritten``; not a guess of time).
 /// - `WATCHDOG=1` is sent every half watchdog interval, but only while the game loop answers a
 ///   ``LoopHeartbeat`` (an action scheduled on the loop since the last ping has run) and the
 ///   button reader is still listening: a wedged loop stops the pings, and systemd restarts the
 ///   service. A dark board, which schedules nothing of its own, still answers.
-/// - Every change of game, next starter or score is written to the ``StateStore`` atomically, at
-///   most once per turn of the game loop.
-/// - On graceful shutdown (when `shutdown` returns: SIGTERM or SIGINT in the service): `STOPPING=1`, then every
-///   LED off and every line released, on the game loop itself so no scan step follows.
+/// - Every change of game, next starter or score goes to a ``SnapshotSaver``, which writes it
+///   atomically on a thread of its own: the game loop never touches a file.
+/// - On graceful shutdown (when `shutdown` returns: SIGTERM or SIGINT in the service):
+///   `STOPPING=1`, then every LED off and every line released, on the game loop itself so no
+///   scan step follows, then the last snapshot written before `run` returns. However else the
+///   process ends, the unit's `ExecStopPost=` (`tictactoe lights-off`) switches the LEDs off.
 public struct BoardService: Sendable {
     public let configuration: Configuration
     private let openChip: @Sendable () throws -> any GPIOChip
@@ -85,36 +87,13 @@ public struct BoardService: Sendable {
         let players = settings.players
         let logger = self.logger
         let store = self.store
-        let saving = SaveCoalescer()
-        let observations = CompositeDisposable()
-        observations += board.viewModel.events.observeValues { event in
-            let text = event.text(players: players)
-            if !text.isEmpty { logger.info("\(text)") }
-        }
-        let snapshots = board.viewModel.snapshot
-        observations += snapshots.signal.observeValues { _ in
-            // Many properties change in one step; save once, after the step, the final state.
-            guard saving.begin() else { return }
-            scheduler.schedule {
-                saving.end()
-                do { try store.save(snapshots.value) } catch { logger.error("saving the game failed: \(error)") }
-            }
-        }
-        if logger.level <= .debug {
-            observations += board.pad.edges.observeValues { edge in
-                logger.debug("edge \(edge.offset) \(edge.edge) stamped \(edge.timestamp), handled at \(scheduler.now)")
-            }
-            for (index, button) in board.pad.cells.enumerated() {
-                observations += button.presses.observeValues { time in logger.debug("cell \(index) pressed at \(time)") }
-                observations += button.releases.observeValues { time in logger.debug("cell \(index) released at \(time)") }
-            }
-        }
-        observations += board.failures.observeValues { error in
-            logger.critical("LED output failed: \(error)")
-        }
+        let saver = SnapshotSaver(save: { try store.save($0) }, failed: { error in logger.error("saving the game failed: \(error)") })
+        // Subscribed before the scan starts, so the first frame written cannot be missed.
+        let firstFrame = FirstEvent(of: Signal.merge(board.matrix.framesWritten, board.failures.map(value: ())))
+        let observations = Self.serve(board, saver: saver, logger: logger, loop: scheduler)
 
         board.start()
-        try await Task.sleep(for: settings.scanRowPeriod * 6)
+        await firstFrame.value()
         notifier.ready(status: "playing on \(chip.name) [\(chip.label)]")
         logger.info("ready on \(chip.name) [\(chip.label)]; \(players.matchTitle)")
 
@@ -141,15 +120,40 @@ public struct BoardService: Sendable {
 
         notifier.stopping()
         logger.info("stopping: switching every LED off and releasing the lines")
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            scheduler.schedule {
-                observations.dispose()
-                try? store.save(snapshots.value)
-                board.shutdown()
-                done.resume()
+        scheduler.runAndWait {
+            observations.dispose()
+            saver.submit(board.viewModel.snapshot.value)
+            board.shutdown()
+        }
+        saver.finish()
+        logger.info("stopped")
+    }
+
+    /// What the service does with a running board besides showing it: logs its events (and,
+    /// at debug level, every edge, press and release), hands every new snapshot to `saver`, and
+    /// reports LED write errors. Runs on the board's loop; dispose the result on the loop.
+    static func serve(_ board: GameBoard, saver: SnapshotSaver, logger: ServiceLog, loop: any Scheduler) -> any Disposable {
+        let players = board.settings.players
+        let observations = CompositeDisposable()
+        observations += board.viewModel.events.observeValues { event in
+            let text = event.text(players: players)
+            if !text.isEmpty { logger.info("\(text)") }
+        }
+        // One input changes the snapshot at most once; the saver writes off the loop.
+        observations += board.viewModel.snapshot.signal.observeValues { saver.submit($0) }
+        if logger.level <= .debug {
+            observations += board.pad.edges.observeValues { edge in
+                logger.debug("edge \(edge.offset) \(edge.edge) stamped \(edge.timestamp), handled at \(loop.now)")
+            }
+            for (index, button) in board.pad.cells.enumerated() {
+                observations += button.presses.observeValues { time in logger.debug("cell \(index) pressed at \(time)") }
+                observations += button.releases.observeValues { time in logger.debug("cell \(index) released at \(time)") }
             }
         }
-        logger.info("stopped")
+        observations += board.failures.observeValues { error in
+            logger.critical("LED output failed: \(error)")
+        }
+        return observations
     }
 
     private func wedgeIfAsked(_ scheduler: ThreadScheduler) {
@@ -167,16 +171,39 @@ extension BoardService: CustomStringConvertible {
     public var description: String { "BoardService(state: \(store.path))" }
 }
 
-/// Lets one save be pending at a time.
-private final class SaveCoalescer: Sendable {
-    private let pending = Protected(false)
-
-    func begin() -> Bool {
-        pending.withValue { pending in
-            defer { pending = true }
-            return !pending
-        }
+/// The first event of a signal, awaited: subscribes at once, so an event sent before the wait
+/// begins is not lost.
+private final class FirstEvent: Sendable {
+    private struct State {
+        var arrived = false
+        var waiter: CheckedContinuation<Void, Never>?
     }
 
-    func end() { pending.withValue { $0 = false } }
+    private let state = Protected(State())
+    private let observation = Protected<(any Disposable)?>(nil)
+
+    init(of signal: Signal<Void>) {
+        let state = state
+        let disposable = signal.observe(Observer<Void> { (_: Event<Void>) in
+            let waiter = state.withValue { state -> CheckedContinuation<Void, Never>? in
+                guard !state.arrived else { return nil }
+                state.arrived = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        })
+        observation.withValue { $0 = disposable }
+    }
+
+    func value() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let arrived = state.withValue { state -> Bool in
+                if !state.arrived { state.waiter = waiter }
+                return state.arrived
+            }
+            if arrived { waiter.resume() }
+        }
+        observation.value?.dispose()
+    }
 }

@@ -87,6 +87,27 @@ struct LEDMatrixTests {
         #expect((pins.rows + pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
     }
 
+    @Test("a frame counts as written once all three rows have been lit; a dark one at once")
+    func framesWritten() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        let lines = try chip.requestOutputs(OutputConfiguration(offsets: pins.outputOffsets, initialLevel: .low, consumer: "w"))
+        let matrix = LEDMatrix(lines: lines, pins: pins, rowPeriod: .microseconds(500), scheduler: scheduler)
+        let frame = MutableProperty(sample)
+        matrix <~ frame
+        let written = Protected(0)
+        matrix.framesWritten.observeValues { written.withValue { $0 += 1 } }
+        matrix.start()
+        scheduler.advance(by: .microseconds(1_000))
+        #expect(written.value == 0, "two rows of three lit so far")
+        scheduler.advance(by: .microseconds(500))
+        #expect(written.value == 1)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(written.value == 1, "rescanning the same frame is not a new frame")
+        frame.value = .dark
+        #expect(written.value == 2)
+        #expect((pins.rows + pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
+    }
+
     @Test("a write error stops the scan and is reported")
     func writeError() {
         let failures = Protected<[GPIOError]>([])

@@ -1,0 +1,104 @@
+import Appliance
+import Devices
+import Dispatch
+import Foundation
+import GPIO
+import Presentation
+import Reactive
+import TestSupport
+import Testing
+import TicTacToe
+@testable import SystemdService
+
+/// A save that waits for the test to let it finish, and records what it wrote.
+private final class GatedSave: Sendable {
+    let gate = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    let written = Protected<[GameSnapshot]>([])
+    let timedOut = Protected(false)
+
+    func save(_ snapshot: GameSnapshot) {
+        started.signal()
+        // A bound, not a sleep: reached only if the test never opens the gate (a failure).
+        if gate.wait(timeout: .now() + .seconds(20)) == .timedOut { timedOut.withValue { $0 = true } }
+        written.withValue { $0.append(snapshot) }
+    }
+}
+
+private func snapshot(moves: Int) -> GameSnapshot {
+    let board = (try? Board().playing(Array(Position.all.prefix(moves)))) ?? Board()
+    return GameSnapshot(board: board)
+}
+
+@Suite("Saving off the game loop")
+struct SavingTests {
+    @Test("a blocked disk: submit returns at once, the latest snapshot wins, and finish writes it")
+    func latestWins() {
+        let disk = GatedSave()
+        let saver = SnapshotSaver(save: { disk.save($0) }, failed: { _ in })
+        saver.submit(snapshot(moves: 1))
+        disk.started.wait()  // the first is being written, and stuck
+        for moves in 2...5 { saver.submit(snapshot(moves: moves)) }
+        disk.gate.signal()
+        disk.gate.signal()
+        saver.finish()
+        #expect(disk.written.value == [snapshot(moves: 1), snapshot(moves: 5)])
+        #expect(!disk.timedOut.value)
+        saver.submit(snapshot(moves: 6))
+        #expect(disk.written.value.count == 2, "nothing is taken after finish")
+    }
+
+    @Test("a failed write is reported and the saver carries on")
+    func failures() {
+        struct Full: Error {}
+        let written = Protected<[Int]>([])
+        let failures = Protected(0)
+        let saver = SnapshotSaver(
+            save: { snapshot in
+                if snapshot.board.moveCount == 1 { throw Full() }
+                written.withValue { $0.append(snapshot.board.moveCount) }
+            },
+            failed: { _ in failures.withValue { $0 += 1 } })
+        saver.submit(snapshot(moves: 1))
+        saver.finish()
+        let second = SnapshotSaver(save: { saved in written.withValue { $0.append(saved.board.moveCount) } }, failed: { _ in })
+        second.submit(snapshot(moves: 2))
+        second.finish()
+        #expect(failures.value == 1)
+        #expect(written.value == [2])
+    }
+
+    @Test("the service's board: a stuck disk delays neither a press nor a scan step; every change is saved")
+    func servedBoard() throws {
+        let loop = TestScheduler()
+        let chip = SimulatedChip(clock: loop)
+        let board = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: loop)
+        board.start()
+        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: loop)
+        let disk = GatedSave()
+        let saver = SnapshotSaver(save: { disk.save($0) }, failed: { _ in })
+        let log = Protected<[String]>([])
+        let logger = ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } }
+        let service = BoardService.serve(board, saver: saver, logger: logger, loop: loop)
+
+        person.tap(p(1, 1), bounce: true)
+        loop.advance(by: .milliseconds(150))
+        disk.started.wait()  // the first save is stuck on the disk
+        // The loop goes on: the next press shows, and the scan runs, while the save waits.
+        person.tap(p(0, 0), bounce: true)
+        let writesBefore = chip.outputHistory.count
+        loop.advance(by: .milliseconds(150))
+        #expect(person.seenFrame.description == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(chip.outputHistory.count > writesBefore + 100, "scan steps ran while the disk was stuck")
+        #expect(disk.written.value.isEmpty)
+        disk.gate.signal()
+        disk.gate.signal()
+        service.dispose()
+        saver.finish()
+        #expect(disk.written.value.last?.board.moveCount == 2)
+        #expect(disk.written.value.count == 2)
+        #expect(!disk.timedOut.value, "a save ran on the loop and waited for the gate")
+        #expect(log.value.contains { $0.contains("X took (1, 1).") })
+        board.shutdown()
+    }
+}
