@@ -45,6 +45,7 @@ cp "$tools/gpiomon" "$tools/gpioinfo" "$image/bin/"
 cp "$root/vm/init.sh" "$image/init"
 chmod +x "$image/init"
 echo "$generation" > "$image/etc/libgpiod-generation"
+cp "$root/vm/game-script.json" "$image/etc/game-script.json"
 # Every shared library the programs need, at the path the loader expects it.
 for program in "$image"/bin/tictactoe "$image"/bin/gpio-sim-harness "$image"/bin/gpiomon "$image"/bin/gpioinfo; do
   LD_LIBRARY_PATH=$libpath ldd "$program" | awk '/=>/ { print $3 } /^\t\// { print $1 }' | while read -r lib; do

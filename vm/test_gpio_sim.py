@@ -27,9 +27,24 @@ def boot(generation):
     return records
 
 
+def boot_with_valid_input(generation, attempts=3):
+    """Boots until the harness's input was what the steps assume: every simulated bounce burst
+    shorter than the debounce window by the kernel's own stamps. A host busy enough to starve
+    the emulator mid-burst turns a bounce into two presses; the game then rightly plays two,
+    and that run says nothing about the game. Such a run is named and rerun, never excused:
+    the checks below are the same for every run, and all attempts stretched fail them."""
+    for attempt in range(1, attempts + 1):
+        records = boot(generation)
+        stretched = [burst for burst in bounce_bursts(records) if burst[1] >= DEBOUNCE_MS]
+        if not stretched or attempt == attempts:
+            return records
+        print(f"\n{generation}: attempt {attempt}: the emulator stretched bounce bursts past "
+              f"{DEBOUNCE_MS} ms {stretched} (kernel stamps); booting again")
+
+
 @pytest.fixture(scope="module", params=["v1", "v2"])
 def vm(request):
-    return request.param, boot(request.param)
+    return request.param, boot_with_valid_input(request.param)
 
 
 def picture(text):
@@ -97,7 +112,6 @@ def test_the_binary_says_ready_with_the_library_in_use(vm):
 
 
 DARK_X = ". . .\n. . .\n. . .\nX:on O:off"
-DARK = ". . .\n. . .\n. . .\nX:off O:off"
 
 
 DEBOUNCE_MS = int(re.search(r"^debounce_ms = (\d+)", (ROOT / "Hardware" / "tictactoe.toml").read_text(), re.M).group(1))
@@ -107,7 +121,7 @@ def bounce_bursts(records):
     """The harness's bounce bursts as the kernel stamped them (from the game's debug log): per
     burst, the line and the time from its first edge to its last, in ms."""
     bursts = []
-    for line in records["game-log"][0]["lines"]:
+    for line in records.get("game-log", [{"lines": []}])[0]["lines"]:
         match = re.match(r"debug: edge (GPIO\d+) \w+ stamped ([\d.]+) ms", line)
         if not match:
             continue
@@ -131,49 +145,26 @@ def test_every_simulated_bounce_stayed_inside_the_debounce_window(vm):
     assert longest < DEBOUNCE_MS, [burst for burst in bursts if burst[1] >= DEBOUNCE_MS]
 
 
+GAME_SCRIPT = json.loads((ROOT / "vm" / "game-script.json").read_text())
+
+
 def test_a_complete_run_of_play_on_the_kernel_chip(vm):
+    """Every step of vm/game-script.json (the harness plays the same file), checked by name."""
     _, records = vm
     assert steady(records["game-start"][0]["frames"], DARK_X)
-    steps = {step["step"]: step["frames"] for step in records["game-step"]}
-    expectations = [
-        # X on the diagonal: 7 8 5 9 3
-        ("steady", "R . .\n. . .\n. . .\nX:off O:on"),
-        ("steady", "R G .\n. . .\n. . .\nX:on O:off"),
-        ("steady", "R G .\n. R .\n. . .\nX:off O:on"),
-        ("steady", "R G G\n. R .\n. . .\nX:on O:off"),
-        ("blink", "R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"),
-        # a press after the end changes nothing
-        ("blink", "R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"),
-        # new game: O starts
-        ("steady", ". . .\n. . .\n. . .\nX:off O:on"),
-        ("steady", ". . .\n. G .\n. . .\nX:on O:off"),
-        # the same cell again: amber flash, then as before
-        ("flash", ". . .\n. A .\n. . .\nX:on O:off", ". . .\n. G .\n. . .\nX:on O:off"),
-        # on to a draw: X O O / O O X / X X O
-        ("steady", "R . .\n. G .\n. . .\nX:off O:on"),
-        ("steady", "R . G\n. G .\n. . .\nX:on O:off"),
-        ("steady", "R . G\n. G .\nR . .\nX:off O:on"),
-        ("steady", "R . G\nG G .\nR . .\nX:on O:off"),
-        ("steady", "R . G\nG G R\nR . .\nX:off O:on"),
-        ("steady", "R G G\nG G R\nR . .\nX:on O:off"),
-        ("steady", "R G G\nG G R\nR R .\nX:off O:on"),
-        ("blink", "R G G\nG G R\nR R G\nX:on O:on", DARK),
-        # new game (X starts), a move, then a held new game restarts mid-game with O
-        ("steady", DARK_X),
-        ("steady", ". . .\n. R .\n. . .\nX:off O:on"),
-        ("steady", ". . .\n. . .\n. . .\nX:off O:on"),
-    ]
-    assert sorted(steps) == list(range(len(expectations)))
-    for index, expectation in enumerate(expectations):
-        frames = steps[index]
-        kind = expectation[0]
-        if kind == "steady":
-            assert steady(frames, expectation[1]), (index, frames)
-        elif kind == "blink":
-            assert blinking(frames, expectation[1], expectation[2]), (index, frames)
+    seen = {step["name"]: step for step in records["game-step"]}
+    assert [step["name"] for step in records["game-step"]] == [step["name"] for step in GAME_SCRIPT]
+    for step in GAME_SCRIPT:
+        frames = seen[step["name"]].get("frames")
+        assert frames, seen[step["name"]]
+        if "steady" in step:
+            assert steady(frames, step["steady"]), (step["name"], frames)
+        elif "blink" in step:
+            assert blinking(frames, *step["blink"]), (step["name"], frames)
         else:
-            assert frames[0] == picture(expectation[1]), (index, frames)
-            assert steady(frames[-4:], expectation[2]), (index, frames)
+            flash, after = step["flash"]
+            assert frames[0] == picture(flash), (step["name"], frames)
+            assert steady(frames[-4:], after), (step["name"], frames)
 
 
 def test_latency_is_measured_against_gpiomon(vm):
@@ -185,8 +176,12 @@ def test_latency_is_measured_against_gpiomon(vm):
     monitor = statistics.median(latency["gpiomon"])
     print(f"\nlibgpiod {generation}: edge to LED lines median {board * 1000:.1f} ms, "
           f"gpiomon median {monitor * 1000:.1f} ms, ratio {board / monitor:.1f}")
-    # Loose bounds: under emulation both are slow, but a press must reach the LEDs within
-    # a human's notice (0.2 s) even here.
+    assert all(0 < seconds < 3 for seconds in latency["gpiomon"]), latency
+    # Relative to gpiomon on the same kernel in the same run, so a loaded machine slows both:
+    # gpiomon is a bare edge print; the board adds its hop onto the game loop, the debounce
+    # decision, the frame and up to one 1.5 ms scan frame, and with v2 the kernel's 2 ms
+    # debounce. Measured here: 1.2× (v1) and 2.0× (v2). And within a human's notice, even here.
+    assert board < 4 * monitor + 0.005, (board, monitor)
     assert board < 0.2
 
 

@@ -12,6 +12,8 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
     case notRequested(chip: String, offset: LineOffset)
     /// No chip matches the path, name or label asked for; `available` lists those that exist.
     case chipNotFound(spec: String, available: [ChipDescription])
+    /// The path exists but is not a GPIO chip's character device.
+    case notAGPIOChip(path: String)
     /// The chip's device file exists but this user may not open it.
     case permissionDenied(path: String)
     /// Any other failure of the GPIO library or the kernel, with the C error number.
@@ -35,6 +37,8 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
                 ? "no GPIO chips exist here (is this a Raspberry Pi, and is the gpio character device enabled?)"
                 : "the chips here are: " + available.map(\.description).joined(separator: "; ")
             return "no GPIO chip matches \"\(spec)\"; \(list). Give a path (/dev/gpiochip0), a name (gpiochip0) or a label (pinctrl-bcm2711)."
+        case .notAGPIOChip(let path):
+            return "\(path) is not a GPIO chip. Give a chip's device (/dev/gpiochip0), its name (gpiochip0) or its label (pinctrl-bcm2711); `gpiodetect` lists them."
         case .permissionDenied(let path):
             return "\(path): permission denied. Add your user to the gpio group (sudo usermod -aG gpio $USER, then log in again), or install a udev rule giving the group gpio read-write access to gpiochip devices."
         case .system(let chip, let operation, let errno, let message):

@@ -70,7 +70,10 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
             let code = errno
             switch code {
             case EACCES, EPERM: throw .permissionDenied(path: path)
-            case ENOENT, ENODEV, ENOTTY: throw .chipNotFound(spec: spec, available: availableChips(devices: devices))
+            // A path that exists and still fails as not-a-chip (libgpiod v1 and v2 say so with
+            // different error numbers) is a wrong path, whatever the library's wording.
+            case ENOENT where access(path, F_OK) != 0: throw .chipNotFound(spec: spec, available: availableChips(devices: devices))
+            case ENOENT, ENODEV, ENOTTY, EINVAL: throw .notAGPIOChip(path: path)
             default: throw .system(chip: path, operation: "opening the chip", errno: code, message: String(cString: strerror(code)))
             }
         }

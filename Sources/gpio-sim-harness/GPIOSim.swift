@@ -41,6 +41,18 @@ struct GPIOSim {
         let fd = open("\(linesDirectory)/sim_gpio\(line)/pull", O_WRONLY)
         guard fd >= 0 else { return }
         defer { close(fd) }
+        // The burst must stay a bounce (shorter than the debounce window by the kernel's stamps):
+        // for its few writes nothing in the VM may preempt this thread, the game included.
+        // (The host can still starve the whole emulator; the host test checks the stamps.)
+        var realtime = sched_param()
+        realtime.sched_priority = 50
+        let raised = pthread_setschedparam(pthread_self(), SCHED_FIFO, &realtime) == 0
+        defer {
+            if raised {
+                var normal = sched_param()
+                pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal)
+            }
+        }
         for step in 0..<toggles {
             let pullUp = step % 2 == 0 ? up : !up
             let text = Array((pullUp ? "pull-up" : "pull-down").utf8)

@@ -101,19 +101,29 @@ if let check = try? ChildProcess(tictactoe, ["selftest", "--non-interactive", "-
     report("selftest", ["status": status, "stdout": check.output.joined(separator: "\n"), "stderr": check.errorOutput])
 }
 
-// 3. A complete run of play, every key with bouncing contacts on press and release.
-let script = "7 8 5 9 3 1 n 5 5 7 9 1 4 6 8 2 3 n 5 N"
+// 3. A complete run of play, every key with bouncing contacts on press and release. The steps
+// and what each must show live together in vm/game-script.json (the host test reads the same
+// file); each step is reported under its name.
+struct ScriptStep: Decodable {
+    let name: String
+    let key: String
+}
+let steps = (try? JSONDecoder().decode([ScriptStep].self, from: Data(contentsOf: URL(fileURLWithPath: "/etc/game-script.json")))) ?? []
+if steps.isEmpty { report("setup", ["error": "no steps in /etc/game-script.json"]) }
 if let (game, startup) = startGame(["--x-name", "Alice", "--o-name", "Bob", "--log-level", "debug"]) {
     report("ready", [
         "seconds": startup, "line": game.output.first { $0.contains("ready on") } ?? "",
         "library": game.output.first { $0.contains("with libgpiod") } ?? "",
     ])
     report("game-start", ["frames": watch(windows: 3)])
-    for (index, key) in script.filter({ !$0.isWhitespace }).enumerated() {
-        guard let (line, hold) = line(for: key) else { continue }
+    for step in steps {
+        guard let key = step.key.first, let (line, hold) = line(for: key) else {
+            report("game-step", ["name": step.name, "key": step.key, "error": "not a key of the board"])
+            continue
+        }
         tap(line, hold: hold)
         pause(0.1)
-        report("game-step", ["step": index, "key": String(key), "frames": watch(windows: 7)])
+        report("game-step", ["name": step.name, "key": step.key, "frames": watch(windows: 7)])
     }
 
     // 4. Latency: a button edge to the LED lines lighting that cell, measured from the same

@@ -18,15 +18,15 @@ struct LibgpiodChipTests {
         }
     }
 
-    @Test("a path that is no GPIO chip is refused with a clear error")
-    func notAChip() {
-        #expect {
-            try LibgpiodChip.open("/dev/null")
-        } throws: { error in
-            guard case .system(let chip, _, _, _) = error as? GPIOError else {
-                return (error as? GPIOError).map { if case .chipNotFound = $0 { true } else { false } } ?? false
-            }
-            return chip == "/dev/null"
+    @Test("a path that is no GPIO chip is refused as such, with either libgpiod")
+    func notAChip() throws {
+        #expect(throws: GPIOError.notAGPIOChip(path: "/dev/null")) { try LibgpiodChip.open("/dev/null") }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-chip-\(getpid())")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: GPIOError.notAGPIOChip(path: file.path)) { try LibgpiodChip.open(file.path) }
+        #expect(throws: GPIOError.chipNotFound(spec: "/dev/no-such-gpiochip", available: LibgpiodChip.availableChips())) {
+            try LibgpiodChip.open("/dev/no-such-gpiochip")
         }
     }
 
