@@ -35,13 +35,22 @@ struct LEDSampler {
         o = status[1]
     }
 
-    /// Samples for `duration` and returns the frame seen.
+    /// Samples for `duration`, and on (up to twice as long) until the scan has been seen to
+    /// light every row at least twice, then returns the frame seen.
+    ///
+    /// The scan lights every row line in turn, marks or none, so a row never seen lit means the
+    /// eye did not look long enough, not a dark row: on a host busy enough to starve the
+    /// emulator, a 200 ms window can hold fewer scan cycles than rows. A scan that stops for
+    /// longer than the limit still shows as the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
         var redCount = [Int](repeating: 0, count: 9), greenCount = [Int](repeating: 0, count: 9)
         var rowCount = [Int](repeating: 0, count: 3)
         var xCount = 0, oCount = 0, samples = 0
-        let deadline = Date().addingTimeInterval(duration)
-        while Date() < deadline {
+        let started = Date()
+        let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
+        while true {
+            let now = Date()
+            guard now < deadline || (now < limit && rowCount.contains { $0 < 2 }) else { break }
             samples += 1
             if x.isHigh { xCount += 1 }
             if o.isHigh { oCount += 1 }
