@@ -35,13 +35,14 @@ struct LEDSampler {
         o = status[1]
     }
 
-    /// Samples for `duration`, and on (up to twice as long) until the scan has been seen to
-    /// light every row at least twice, then returns the frame seen.
+    /// Samples for `duration`, and, once the scan has been seen at all, on (up to twice as long)
+    /// until it has been seen to light every row at least twice; then returns the frame seen.
     ///
-    /// The scan lights every row line in turn, marks or none, so a row never seen lit means the
-    /// eye did not look long enough, not a dark row: on a host busy enough to starve the
-    /// emulator, a 200 ms window can hold fewer scan cycles than rows. A scan that stops for
-    /// longer than the limit still shows as the rows it left dark.
+    /// While anything is lit the scan lights every row line in turn, marks or none (a dark
+    /// matrix is not scanned at all), so with some rows seen and another never, the eye did not
+    /// look long enough: on a host busy enough to starve the emulator, a 200 ms window can hold
+    /// fewer scan cycles than rows. A scan that stops for longer than the limit still shows as
+    /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
         var redCount = [Int](repeating: 0, count: 9), greenCount = [Int](repeating: 0, count: 9)
         var rowCount = [Int](repeating: 0, count: 3)
@@ -50,7 +51,10 @@ struct LEDSampler {
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
         while true {
             let now = Date()
-            guard now < deadline || (now < limit && rowCount.contains { $0 < 2 }) else { break }
+            // Once any row has been seen lit the scan is running (a dark matrix is not scanned at
+            // all), and it lights every row in turn: look on until each has been seen.
+            let scanHalfSeen = rowCount.contains { $0 > 0 } && rowCount.contains { $0 < 2 }
+            guard now < deadline || (now < limit && scanHalfSeen) else { break }
             samples += 1
             if x.isHigh { xCount += 1 }
             if o.isHigh { oCount += 1 }
