@@ -34,13 +34,7 @@ public protocol BindingTargetProvider<Value> {
 public func <~ <Target: BindingTargetProvider>(
     target: Target, source: Signal<Target.Value>
 ) -> any Disposable {
-    let target = target.bindingTarget
-    let observation = source.observeValues { target.consume($0) }
-    let whenEnded = target.lifetime.observeEnded { observation.dispose() }
-    return ActionDisposable {
-        observation.dispose()
-        whenEnded.dispose()
-    }
+    bind(target.bindingTarget) { consume in source.observeValues(consume) }
 }
 
 /// Starts `source` and sends its values into `target`, until the target's lifetime ends or the
@@ -49,13 +43,7 @@ public func <~ <Target: BindingTargetProvider>(
 public func <~ <Target: BindingTargetProvider>(
     target: Target, source: SignalProducer<Target.Value>
 ) -> any Disposable {
-    let target = target.bindingTarget
-    let observation = source.startWithValues { target.consume($0) }
-    let whenEnded = target.lifetime.observeEnded { observation.dispose() }
-    return ActionDisposable {
-        observation.dispose()
-        whenEnded.dispose()
-    }
+    bind(target.bindingTarget) { consume in source.startWithValues(consume) }
 }
 
 /// Sends the current value of `source` into `target` at once, then every change, until the
@@ -65,4 +53,16 @@ public func <~ <Target: BindingTargetProvider, Source: PropertyProtocol>(
     target: Target, source: Source
 ) -> any Disposable where Source.Value == Target.Value {
     target <~ source.producer
+}
+
+/// Starts an observation feeding `target` and ties it to the target's lifetime.
+private func bind<Value: Sendable>(
+    _ target: BindingTarget<Value>, _ observe: (@escaping @Sendable (Value) -> Void) -> any Disposable
+) -> any Disposable {
+    let observation = observe { target.consume($0) }
+    let whenEnded = target.lifetime.observeEnded { observation.dispose() }
+    return ActionDisposable {
+        observation.dispose()
+        whenEnded.dispose()
+    }
 }

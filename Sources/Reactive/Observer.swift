@@ -18,3 +18,23 @@ public struct Observer<Value: Sendable>: Sendable {
     public func send(_ value: Value) { action(.value(value)) }
     public func sendCompleted() { action(.completed) }
 }
+
+extension Observer {
+    /// An observer that passes events on to this one, dropping a value equivalent to the one
+    /// just before it: `skipRepeats` for signals and producers alike. Its memory of the last
+    /// value is touched only inside the deliveries of what it observes, which are serialized.
+    func skippingRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Observer<Value> {
+        let last = Confined<Value?>(nil)
+        return Observer { event in
+            switch event {
+            case .value(let value):
+                let previous = last.value
+                last.value = value
+                if let previous, isEquivalent(previous, value) { return }
+                send(value)
+            case .completed:
+                sendCompleted()
+            }
+        }
+    }
+}

@@ -42,19 +42,7 @@ extension Signal {
     /// value always passes; the memory of the last value is shared by all observers.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
         Signal { observer in
-            // Touched only inside this signal's source's deliveries, which its lock serializes.
-            let last = Confined<Value?>(nil)
-            return observe(Observer { event in
-                switch event {
-                case .value(let value):
-                    let previous = last.value
-                    last.value = value
-                    if let previous, isEquivalent(previous, value) { return }
-                    observer.send(value)
-                case .completed:
-                    observer.sendCompleted()
-                }
-            })
+            observe(observer.skippingRepeats(isEquivalent))
         }
     }
 

@@ -41,19 +41,7 @@ public struct SignalProducer<Value: Sendable>: Sendable {
     /// Drops a value equivalent to the one sent just before it, per start.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> SignalProducer<Value> {
         SignalProducer { observer in
-            // Touched only inside this run's deliveries, which the source serializes.
-            let last = Confined<Value?>(nil)
-            return start(Observer { event in
-                switch event {
-                case .value(let value):
-                    let previous = last.value
-                    last.value = value
-                    if let previous, isEquivalent(previous, value) { return }
-                    observer.send(value)
-                case .completed:
-                    observer.sendCompleted()
-                }
-            })
+            start(observer.skippingRepeats(isEquivalent))
         }
     }
 }

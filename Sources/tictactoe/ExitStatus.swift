@@ -28,6 +28,21 @@ enum ExitStatus {
         }
     }
 
+    /// A failure to start or drive the board, told to the user and turned into its exit
+    /// status; any other error passes through unchanged.
+    static func reporting(_ error: any Error) -> any Error {
+        switch error {
+        case let error as GPIOError:
+            printError(error.description)
+            return self.for(error)
+        case let error as BoardError:
+            printError(error.description)
+            return self.for(error)
+        default:
+            return error
+        }
+    }
+
     static func `for`(_ error: BoardError) -> ExitCode {
         switch error {
         case .pinMap, .scanTooSlow: badPinMap

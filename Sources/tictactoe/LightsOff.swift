@@ -29,12 +29,8 @@ struct LightsOff: ParsableCommand {
             let gpio = try LibgpiodChip.open(chip ?? loaded.chip ?? Run.headerChip())
             try GameBoard.switchLightsOff(chip: gpio, pins: loaded.settings.pins)
             say("every LED line off on \(gpio.name) [\(gpio.label)]")
-        } catch let error as GPIOError {
-            printError(error.description)
-            throw ExitStatus.for(error)
-        } catch let error as BoardError {
-            printError(error.description)
-            throw ExitStatus.for(error)
+        } catch {
+            throw ExitStatus.reporting(error)
         }
     }
 }

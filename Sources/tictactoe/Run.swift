@@ -91,12 +91,8 @@ struct Run: AsyncParsableCommand {
                     logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
                 }
             })
-        } catch let error as GPIOError {
-            printError(error.description)
-            throw ExitStatus.for(error)
-        } catch let error as BoardError {
-            printError(error.description)
-            throw ExitStatus.for(error)
+        } catch {
+            throw ExitStatus.reporting(error)
         }
     }
 

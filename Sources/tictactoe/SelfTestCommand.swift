@@ -43,9 +43,8 @@ struct SelfTestCommand: ParsableCommand {
             faults = nonInteractive
                 ? try test.checkInputsAtRest(chip: gpio, scheduler: scheduler)
                 : try test.run(chip: gpio, scheduler: scheduler, rowPeriod: loaded.settings.scanRowPeriod, operator: TerminalOperator())
-        } catch let error as GPIOError {
-            printError(error.description)
-            throw ExitStatus.for(error)
+        } catch {
+            throw ExitStatus.reporting(error)
         }
         if faults.isEmpty {
             say(nonInteractive ? "inputs OK: no button reads pressed at rest" : "all LEDs and buttons OK")

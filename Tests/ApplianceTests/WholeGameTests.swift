@@ -108,15 +108,19 @@ struct WholeGameTests {
         #expect(tap(p(2, 0)) == ". . .\n. . .\nG . .\nX:on O:off")
     }
 
-    @Test("after a long idle the lights sleep; the first press only wakes them")
-    func sleepAndWake() throws {
-        // A board of its own with a short idle time: minutes of virtual scanning cost real seconds.
+    /// A board of its own with a short idle time: minutes of virtual scanning cost real seconds.
+    private static func boardThatSleepsAfter10Seconds() throws -> (TestScheduler, SimulatedChip, GameBoard, SimulatedBoard) {
         let scheduler = TestScheduler()
         let chip = SimulatedChip(clock: scheduler)
-        let settings = BoardSettings(game: GameTimings(idleSleep: .seconds(10)))
-        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        let board = try GameBoard(chip: chip, settings: BoardSettings(game: GameTimings(idleSleep: .seconds(10))), scheduler: scheduler)
         board.start()
-        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: scheduler)
+        return (scheduler, chip, board, SimulatedBoard(chip: chip, pins: .standard, scheduler: scheduler))
+    }
+
+    @Test("after a long idle the lights sleep; the first press only wakes them")
+    func sleepAndWake() throws {
+        let (scheduler, _, board, person) = try Self.boardThatSleepsAfter10Seconds()
+        defer { board.shutdown() }  // and the board lives to the end
         func tap(_ position: Position) -> String {
             person.tap(position, bounce: true)
             scheduler.advance(by: .milliseconds(150))
@@ -133,12 +137,7 @@ struct WholeGameTests {
 
     @Test("asleep and dark, the board schedules nothing and writes nothing; a press starts the scan again")
     func quietWhenDark() throws {
-        let scheduler = TestScheduler()
-        let chip = SimulatedChip(clock: scheduler)
-        let settings = BoardSettings(game: GameTimings(idleSleep: .seconds(10)))
-        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
-        board.start()
-        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: scheduler)
+        let (scheduler, chip, board, person) = try Self.boardThatSleepsAfter10Seconds()
         // A won game, blinking, then left alone until the lights sleep.
         for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] {
             person.tap(cell, bounce: true)
