@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
+        // Runs the built executable as a user does (it is built with the tests: swift build --build-tests).
+        .testTarget(name: "tictactoeTests"),
     ],
     swiftLanguageModes: [.v6]
 )

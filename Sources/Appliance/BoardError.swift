@@ -1,5 +1,6 @@
 import Devices
 import GPIO
+import Reactive
 
 /// Why a board could not start, worded for the maker at the board.
 public enum BoardError: Error, Sendable, CustomStringConvertible {
@@ -13,7 +14,7 @@ public enum BoardError: Error, Sendable, CustomStringConvertible {
         case .pinMap(let error): "pin map: \(error)"
         case .gpio(let error): "GPIO: \(error)"
         case .scanTooSlow(let rate):
-            "scan row period gives \(Int(rate)) frames per second; the matrix flickers below 100. Use a row period of at most 3.3 ms."
+            "scan row period gives \(Int(rate)) frames per second; the matrix flickers below \(BoardSettings.minimumFrameRate). Use a row period of at most \(BoardSettings.longestScanRow.nanoseconds / 1000) µs."
         }
     }
 }

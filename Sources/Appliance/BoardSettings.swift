@@ -21,6 +21,12 @@ public struct BoardSettings: Sendable, Hashable {
         self.players = players
     }
 
+    /// Below this many full frames a second the eye sees the matrix flicker.
+    public static let minimumFrameRate = 100
+
+    /// The longest row period that keeps ``minimumFrameRate``: three rows make a frame.
+    public static let longestScanRow: Duration = .seconds(1) / (3 * minimumFrameRate)
+
     /// Full matrix frames per second at this row period.
     public var scanFrameRate: Double {
         1 / (3 * Double(scanRowPeriod.nanoseconds) / 1e9)

@@ -39,7 +39,7 @@ public final class GameBoard: Sendable {
     ) throws(BoardError) {
         let pins: PinMap
         do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
-        guard settings.scanFrameRate >= 100 else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
+        guard settings.scanRowPeriod <= BoardSettings.longestScanRow else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
         self.settings = settings
         self.scheduler = scheduler
 

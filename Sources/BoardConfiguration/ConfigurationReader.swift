@@ -8,14 +8,7 @@ struct ConfigurationReader {
     let document: TOMLDocument
     let file: String
 
-    static let schema: [String: [String]] = [
-        "players": ["x", "o"],
-        "buttons": ["cells", "new_game", "polarity"],
-        "matrix": ["rows", "row_polarity", "red_columns", "green_columns", "column_polarity"],
-        "status": ["x", "o", "polarity"],
-        "timings": ["debounce_ms", "kernel_debounce_ms", "hold_ms", "illegal_flash_ms", "blink_ms", "scan_row_us", "idle_sleep_s"],
-    ]
-    static let topLevel = ["chip"] + schema.keys.sorted()
+    static let topLevel = [ConfigurationSchema.chip.name] + ConfigurationSchema.tables.map(\.name).sorted()
 
     func error(_ key: String, _ message: String) -> ConfigurationError {
         ConfigurationError(file: file, line: line(of: key), key: key, message: message)
@@ -33,107 +26,110 @@ struct ConfigurationReader {
     mutating func read() throws(ConfigurationError) -> Configuration {
         try checkKeys()
         var configuration = Configuration()
-        let chip = try string("chip", in: nil) ?? "auto"
-        guard chip.contains(where: { !$0.isWhitespace }) else {
-            throw error("chip", "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label.")
+        // Every line is required, so each of the standard map's lines is replaced; its
+        // polarities are the defaults.
+        var pins = PinMap.standard
+        for key in ConfigurationSchema.keys {
+            try read(key, into: &configuration, pins: &pins)
         }
-        configuration.chip = chip == "auto" ? nil : chip
-
-        var settings = BoardSettings()
-        settings.players = PlayerNames(x: try name("players", "x"), o: try name("players", "o"))
-        settings.pins = try pins()
-        settings.buttons.debounce = .milliseconds(try number("timings", "debounce_ms", default: 20, in: 1...200, unit: "ms"))
-        settings.buttons.kernelDebounce = .milliseconds(try number("timings", "kernel_debounce_ms", default: 2, in: 0...200, unit: "ms"))
-        settings.buttons.hold = .milliseconds(try number("timings", "hold_ms", default: 1500, in: 1...10_000, unit: "ms"))
-        settings.game.illegalFlash = .milliseconds(try number("timings", "illegal_flash_ms", default: 400, in: 50...5000, unit: "ms"))
-        settings.game.blinkHalfPeriod = .milliseconds(try number("timings", "blink_ms", default: 400, in: 50...5000, unit: "ms"))
-        settings.scanRowPeriod = .microseconds(try number("timings", "scan_row_us", default: 500, in: 50...3333, unit: "µs",
-            why: "three rows make a frame, and the matrix flickers below 100 frames a second"))
-        settings.game.idleSleep = .seconds(try number("timings", "idle_sleep_s", default: 300, in: 10...86_400, unit: "s"))
-        func ms(_ duration: Duration) -> String { "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) ms" }
-        if settings.buttons.hold <= settings.buttons.debounce {
-            throw error("timings.hold_ms", "timings.hold_ms (\(ms(settings.buttons.hold))) must be longer than timings.debounce_ms (\(ms(settings.buttons.debounce))), or a hold could never be told from a press; the usual is 1500.")
-        }
-        if settings.buttons.kernelDebounce > settings.buttons.debounce {
-            throw error("timings.kernel_debounce_ms", "timings.kernel_debounce_ms (\(ms(settings.buttons.kernelDebounce))) must not exceed timings.debounce_ms (\(ms(settings.buttons.debounce))); it delays every press, keep it small (2).")
-        }
-        configuration.settings = settings
+        configuration.settings.pins = try validated(pins)
+        try checkTogether(configuration.settings.buttons)
         return configuration
+    }
+
+    private func read(_ key: ConfigurationSchema.Key, into configuration: inout Configuration, pins: inout PinMap) throws(ConfigurationError) {
+        switch key.value {
+        case .chip:
+            let chip = try string(key) ?? "auto"
+            guard chip.contains(where: { !$0.isWhitespace }) else {
+                throw error(key.path, "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label.")
+            }
+            guard !chip.unicodeScalars.contains(where: \.isInvisible) else {
+                throw error(key.path, "chip is \(chip.quoted()), with control characters; write \"auto\", or a path, name or label.")
+            }
+            configuration.chip = chip == "auto" ? nil : chip
+        case .name(let field):
+            guard let text = try string(key) else { return }
+            if let problem = ConfigurationSchema.nameProblem(text) { throw error(key.path, "\(key.path) \(problem)") }
+            configuration.settings.players[keyPath: field] = text.isEmpty ? nil : text
+        case .line(let field):
+            pins[keyPath: field] = try line(key)
+        case .lines(let field):
+            pins[keyPath: field] = try lines(key)
+        case .polarity(let field):
+            if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
+        case .duration(let field, let unit, _, _):
+            guard let value = value(key) else { return }
+            guard case .integer(let number) = value else {
+                throw error(key.path, "\(key.path) must be a whole number of \(unit.rawValue), not \(value.described).")
+            }
+            if let problem = key.problem(with: number) { throw error(key.path, "\(key.path) \(problem)") }
+            configuration.settings[keyPath: field] = unit.duration(number)
+        }
+    }
+
+    /// The limits one key alone cannot say.
+    private func checkTogether(_ buttons: ButtonTimings) throws(ConfigurationError) {
+        let debounce = ConfigurationSchema.debounce, hold = ConfigurationSchema.hold, kernel = ConfigurationSchema.kernelDebounce
+        func ms(_ duration: Duration) -> String { "\(ConfigurationSchema.TimeUnit.milliseconds.count(of: duration)) ms" }
+        if buttons.hold <= buttons.debounce {
+            throw error(hold.path, "\(hold.path) (\(ms(buttons.hold))) must be longer than \(debounce.path) (\(ms(buttons.debounce))), or a hold could never be told from a press; the usual is \(hold.defaultText).")
+        }
+        if buttons.kernelDebounce > buttons.debounce {
+            throw error(kernel.path, "\(kernel.path) (\(ms(buttons.kernelDebounce))) must not exceed \(debounce.path) (\(ms(buttons.debounce))); it delays every press, keep it small (\(kernel.defaultText)).")
+        }
     }
 
     // Unknown keys and tables, and values of the wrong shape at the top.
     private func checkKeys() throws(ConfigurationError) {
         for key in document.top.keys + document.tableNames {
             guard Self.topLevel.contains(key) else {
-                throw error(key, "unknown key \(key); the configuration has \(Self.topLevel.joined(separator: ", ")). Remove it or fix its spelling.")
+                throw error(key, "unknown key \(key.shown()); the configuration has \(Self.topLevel.joined(separator: ", ")). Remove it or fix its spelling.")
             }
-            guard let allowed = Self.schema[key] else { continue }
+            guard let table = ConfigurationSchema.tables.first(where: { $0.name == key }) else { continue }
             guard let section = document.tables[key] else {
                 throw error(key, "\(key) must be a table, written as a [\(key)] section, not a single value.")
             }
+            let allowed = table.keys.map(\.name)
             for inner in section.keys where !allowed.contains(inner) {
-                throw error("\(key).\(inner)", "unknown key \(key).\(inner); [\(key)] has \(allowed.joined(separator: ", ")). Remove it or fix its spelling.")
+                throw error("\(key).\(inner)", "unknown key \(key).\(inner.shown()); [\(key)] has \(allowed.joined(separator: ", ")). Remove it or fix its spelling.")
             }
         }
     }
 
-    private func value(_ table: String?, _ key: String) -> TOMLValue? {
-        guard let table else { return document.top.entries[key]?.value }
-        return document.tables[table]?.entries[key]?.value
+    private func value(_ key: ConfigurationSchema.Key) -> TOMLValue? {
+        guard let table = key.table else { return document.top.entries[key.name]?.value }
+        return document.tables[table]?.entries[key.name]?.value
     }
 
-    private func path(_ table: String?, _ key: String) -> String { table.map { "\($0).\(key)" } ?? key }
-
-    private func string(_ key: String, in table: String?) throws(ConfigurationError) -> String? {
-        if table == nil, document.tables[key] != nil {
-            throw error(key, "\(key) must be text in quotes, not a table.")
+    private func string(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> String? {
+        if key.table == nil, document.tables[key.name] != nil {
+            throw error(key.path, "\(key.path) must be text in quotes, not a table.")
         }
-        guard let value = value(table, key) else { return nil }
+        guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
-            throw error(path(table, key), "\(path(table, key)) must be text in quotes, not \(value.described).")
+            throw error(key.path, "\(key.path) must be text in quotes, not \(value.described).")
         }
         return text
     }
 
-    private func name(_ table: String, _ key: String) throws(ConfigurationError) -> String? {
-        guard let text = try string(key, in: table) else { return nil }
-        if text.count > 32 || text.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true }) {
-            throw error(path(table, key), "\(path(table, key)) must be a name of at most 32 characters on one line.")
+    private func line(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> LineOffset {
+        guard let value = value(key) else {
+            throw error(key.path, "\(key.path) is missing; give the BCM number of its line (see Hardware/tictactoe.toml).")
         }
-        return text
+        return try offset(value, key: key.path)
     }
 
-    private func number(
-        _ table: String, _ key: String, default fallback: Int, in range: ClosedRange<Int>, unit: String, why: String? = nil
-    ) throws(ConfigurationError) -> Int {
-        guard let value = value(table, key) else { return fallback }
-        guard case .integer(let number) = value else {
-            throw error(path(table, key), "\(path(table, key)) must be a whole number of \(unit), not \(value.described).")
-        }
-        guard range.contains(number) else {
-            let reason = why.map { " (\($0))" } ?? ""
-            throw error(path(table, key), "\(path(table, key)) is \(number) \(unit); it must be between \(range.lowerBound) and \(range.upperBound)\(reason).")
-        }
-        return number
-    }
-
-    private func line(_ table: String, _ key: String) throws(ConfigurationError) -> LineOffset {
-        guard let value = value(table, key) else {
-            throw error(path(table, key), "\(path(table, key)) is missing; give the BCM number of its line (see Hardware/tictactoe.toml).")
-        }
-        return try offset(value, key: path(table, key))
-    }
-
-    private func lines(_ table: String, _ key: String) throws(ConfigurationError) -> [LineOffset] {
-        guard let value = value(table, key) else {
-            throw error(path(table, key), "\(path(table, key)) is missing; list the BCM numbers of its lines in brackets (see Hardware/tictactoe.toml).")
+    private func lines(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> [LineOffset] {
+        guard let value = value(key) else {
+            throw error(key.path, "\(key.path) is missing; list the BCM numbers of its lines in brackets (see Hardware/tictactoe.toml).")
         }
         guard case .array(let array) = value else {
-            throw error(path(table, key), "\(path(table, key)) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(value.described).")
+            throw error(key.path, "\(key.path) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(value.described).")
         }
         var result: [LineOffset] = []
         for (index, item) in array.enumerated() {
-            result.append(try offset(item, key: path(table, key), item: index + 1))
+            result.append(try offset(item, key: key.path, item: index + 1))
         }
         return result
     }
@@ -149,24 +145,15 @@ struct ConfigurationReader {
         return LineOffset(UInt32(number))
     }
 
-    private func polarity(_ table: String, _ key: String) throws(ConfigurationError) -> Polarity? {
-        guard let text = try string(key, in: table) else { return nil }
+    private func polarity(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> Polarity? {
+        guard let text = try string(key) else { return nil }
         guard let polarity = Polarity(rawValue: text) else {
-            throw error(path(table, key), "\(path(table, key)) is \"\(text)\"; it must be \"active-low\" or \"active-high\".")
+            throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
         }
         return polarity
     }
 
-    private func pins() throws(ConfigurationError) -> PinMap {
-        var pins = PinMap(
-            cellButtons: try lines("buttons", "cells"), newGameButton: try line("buttons", "new_game"),
-            rows: try lines("matrix", "rows"), redColumns: try lines("matrix", "red_columns"),
-            greenColumns: try lines("matrix", "green_columns"),
-            xStatus: try line("status", "x"), oStatus: try line("status", "o"))
-        if let polarity = try polarity("buttons", "polarity") { pins.buttonPolarity = polarity }
-        if let polarity = try polarity("matrix", "row_polarity") { pins.rowPolarity = polarity }
-        if let polarity = try polarity("matrix", "column_polarity") { pins.columnPolarity = polarity }
-        if let polarity = try polarity("status", "polarity") { pins.statusPolarity = polarity }
+    private func validated(_ pins: PinMap) throws(ConfigurationError) -> PinMap {
         do {
             return try pins.validated()
         } catch {

@@ -1,3 +1,5 @@
+import Presentation
+
 /// A value in a TOML file, as far as the configuration needs to tell values apart.
 enum TOMLValue: Sendable, Hashable {
     case string(String)
@@ -13,7 +15,7 @@ enum TOMLValue: Sendable, Hashable {
     /// How a message names the value to the person who wrote it.
     var described: String {
         switch self {
-        case .string(let text): "text (\"\(text)\")"
+        case .string(let text): "text (\(text.quoted()))"
         case .integer(let number): "a number (\(number))"
         case .float(let number): "a decimal number (\(number))"
         case .boolean: "true/false"
@@ -118,7 +120,9 @@ private struct Parser {
         switch current {
         case "\n", "\r": return "the end of the line"
         case _ where current.value < 0x20 || current.value == 0x7F:
-            return "the control character U+\(String(current.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+            return "the control character \(current.codePoint)"
+        case _ where current.isInvisible:
+            return "the invisible character \(current.codePoint)"
         default: return "'\(current)'"
         }
     }
@@ -474,11 +478,5 @@ private struct Parser {
             guard digits(exponent, allowed: isDecimal) != nil else { return nil }
         }
         return Double(token.filter { $0 != "_" })
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

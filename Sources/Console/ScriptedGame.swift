@@ -8,8 +8,11 @@ import Reactive
 /// simulated chip in virtual time, and prints what the board showed after each key.
 ///
 /// Each key is pressed (and released 120 ms later, as a finger would), then the board is looked
-/// at 150 ms after the press, once the release has registered and watched for most of a second to tell steady lights from
-/// blinking ones. Nothing sleeps: a whole script takes milliseconds.
+/// at 150 ms after the press, once the release has registered, and watched for most of a second
+/// to tell steady lights from blinking ones. Nothing sleeps: virtual time runs as fast as the
+/// machine can run the game, LED scan included: about 1 ms of real time a key in a release
+/// build (14 ms in a debug build), and a `z` the whole idle time (300 s: 600,000 scan steps,
+/// 0.15 s in a release build, 3 s in a debug one), so each block is handed on as it is seen.
 public struct ScriptedGame: Sendable {
     public var settings: BoardSettings
     /// Press and release every button with contact bounce.
@@ -24,8 +27,15 @@ public struct ScriptedGame: Sendable {
     /// (a short press of new game acts on release) and within the 400 ms amber flash.
     static let lookDelay: Duration = .milliseconds(150)
 
-    /// Plays `script` and returns the transcript.
+    /// Plays `script` and returns the whole transcript.
     public func play(_ script: KeyScript) throws(BoardError) -> String {
+        var transcript = ""
+        try play(script) { transcript += $0 + "\n" }
+        return transcript
+    }
+
+    /// Plays `script`, handing each line of the transcript to `write` as soon as it is known.
+    public func play(_ script: KeyScript, writing write: (String) -> Void) throws(BoardError) {
         let scheduler = TestScheduler()
         let chip = SimulatedChip(clock: scheduler)
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
@@ -39,9 +49,9 @@ public struct ScriptedGame: Sendable {
         }
         defer { listening.dispose() }
 
-        var out: [String] = [players.matchTitle]
+        write(players.matchTitle)
         scheduler.advance(by: .milliseconds(100))
-        out.append(BoardRenderer.plain(SeenBoard.watch(person, advance: scheduler.advance(by:))))
+        write(BoardRenderer.plain(SeenBoard.watch(person, advance: scheduler.advance(by:))))
 
         for step in script.steps {
             messages.withValue { $0 = [] }
@@ -57,19 +67,18 @@ public struct ScriptedGame: Sendable {
             case .quit: break
             }
             if step.command == .quit {
-                out.append("> q: quit")
+                write("> q: quit")
                 break
             }
             scheduler.advance(by: Self.lookDelay)
             let seen = SeenBoard.watch(person, advance: scheduler.advance(by:))
             let said = messages.value
-            out.append("> \(step.key): \(Self.describe(step.command))" + (said.isEmpty ? "" : " — " + said.joined(separator: " ")))
-            out.append(BoardRenderer.plain(seen))
+            write("> \(step.key): \(Self.describe(step.command))" + (said.isEmpty ? "" : " — " + said.joined(separator: " ")))
+            write(BoardRenderer.plain(seen))
         }
         board.shutdown()
         let score = board.viewModel.score.value
-        out.append("score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
-        return out.joined(separator: "\n") + "\n"
+        write("score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
     }
 
     private static func describe(_ command: KeyCommand) -> String {

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,9 +17,12 @@ import Reactive
 /// state, saves every change, tells systemd it is ready and alive, and shuts down cleanly.
 ///
 /// ## Contract
+/// - Nothing is created or moved before the chip is open, the lines are requested and the saved
+///   game is read: then the state directory is made, and an unusable state file set aside.
 /// - `READY=1` is sent once the lines are requested, the saved game restored and the first
 ///   frame written out to the chip in full (``LEDMatrix/framesWritten``; not a guess of time).
-/// - `WATCHDOG=1` is sent every half watchdog interval, but only while the game loop answers a
+/// - `WATCHDOG=1` is sent every ping interval on the watchdog's clock (half systemd's watchdog
+///   interval), and none after `STOPPING=1`, but only while the game loop answers a
 ///   ``LoopHeartbeat`` (an action scheduled on the loop since the last ping has run) and the
 ///   button reader is still listening: a wedged loop stops the pings, and systemd restarts the
 ///   service. A dark board, which schedules nothing of its own, still answers.
@@ -36,16 +40,30 @@ public struct BoardService: Sendable {
     private let logger: ServiceLog
     private let testFaults: Bool
     private let realtimePriority: Int32
+    private let loop: ThreadScheduler
+    private let watchdogClock: any Scheduler
+    private let pingInterval: Duration
 
     /// - Parameters:
     ///   - openChip: opens the chip the configuration names.
+    ///   - notifier: systemd's notification socket, or a stand-in.
     ///   - realtimePriority: `SCHED_FIFO` priority asked for the game loop; 0 for none.
+    ///   - loop: the game loop; ``run(until:)`` stops it when it returns.
+    ///   - watchdogClock: where the watchdog pings are timed, every `pingInterval` (half of
+    ///     systemd's `WATCHDOG_USEC`, else a second).
     ///   - testFaults: honour the test-only fault switch (a `wedge-loop` file in the state
     ///     directory wedges the game loop once). Never set outside tests.
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
-        notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10, testFaults: Bool = false
+        notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10,
+        loop: ThreadScheduler = ThreadScheduler(),
+        watchdogClock: any Scheduler = QueueScheduler(label: "tictactoe.watchdog", qos: .utility),
+        pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
+        testFaults: Bool = false
     ) {
+        self.loop = loop
+        self.watchdogClock = watchdogClock
+        self.pingInterval = pingInterval
         self.realtimePriority = realtimePriority
         self.configuration = configuration
         self.openChip = openChip
@@ -59,7 +77,7 @@ public struct BoardService: Sendable {
     /// gracefully. Throws when the chip or its lines cannot be had.
     public func run(until shutdown: @escaping @Sendable () async -> Void) async throws {
         let settings = configuration.settings
-        let scheduler = ThreadScheduler()
+        let scheduler = loop
         defer { scheduler.stop() }
         if realtimePriority == 0 {
             logger.info("game loop runs at normal priority, as asked")
@@ -69,21 +87,25 @@ public struct BoardService: Sendable {
             logger.info("game loop runs with real-time priority (SCHED_FIFO \(realtimePriority))")
         }
 
-        let snapshot: GameSnapshot?
-        switch store.load() {
-        case .restored(let saved):
-            snapshot = saved
-            logger.info("restored the saved game from \(store.path): score \(saved.score)")
+        // Nothing is created or moved until the chip, its lines and the saved game are known good.
+        let chip = try openChip()
+        let saved = store.load()
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler, restoring: saved.snapshot)
+        do {
+            try store.prepare()
+        } catch {
+            scheduler.runAndWait { board.shutdown() }
+            throw error
+        }
+        switch saved {
+        case .restored(let snapshot):
+            logger.info("restored the saved game from \(store.path): score \(snapshot.score)")
         case .fresh:
-            snapshot = nil
             logger.info("no saved game at \(store.path); starting fresh")
-        case .setAside(let problem, let aside):
-            snapshot = nil
-            logger.error("\(problem); moved it to \(aside) and started fresh")
+        case .unusable(let problem):
+            logger.error("\(problem); moved it to \(store.setAside()) and started fresh")
         }
 
-        let chip = try openChip()
-        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler, restoring: snapshot)
         let players = settings.players
         let logger = self.logger
         let store = self.store
@@ -97,26 +119,21 @@ public struct BoardService: Sendable {
         notifier.ready(status: "playing on \(chip.name) [\(chip.label)]")
         logger.info("ready on \(chip.name) [\(chip.label)]; \(players.matchTitle)")
 
-        let interval = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1)
         let testFaults = self.testFaults
         let notifier = self.notifier
         let service = self
         let heartbeat = LoopHeartbeat(loop: scheduler)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while !Task.isCancelled {
-                    do { try await Task.sleep(for: interval) } catch { return }
-                    if heartbeat.check() && board.isListening {
-                        notifier.watchdog()
-                    } else {
-                        logger.warning("game loop made no progress (or the buttons stopped being read); withholding the watchdog ping")
-                    }
-                    if testFaults { service.wedgeIfAsked(scheduler) }
-                }
+        let pinging = watchdogClock.schedule(every: pingInterval) {
+            if heartbeat.check() && board.isListening {
+                notifier.watchdog()
+            } else {
+                logger.warning("game loop made no progress (or the buttons stopped being read); withholding the watchdog ping")
             }
-            await shutdown()
-            group.cancelAll()
+            if testFaults { service.wedgeIfAsked(scheduler) }
         }
+        await shutdown()
+        // On the watchdog's clock, so that no ping is under way or follows STOPPING=1.
+        watchdogClock.runAndWait { pinging.dispose() }
 
         notifier.stopping()
         logger.info("stopping: switching every LED off and releasing the lines")

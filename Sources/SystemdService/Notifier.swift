@@ -13,23 +13,38 @@ import Glibc
 /// Supports path sockets and abstract ones (a name starting with `@`). Without
 /// `NOTIFY_SOCKET` (not started by systemd) every call does nothing.
 public struct Notifier: Sendable {
-    public let socketPath: String?
+    private let send: (@Sendable (String) -> Bool)?
 
     /// The notifier for this process's environment.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        self.init(socketPath: environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     public init(socketPath: String?) {
-        self.socketPath = socketPath
+        guard let socketPath else {
+            send = nil
+            return
+        }
+        send = { @Sendable message in Self.send(message, to: socketPath) }
     }
 
-    public var isActive: Bool { socketPath != nil }
+    /// A stand-in for systemd that hands each message to `receive`: for tests.
+    public init(receive: @escaping @Sendable (String) -> Void) {
+        send = { @Sendable message in
+            receive(message)
+            return true
+        }
+    }
+
+    public var isActive: Bool { send != nil }
 
     /// Sends one message of `KEY=value` lines. Returns whether it was sent.
     @discardableResult
     public func notify(_ message: String) -> Bool {
-        guard let socketPath else { return false }
+        send?(message) ?? false
+    }
+
+    private static func send(_ message: String, to socketPath: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -15,9 +15,11 @@ import Glibc
 /// ## Contract
 /// - ``save(_:)`` is atomic: a temporary file is written and fsynced, renamed over the state
 ///   file, and the directory fsynced, so the file is always either the old or the new state.
-/// - ``load()`` returns the saved snapshot, or a fresh one when there is none. A corrupt or
-///   truncated file is reported, set aside as `state.json.corrupt-<time>` and replaced by a
-///   fresh state: never a crash loop.
+/// - ``load()`` only reads: the saved snapshot, ``Loaded/fresh`` when there is none, or
+///   ``Loaded/unusable(problem:)`` for a corrupt or truncated file, which the caller sets aside
+///   with ``setAside()`` once it knows it can play (never a crash loop, and nothing moved for a
+///   run that cannot start).
+/// - ``prepare()`` makes the directory; nothing else creates anything.
 public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
@@ -30,8 +32,8 @@ public struct StateStore: Sendable {
     public enum Loaded: Sendable, Equatable {
         case restored(GameSnapshot)
         case fresh
-        /// The file was unusable and moved to `setAside`; `problem` says why.
-        case setAside(problem: String, setAside: String)
+        /// The file cannot be used; `problem` says why, naming it.
+        case unusable(problem: String)
 
         public var snapshot: GameSnapshot? {
             if case .restored(let snapshot) = self { snapshot } else { nil }
@@ -52,10 +54,24 @@ public struct StateStore: Sendable {
         } catch {
             problem = .unreadable("\(error)")
         }
-        let stamp = Int(Date().timeIntervalSince1970)
-        let aside = "\(path).corrupt-\(stamp)"
+        return .unusable(problem: "\(path) \(problem)")
+    }
+
+    /// Moves the state file out of the way, kept for a person to look at, and returns where to:
+    /// `state.json.corrupt-<time>`.
+    public func setAside() -> String {
+        let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
         _ = rename(path, aside)
-        return .setAside(problem: "\(path) \(problem)", setAside: aside)
+        return aside
+    }
+
+    /// Makes the state directory and any missing parents.
+    public func prepare() throws(StoreError) {
+        do {
+            try TextFile.makeDirectory(directory)
+        } catch {
+            throw StoreError(path: directory, reason: error.reason)
+        }
     }
 
     /// Writes `snapshot` atomically.

@@ -11,7 +11,15 @@ struct CheckConfig: ParsableCommand {
     @Argument(help: "The file to check. Default: /etc/tictactoe/tictactoe.toml.")
     var file: String = Run.defaultConfig
 
+    /// The default file, written from the program's own schema: a starting point for an edit.
+    @Flag(name: .customLong("print-default"), help: "Print the default configuration, every key documented, and exit.")
+    var printDefault = false
+
     func run() throws {
+        if printDefault {
+            print(ConfigurationSchema.defaultFile, terminator: "")
+            return
+        }
         do {
             let configuration = try Configuration.load(file: file)
             let pins = configuration.settings.pins

@@ -1,6 +1,7 @@
 import Appliance
 import ArgumentParser
 import GPIO
+import SystemdService
 
 /// The exit statuses, from BSD's sysexits where one fits, so scripts can tell failures apart.
 enum ExitStatus {
@@ -38,6 +39,9 @@ enum ExitStatus {
         case let error as BoardError:
             printError(error.description)
             return self.for(error)
+        case let error as StoreError:
+            printError("the state directory \(error). Give a writable --state-dir.")
+            return cannotCreate
         default:
             return error
         }

@@ -1,5 +1,6 @@
 import Appliance
 import ArgumentParser
+import BoardConfiguration
 import Presentation
 
 /// The options every way of playing shares: player names and the idle time.
@@ -13,12 +14,21 @@ struct GameOptions: ParsableArguments {
     var oName: String?
 
     /// Seconds without input before the lights sleep.
-    @Option(name: .customLong("idle-sleep"), help: "Seconds without a press before the lights sleep (default: 300, or the configuration's).")
+    /// Taken as written even when it starts with a dash, so that -1 is refused for its value.
+    @Option(
+        name: .customLong("idle-sleep"), parsing: .unconditional,
+        help: "Seconds without a press before the lights sleep: \(ConfigurationSchema.idleSleep.allowed) (default: \(ConfigurationSchema.idleSleep.defaultText), or the configuration's).")
     var idleSleep: Int?
 
+    /// The configuration's limits, so that the command line cannot ask for what a file may not.
     func validate() throws {
-        if let idleSleep, idleSleep <= 0 {
-            throw ValidationError("--idle-sleep must be a positive number of seconds (got \(idleSleep)).")
+        if let idleSleep, let problem = ConfigurationSchema.idleSleep.problem(with: idleSleep) {
+            throw ValidationError("--idle-sleep \(problem) It sets \(ConfigurationSchema.idleSleep.path).")
+        }
+        for (option, name) in [("--x-name", xName), ("--o-name", oName)] {
+            if let name, let problem = ConfigurationSchema.nameProblem(name) {
+                throw ValidationError("\(option) \(problem)")
+            }
         }
     }
 

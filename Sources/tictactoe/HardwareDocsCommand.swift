@@ -15,6 +15,12 @@ struct HardwareDocsCommand: ParsableCommand {
     @Option(help: "The folder to write wiring.svg and header.md into.")
     var output: String = "Hardware"
 
+    func validate() throws {
+        guard !output.isEmpty else {
+            throw ValidationError("--output is empty; name the folder to write into (Hardware, or . for here).")
+        }
+    }
+
     func run() throws {
         let pins: Configuration
         do { pins = try Configuration.load(file: config) } catch {

@@ -69,13 +69,6 @@ struct Run: AsyncParsableCommand {
         let spec = loaded.chip
 
         let directory = stateDirectory ?? Self.defaultStateDirectory()
-        do {
-            try TextFile.makeDirectory(directory)
-        } catch {
-            printError("the state directory \(directory): \(error.reason). Give a writable --state-dir.")
-            throw ExitStatus.cannotCreate
-        }
-
         let service = BoardService(
             configuration: loaded,
             openChip: {

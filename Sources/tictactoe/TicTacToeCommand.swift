@@ -8,6 +8,6 @@ struct TicTacToeCommand: AsyncParsableCommand {
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
         // The package's version too: make deb refuses to build when packaging/debian/changelog says otherwise.
         version: "0.3.0",
-        subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self],
-        defaultSubcommand: Simulate.self)
+        // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
+        subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self])
 }

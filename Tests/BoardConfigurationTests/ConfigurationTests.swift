@@ -19,6 +19,13 @@ private func edited(_ old: String, _ new: String) -> String {
     return defaultText.replacingOccurrences(of: old, with: new)
 }
 
+/// The default file with the section `[name]` (up to the next section) replaced by `text`.
+private func replacingSection(_ name: String, with text: String) -> String {
+    guard let start = defaultText.range(of: "[\(name)]\n"),
+          let end = defaultText.range(of: "\n[", range: start.upperBound..<defaultText.endIndex) else { return "" }
+    return String(defaultText[..<start.lowerBound]) + text + String(defaultText[end.lowerBound...])
+}
+
 private func line(of text: String, containing needle: String) -> Int {
     (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) } ?? -1) + 1
 }
@@ -38,14 +45,14 @@ private let badFiles: [BadFile] = [
     BadFile(name: "a NUL byte", text: edited("new_game = 3", "new_game = 3\u{0}"), at: "new_game = 3\u{0}",
             message: "not valid TOML at column 13: expected the end of the line, found the control character U+0000. Fix the syntax (compare with Hardware/tictactoe.toml)."),
     BadFile(name: "a key given twice", text: edited("o = 18", "o = 18\no = 19"), at: "o = 19",
-            message: "not valid TOML at column 1: status.o is given twice (first on line 37); keep one. Fix the syntax (compare with Hardware/tictactoe.toml)."),
+            message: "not valid TOML at column 1: status.o is given twice (first on line \(line(of: defaultText, containing: "o = 18"))); keep one. Fix the syntax (compare with Hardware/tictactoe.toml)."),
     BadFile(name: "chip as a section", text: edited("chip = \"auto\"", "[chip]\npath = \"/dev/gpiochip0\""), at: "[chip]",
             message: "chip must be text in quotes, not a table."),
     BadFile(name: "unknown top-level key", text: edited("chip = \"auto\"", "chip = \"auto\"\nchips = 2"), at: "chips = 2",
             message: "unknown key chips; the configuration has chip, buttons, matrix, players, status, timings. Remove it or fix its spelling."),
     BadFile(name: "unknown key in a table", text: edited("new_game = 3", "newgame = 3"), at: "newgame = 3",
             message: "unknown key buttons.newgame; [buttons] has cells, new_game, polarity. Remove it or fix its spelling."),
-    BadFile(name: "table given as a value", text: edited("[players]\n# Optional names for the logs (\"Alice (X) vs Bob (O)\"); empty means just X and O.\nx = \"\"\no = \"\"\n", "players = \"Alice\"\n"), at: "players = \"Alice\"",
+    BadFile(name: "table given as a value", text: replacingSection("players", with: "players = \"Alice\"\n"), at: "players = \"Alice\"",
             message: "players must be a table, written as a [players] section, not a single value."),
     BadFile(name: "missing line", text: edited("new_game = 3\n", ""), at: "[buttons]",
             message: "buttons.new_game is missing; give the BCM number of its line (see Hardware/tictactoe.toml)."),
@@ -72,13 +79,13 @@ private let badFiles: [BadFile] = [
     BadFile(name: "negative line", text: edited("o = 18", "o = -5"), at: "o = -5",
             message: "status.o is -5, which is not a GPIO line; use a BCM number in 2–27."),
     BadFile(name: "unknown polarity", text: edited("polarity = \"active-low\"", "polarity = \"active-lo\""), at: "polarity = \"active-lo\"",
-            message: "buttons.polarity is \"active-lo\"; it must be \"active-low\" or \"active-high\"."),
+            message: "buttons.polarity is \"active-lo\"; it must be \"active-high\" or \"active-low\"."),
     BadFile(name: "chip as a number", text: edited("chip = \"auto\"", "chip = 0"), at: "chip = 0",
             message: "chip must be text in quotes, not a number (0)."),
     BadFile(name: "empty chip", text: edited("chip = \"auto\"", "chip = \"\""), at: "chip = \"\"",
             message: "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label."),
     BadFile(name: "player name too long", text: edited("x = \"\"", "x = \"\(String(repeating: "A", count: 40))\""), at: "x = \"AAAA",
-            message: "players.x must be a name of at most 32 characters on one line."),
+            message: "players.x must be a name of at most 32 characters on one line, without control characters."),
     BadFile(name: "debounce of zero", text: edited("debounce_ms = 20", "debounce_ms = 0"), at: "debounce_ms = 0",
             message: "timings.debounce_ms is 0 ms; it must be between 1 and 200."),
     BadFile(name: "decimal timing", text: edited("hold_ms = 1500", "hold_ms = 1.5"), at: "hold_ms = 1.5",

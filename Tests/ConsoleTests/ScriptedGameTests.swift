@@ -1,5 +1,4 @@
 import Appliance
-import Foundation
 import Presentation
 import Testing
 @testable import Console
@@ -70,61 +69,5 @@ struct ScriptedGameTests {
         let lines = try play("5 q 1")
         #expect(lines.contains("> q: quit"))
         #expect(!lines.contains { $0.hasPrefix("> 1") })
-    }
-}
-
-/// The built `tictactoe` binary, run as a user would with a script on standard input.
-@Suite("tictactoe simulate, the command")
-struct SimulateCommandTests {
-    private var binary: URL? {
-        // Tests run from the package's build folder; the executable sits beside the test bundle.
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe"),
-            Bundle.main.bundleURL.appendingPathComponent("tictactoe"),
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/tictactoe"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    private func run(_ arguments: [String], input: String) throws -> (status: Int32, out: String, err: String) {
-        let url = try #require(binary, "build the tictactoe executable first (swift build)")
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
-    @Test("a script on standard input is played and the board printed after each key")
-    func scripted() throws {
-        let result = try run(["simulate", "--x-name", "Alice", "--o-name", "Bob"], input: "7 8 5 9 3\n")
-        #expect(result.status == 0)
-        #expect(result.out.hasPrefix("Alice (X) vs Bob (O)\n"))
-        #expect(result.out.contains("  r G G\n  . r .    X(red) blinking  O(green) off\n  . . r\n"))
-        #expect(result.out.hasSuffix("score: Alice (X) 1 · Bob (O) 0 · draws 0\n"))
-    }
-
-    @Test("an unknown key in a script exits 65 and names the key, line and column")
-    func badScript() throws {
-        let result = try run(["simulate"], input: "5 1\n9 x\n")
-        #expect(result.status == 65)
-        #expect(result.err.hasPrefix("tictactoe: script line 2, column 3: unknown key 'x'."))
-        #expect(result.out.isEmpty)
-    }
-
-    @Test("a bad option exits 64 with a usage message")
-    func badOption() throws {
-        let result = try run(["simulate", "--idle-sleep", "0"], input: "")
-        #expect(result.status == 64)
-        #expect(result.err.contains("--idle-sleep must be a positive number of seconds"))
     }
 }

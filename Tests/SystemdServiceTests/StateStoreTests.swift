@@ -35,7 +35,7 @@ struct StateStoreTests {
         #expect(restored?.board.winningLines.map(\.kind) == [.row(0)])
     }
 
-    @Test("a corrupt or impossible state file is set aside and replaced by a fresh state", arguments: [
+    @Test("a corrupt or impossible state file is reported unusable, left in place by load, then set aside", arguments: [
         "{\"version\": 1, \"cells\": [\"X\"",
         "not json at all",
         "",
@@ -46,11 +46,13 @@ struct StateStoreTests {
     func corrupt(contents: String) throws {
         let store = StateStore(directory: try temporaryDirectory())
         try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
-        guard case .setAside(let problem, let aside) = store.load() else {
-            Issue.record("a corrupt file was not set aside")
+        guard case .unusable(let problem) = store.load() else {
+            Issue.record("a corrupt file was not reported")
             return
         }
         #expect(problem.hasPrefix(store.path))
+        #expect(FileManager.default.fileExists(atPath: store.path), "load only reads")
+        let aside = store.setAside()
         #expect(aside.hasPrefix(store.path + ".corrupt-"))
         #expect(FileManager.default.fileExists(atPath: aside))
         #expect(!FileManager.default.fileExists(atPath: store.path))

@@ -1,0 +1,55 @@
+/// The two documents written from the schema: the default file and the README's reference table.
+extension ConfigurationSchema {
+    /// `Hardware/tictactoe.toml`: every key at its default, each with its documentation as a
+    /// comment. `tictactoe check-config --print-default` prints it; a test holds the file to it.
+    public static var defaultFile: String {
+        var lines = [
+            "# tictactoe-gpio configuration: the board's wiring, timings and player names.",
+            "#",
+            "# The service installs this file as /etc/tictactoe/tictactoe.toml, and `tictactoe check-config",
+            "# FILE` checks an edited copy. Line numbers are BCM numbers (GPIO17 is 17) on the 40-pin header:",
+            "# use GPIO2–27, never GPIO0/1 (HAT EEPROM) or GPIO14/15 (serial console), and no LED on GPIO2/3",
+            "# (fixed pull-ups). Written from the program's schema: `tictactoe check-config --print-default`.",
+            "",
+        ]
+        lines += entry(chip)
+        for table in tables {
+            lines += ["", "[\(table.name)]"]
+            if let documentation = table.documentation { lines += comment(documentation) }
+            for key in table.keys { lines += entry(key) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The README's configuration reference: one row per key.
+    public static var referenceTable: String {
+        var rows = ["| key | default | allowed | meaning |", "| --- | --- | --- | --- |"]
+        for key in keys {
+            rows.append("| `\(key.path)` | `\(key.defaultText)` | \(key.allowed) | \(key.documentation) |")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    private static func entry(_ key: Key) -> [String] {
+        var text = key.documentation
+        switch key.value {
+        case .duration, .name: text += " Allowed: \(key.allowed)."
+        case .chip, .line, .lines, .polarity: break
+        }
+        return comment(text) + ["\(key.name) = \(key.defaultText)"]
+    }
+
+    /// `text` as `# ` lines of at most 100 characters, broken between words.
+    private static func comment(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current = "#"
+        for word in text.split(separator: " ") {
+            if current.count + 1 + word.count > 100, current != "#" {
+                lines.append(current)
+                current = "#"
+            }
+            current += " " + word
+        }
+        return lines + [current]
+    }
+}

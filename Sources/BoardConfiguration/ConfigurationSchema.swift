@@ -1,0 +1,179 @@
+import Appliance
+import Devices
+import GPIO
+import Presentation
+
+/// Every key of the configuration file, written once: its table and name, what it sets, its
+/// range and what it means. Defaults are not written here: they are read from the types the
+/// keys set (`BoardSettings()`, `PinMap.standard`), so a default lives in one place too.
+///
+/// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
+/// limits (`--idle-sleep`, the player names), the default file `Hardware/tictactoe.toml`
+/// (``defaultFile``, `tictactoe check-config --print-default`) and the README's table
+/// (``referenceTable``); tests hold the two documents to it.
+public enum ConfigurationSchema {
+    /// What a key holds, and where its value goes.
+    public enum Value: Sendable {
+        /// `"auto"`, or a chip's path, name or label.
+        case chip
+        /// A player's name.
+        case name(WritableKeyPath<PlayerNames, String?> & Sendable)
+        /// One BCM line.
+        case line(WritableKeyPath<PinMap, LineOffset> & Sendable)
+        /// A list of BCM lines.
+        case lines(WritableKeyPath<PinMap, [LineOffset]> & Sendable)
+        case polarity(WritableKeyPath<PinMap, Polarity> & Sendable)
+        /// A whole number of `unit`s within `range`; `why` explains a limit that is not obvious.
+        case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
+    }
+
+    /// One key of the file.
+    public struct Key: Sendable {
+        public let table: String?
+        public let name: String
+        public let value: Value
+        /// What the key means, in sentences: the default file's comment and the README's column.
+        public let documentation: String
+
+        /// `table.name`, or `name` at the top level: how messages and documents name the key.
+        public var path: String { table.map { "\($0).\(name)" } ?? name }
+    }
+
+    /// A section of the file: its name, what it is for, and its keys.
+    public struct Table: Sendable {
+        public let name: String
+        public let documentation: String?
+        public let keys: [Key]
+    }
+
+    public enum TimeUnit: String, Sendable {
+        case seconds = "s", milliseconds = "ms", microseconds = "µs"
+
+        public func duration(_ count: Int) -> Duration {
+            switch self {
+            case .seconds: .seconds(count)
+            case .milliseconds: .milliseconds(count)
+            case .microseconds: .microseconds(count)
+            }
+        }
+
+        /// `duration` in whole units (durations set through a key always are).
+        public func count(of duration: Duration) -> Int {
+            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            switch self {
+            case .seconds: return Int(nanoseconds / 1_000_000_000)
+            case .milliseconds: return Int(nanoseconds / 1_000_000)
+            case .microseconds: return Int(nanoseconds / 1_000)
+            }
+        }
+    }
+
+    /// The longest player name: long enough for a name, short enough for a log line.
+    public static let nameLength = 32
+
+    public static let chip = Key(
+        table: nil, name: "chip", value: .chip,
+        documentation: "Which GPIO chip: \"auto\" finds the Raspberry Pi's header chip by its label; otherwise a path (/dev/gpiochip0), a name (gpiochip0) or a label (pinctrl-bcm2711, pinctrl-rp1, …).")
+
+    public static let debounce = Key(
+        table: "timings", name: "debounce_ms", value: .duration(\.buttons.debounce, .milliseconds, range: 1...200, why: nil),
+        documentation: "How long after an accepted edge a button's contacts are ignored. It adds no delay to a press.")
+    public static let kernelDebounce = Key(
+        table: "timings", name: "kernel_debounce_ms",
+        value: .duration(\.buttons.kernelDebounce, .milliseconds, range: 0...200, why: nil),
+        documentation: "The kernel's own debounce (libgpiod v2 only; 0 turns it off). It delays every press by as much, so it may not exceed debounce_ms.")
+    public static let hold = Key(
+        table: "timings", name: "hold_ms", value: .duration(\.buttons.hold, .milliseconds, range: 1...10_000, why: nil),
+        documentation: "How long new game must be held to abandon a game in progress; longer than debounce_ms.")
+    public static let illegalFlash = Key(
+        table: "timings", name: "illegal_flash_ms", value: .duration(\.game.illegalFlash, .milliseconds, range: 50...5000, why: nil),
+        documentation: "How long a refused press flashes its cell amber.")
+    public static let blink = Key(
+        table: "timings", name: "blink_ms", value: .duration(\.game.blinkHalfPeriod, .milliseconds, range: 50...5000, why: nil),
+        documentation: "Half a blink period of the winning lines and of a draw.")
+    public static let scanRow = Key(
+        table: "timings", name: "scan_row_us",
+        value: .duration(\.scanRowPeriod, .microseconds, range: 50...TimeUnit.microseconds.count(of: BoardSettings.longestScanRow),
+                         why: "three rows make a frame, and the matrix flickers below \(BoardSettings.minimumFrameRate) frames a second"),
+        documentation: "How long each matrix row stays lit; three rows make a frame.")
+    public static let idleSleep = Key(
+        table: "timings", name: "idle_sleep_s", value: .duration(\.game.idleSleep, .seconds, range: 10...86_400, why: nil),
+        documentation: "Seconds without a press before the lights go to sleep; any press wakes them.")
+
+    /// The file's sections in order; `chip` stands alone at the top.
+    public static let tables: [Table] = [
+        Table(name: "players", documentation: "Optional names for the logs and the terminal (\"Alice (X) vs Bob (O)\"); empty means just X and O.", keys: [
+            Key(table: "players", name: "x", value: .name(\.x), documentation: "The player with the red marks."),
+            Key(table: "players", name: "o", value: .name(\.o), documentation: "The player with the green marks."),
+        ]),
+        Table(name: "buttons", documentation: nil, keys: [
+            Key(table: "buttons", name: "cells", value: .lines(\.cellButtons),
+                documentation: "The nine cell buttons in reading order: the top row left to right, then the middle and bottom rows."),
+            Key(table: "buttons", name: "new_game", value: .line(\.newGameButton), documentation: "The new-game button."),
+            Key(table: "buttons", name: "polarity", value: .polarity(\.buttonPolarity),
+                documentation: "\"active-low\": each button switches its line to ground; the internal pull-up holds it high. \"active-high\": buttons switch to 3.3 V, with the internal pull-down."),
+        ]),
+        Table(name: "matrix", documentation: nil, keys: [
+            Key(table: "matrix", name: "rows", value: .lines(\.rows),
+                documentation: "Rows top to bottom, each driving an NPN transistor that switches the row's common cathodes."),
+            Key(table: "matrix", name: "row_polarity", value: .polarity(\.rowPolarity), documentation: "The level that lights a row."),
+            Key(table: "matrix", name: "red_columns", value: .lines(\.redColumns),
+                documentation: "Red anode columns left to right, each through its resistor."),
+            Key(table: "matrix", name: "green_columns", value: .lines(\.greenColumns),
+                documentation: "Green anode columns left to right, each through its resistor."),
+            Key(table: "matrix", name: "column_polarity", value: .polarity(\.columnPolarity), documentation: "The level that lights a column."),
+        ]),
+        Table(name: "status", documentation: nil, keys: [
+            Key(table: "status", name: "x", value: .line(\.xStatus), documentation: "The red LED on X's side, through its resistor."),
+            Key(table: "status", name: "o", value: .line(\.oStatus), documentation: "The green LED on O's side, through its resistor."),
+            Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
+        ]),
+        Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep]),
+    ]
+
+    /// Every key, in file order.
+    public static var keys: [Key] { [chip] + tables.flatMap(\.keys) }
+}
+
+extension ConfigurationSchema.Key {
+    /// Why `number` is out of this key's range, or nil when it is in it: "is 5000 µs; it must be
+    /// between 50 and 3333 (…)". The caller puts the key's or the option's name before it.
+    public func problem(with number: Int) -> String? {
+        guard case .duration(_, let unit, let range, let why) = value, !range.contains(number) else { return nil }
+        return "is \(number) \(unit.rawValue); it must be between \(range.lowerBound) and \(range.upperBound)\(why.map { " (\($0))" } ?? "")."
+    }
+
+    /// The default as the file writes it, read from the defaults of the types the key sets.
+    public var defaultText: String {
+        let settings = BoardSettings()
+        switch value {
+        case .chip: return "\"auto\""
+        case .name(let key): return "\"\(settings.players[keyPath: key] ?? "")\""
+        case .line(let key): return "\(settings.pins[keyPath: key].rawValue)"
+        case .lines(let key): return "[" + settings.pins[keyPath: key].map { "\($0.rawValue)" }.joined(separator: ", ") + "]"
+        case .polarity(let key): return "\"\(settings.pins[keyPath: key].rawValue)\""
+        case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
+        }
+    }
+
+    /// What values the key takes, in a few words.
+    public var allowed: String {
+        switch value {
+        case .chip: "\"auto\", or a path, name or label"
+        case .name: "at most \(ConfigurationSchema.nameLength) characters, one line"
+        case .line: "a BCM line, GPIO2–27"
+        case .lines: "BCM lines, GPIO2–27"
+        case .polarity: Polarity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
+        }
+    }
+}
+
+extension ConfigurationSchema {
+    /// Why `text` cannot be a player's name, or nil when it can: control and format characters
+    /// would reach a terminal or a log raw.
+    public static func nameProblem(_ text: String) -> String? {
+        guard text.count > nameLength || text.unicodeScalars.contains(where: \.isInvisible) else { return nil }
+        return "must be a name of at most \(nameLength) characters on one line, without control characters."
+    }
+}

@@ -1,0 +1,134 @@
+import Appliance
+import BoardConfiguration
+import Devices
+import Dispatch
+import Foundation
+import GPIO
+import Presentation
+import Reactive
+import TestSupport
+import Testing
+import TicTacToe
+@testable import SystemdService
+
+/// What the stand-in for systemd received, and what the chip showed at that moment.
+private final class ServiceManager: Sendable {
+    struct Message: Sendable {
+        var text: String
+        /// Every write to the chip's LED lines before the message.
+        var writes: [OutputWrite]
+        var writeCount: Int
+    }
+
+    let messages = Protected<[Message]>([])
+    private let arrivals: AsyncStream<String>.Continuation
+    let arrived: AsyncStream<String>
+
+    init() {
+        (arrived, arrivals) = AsyncStream.makeStream(of: String.self)
+    }
+
+    func notifier(watching board: SimulatedBoard) -> Notifier {
+        Notifier { [self] text in
+            messages.withValue { $0.append(Message(text: text, writes: board.chip.outputHistory, writeCount: board.chip.outputWriteCount)) }
+            arrivals.yield(text)
+        }
+    }
+
+    var texts: [String] { messages.value.map(\.text) }
+}
+
+/// The cells that were lit, in which colour, by any of `writes`: what the chip was given,
+/// however briefly (a first frame is 1.5 ms of scan, too short for an eye).
+private func cellsEverLit(by writes: [OutputWrite], pins: PinMap = .standard) -> Set<String> {
+    var lit: Set<String> = []
+    for write in writes {
+        for row in 0..<3 where pins.rowPolarity.isActive(write.levels[pins.rows[row]]) {
+            for column in 0..<3 {
+                if pins.columnPolarity.isActive(write.levels[pins.redColumns[column]]) { lit.insert("red (\(row), \(column))") }
+                if pins.columnPolarity.isActive(write.levels[pins.greenColumns[column]]) { lit.insert("green (\(row), \(column))") }
+            }
+        }
+    }
+    return lit
+}
+
+@Suite("The service, in process, on the simulated chip")
+struct BoardServiceTests {
+    @Test("READY after the first frame, pings only while the loop runs, the saved game restored and saved, STOPPING then lights off",
+          .timeLimit(.minutes(1)))
+    func wholeService() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(directory: directory)
+        try store.prepare()
+        let saved = GameSnapshot(board: try Board().playing([p(1, 1), p(0, 0)]), nextStarter: .o, score: Score(xWins: 2, oWins: 1, draws: 0))
+        try store.save(saved)
+
+        let clock = QueueScheduler(label: "test.clock")
+        let chip = SimulatedChip(clock: clock)
+        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
+        let systemd = ServiceManager()
+        let log = Protected<[String]>([])
+        let loop = ThreadScheduler()
+        let watchdog = TestScheduler()
+        let service = BoardService(
+            configuration: Configuration(), openChip: { chip }, store: store,
+            notifier: systemd.notifier(watching: person),
+            logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
+            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1))
+
+        let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
+        let running = Task {
+            try await service.run(until: {
+                for await _ in stop { return }
+            })
+        }
+        var arrivals = systemd.arrived.makeAsyncIterator()
+
+        // READY=1 comes once the restored game has been written to the chip.
+        let ready = await arrivals.next()
+        #expect(ready?.hasPrefix("READY=1") == true)
+        let atReady = try #require(systemd.messages.value.first)
+        #expect(cellsEverLit(by: atReady.writes) == ["red (1, 1)", "green (0, 0)"], "READY=1 was sent before the restored game was on the LEDs")
+        #expect(log.value.contains { $0.contains("restored the saved game from \(store.path): score") })
+
+        // Pings while the loop runs its heartbeats (each ping asks for the next one, which the
+        // loop answers before the test goes on); none while it is wedged; again once it runs.
+        loop.runAndWait {}
+        watchdog.advance(by: .seconds(1))
+        loop.runAndWait {}
+        watchdog.advance(by: .seconds(1))
+        loop.runAndWait {}
+        #expect(systemd.texts.dropFirst() == ["WATCHDOG=1", "WATCHDOG=1"])
+        let wedge = DispatchSemaphore(value: 0)
+        loop.schedule { wedge.wait() }
+        watchdog.advance(by: .seconds(1))  // answered before the wedge; the heartbeat it asks for is stuck behind it
+        watchdog.advance(by: .seconds(1))
+        watchdog.advance(by: .seconds(1))
+        #expect(systemd.texts.dropFirst() == ["WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1"], "pinged while the loop was wedged")
+        #expect(log.value.filter { $0.contains("withholding the watchdog ping") }.count == 2)
+        wedge.signal()
+        loop.runAndWait {}
+        watchdog.advance(by: .seconds(1))
+        #expect(systemd.texts.dropFirst() == ["WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1"])
+
+        // A press plays on from the restored game.
+        person.press(p(0, 2))
+        loop.runAndWait {}
+        #expect(log.value.contains { $0.contains("X took (0, 2).") })
+
+        stopNow.yield()
+        try await running.value
+        let stopping = try #require(systemd.messages.value.last)
+        #expect(stopping.text == "STOPPING=1")
+        #expect(stopping.writeCount < chip.outputWriteCount, "the LEDs were switched off before STOPPING=1")
+        for setting in PinMap.standard.allLEDsOff {
+            #expect(chip.level(of: setting.offset) == setting.level, "\(setting.offset) left on")
+        }
+        #expect(chip.consumer(of: PinMap.standard.rows[0]) == nil, "lines not released")
+        let played = GameSnapshot(board: try Board().playing([p(1, 1), p(0, 0), p(0, 2)]), nextStarter: .o, score: saved.score)
+        #expect(store.load() == .restored(played))
+        #expect(log.value.last?.contains("stopped") == true)
+    }
+}

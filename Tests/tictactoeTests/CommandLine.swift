@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `tictactoe` executable, run as a user runs it: arguments, a standard input of the
+/// test's choosing, and its exit status and output read back.
+struct Tictactoe {
+    /// What the program's standard input is.
+    enum Input {
+        case text(String)
+        /// A path opened read-only: a directory, a device.
+        case path(String)
+        /// A path opened for writing only, so that reading it fails.
+        case writeOnly(String)
+        case closed
+    }
+
+    struct Outcome {
+        var status: Int32
+        /// The signal that ended it, if one did (a crash: 4 is SIGILL, a Swift trap).
+        var signal: Int32?
+        var out: String
+        var err: String
+    }
+
+    /// Where the executable is: beside the test bundle in the build folder, built by the same
+    /// toolchain as the tests (never another build folder's).
+    static let executable: String? = {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// A fresh empty folder for one test.
+    static func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "tictactoe-command-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `tictactoe arguments…` and waits for it.
+    static func run(_ arguments: [String], input: Input = .text("")) throws -> Outcome {
+        guard let executable else { throw MissingExecutable() }
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outPath = folder + "/out", errPath = folder + "/err"
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        switch input {
+        case .text(let text):
+            let inPath = folder + "/in"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: inPath))
+            posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        case .path(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .writeOnly(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_WRONLY, 0)
+        case .closed: posix_spawn_file_actions_addclose(&actions, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let signal = status & 0x7F
+        return Outcome(
+            status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal == 0 ? nil : signal,
+            out: read(outPath), err: read(errPath))
+    }
+
+    struct MissingExecutable: Error, CustomStringConvertible {
+        var description: String { "the tictactoe executable is not built: run swift build first" }
+    }
+
+    struct SpawnFailed: Error {
+        var errno: Int32
+    }
+}
