@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test service-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -44,10 +44,11 @@ deb: setup-packaging
 
 ## Build everything and run every test: the unit and simulation tests with this machine's Swift
 ## and with Debian 13's Swift 6.0.3, the arm64 and amd64 packages built and inspected, the
-## real-kernel suite (libgpiod v1 and v2 against gpio-sim in QEMU) and the service under real
-## systemd in QEMU. Kernels, root file systems and the arm64 sysroot are made once and cached in
-## ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test trixie-unit-test package-test kernel-test service-test
+## real-kernel suite (libgpiod v1 and v2 against gpio-sim in QEMU) and the arm64 appliance (the
+## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
+## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
+## cached in ~/.cache/tictactoe-gpio.
+test: setup-tests unit-test trixie-unit-test package-test kernel-test appliance-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
@@ -64,8 +65,8 @@ package-test: setup-tests
 kernel-test: setup-tests
 	python3 -m pytest -v -s vm/test_gpio_sim.py
 
-service-test: setup-tests
-	python3 -m pytest -v -s systemd/test_unit.py vm/test_systemd_service.py
+appliance-test: setup-tests
+	python3 -m pytest -v -s systemd/test_unit.py vm/test_appliance.py
 
 ## Regenerate Hardware/wiring.svg, wiring.png and header.md from Hardware/tictactoe.toml.
 hardware-docs: setup

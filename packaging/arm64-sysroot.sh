@@ -3,8 +3,8 @@
 # Debian 13 arm64 packages (C library, C++ runtime, libgpiod, and Debian's own Swift runtime and
 # static standard library from swiftlang:arm64), unpacked with dpkg-deb (foreign packages cannot
 # be installed here), and a Swift SDK bundle around it for `swift build --swift-sdk`.
-# Made once and cached, keyed by this script. The archive address comes from the machine's own
-# apt sources, read into a private apt configuration: the machine's sources are never changed.
+# Made once and cached, keyed by this script and the download script (a private apt
+# configuration: the machine's sources are never changed).
 #
 # Usage: packaging/arm64-sysroot.sh CACHE_DIR   -> prints the folder that holds the SDK bundle
 set -euo pipefail
@@ -13,29 +13,18 @@ packages=(
   swiftlang libswiftlang libc6 libc6-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
   libatomic1 libcrypt1 libcrypt-dev libgpiod3 libgpiod-dev linux-libc-dev zlib1g zlib1g-dev
 )
-key=$(cat "$0" | sha256sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/../scripts/download-debs.sh" | sha256sum | cut -c1-16)
 sdks=$cache/arm64-sdk-$key
 if [[ -f $sdks/.complete ]]; then
   echo "$sdks"
   exit 0
 fi
 
-uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/lists/partial" "$work/debs" "$work/swiftlang"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb [arch=arm64 signed-by=$keyring] $uri trixie main" > "$work/sources.list"
-apt_opts=(
-  -o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=-"
-  -o "Dir::State::Lists=$work/lists" -o "Dir::State::Status=/dev/null" -o "APT::Get::List-Cleanup=0"
-  -o "APT::Architecture=arm64" -o "APT::Architectures::=arm64"
-  -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
-)
+mkdir -p "$work/swiftlang"
 echo "arm64-sysroot: downloading ${#packages[@]} Debian 13 arm64 packages (once)" >&2
-apt-get "${apt_opts[@]}" update -qq
-(cd "$work/debs" && apt-get "${apt_opts[@]}" download -qq "${packages[@]/%/:arm64}")
+bash "$(dirname "$0")/../scripts/download-debs.sh" arm64 trixie "$work/debs" "${packages[@]}"
 
 rm -rf "$cache"/arm64-sdk-*
 bundle=$sdks/trixie-arm64.artifactbundle

@@ -21,30 +21,25 @@ if [[ -z $version || $version != "$program_version" ]]; then
   exit 65
 fi
 
-# Full RELRO (bind now), as Debian's hardening defaults.
-build=(swift build -c release --static-swift-stdlib --product tictactoe
-  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+echo "make-deb: building the $arch release binary with Debian's Swift" >&2
+start=$SECONDS
 case $arch in
   arm64)
-    sdks=$(bash "$root/packaging/arm64-sysroot.sh" "$cache")
-    sysroot=$sdks/trixie-arm64.artifactbundle/trixie-arm64/sysroot
-    build=(env "PKG_CONFIG_SYSROOT_DIR=$sysroot" "PKG_CONFIG_LIBDIR=$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig"
-      "${build[@]}" --swift-sdks-path "$sdks" --swift-sdk trixie-arm64 --scratch-path .build-arm64)
     strip=aarch64-linux-gnu-strip
+    command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
+    bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe)
     ;;
   amd64)
-    # lld, as for arm64: with the toolchain's default linker the -z relro above is lost.
-    build+=(-Xswiftc -use-ld=lld --scratch-path .build-trixie-release)
     strip=strip
+    # Full RELRO (bind now), Debian's hardening default, as build-arm64.sh does; with lld, as for
+    # arm64: with the toolchain's default linker the -z relro is lost.
+    build=(swift build -c release --static-swift-stdlib --product tictactoe
+      -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld --scratch-path .build-trixie-release)
+    "${trixie[@]}" "${build[@]}" >&2
+    bin_dir=$("${trixie[@]}" "${build[@]}" --show-bin-path)
     ;;
   *) echo "make-deb: the architecture is arm64 or amd64, not '$arch'" >&2; exit 64 ;;
 esac
-command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
-
-echo "make-deb: building the $arch release binary with Debian's Swift" >&2
-start=$SECONDS
-"${trixie[@]}" "${build[@]}" >&2
-bin_dir=$("${trixie[@]}" "${build[@]}" --show-bin-path)
 echo "make-deb: built in $((SECONDS - start)) s" >&2
 
 package=tictactoe-gpio_${version}_${arch}

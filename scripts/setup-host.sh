@@ -40,8 +40,9 @@ if [[ $mode == --tests ]]; then
   packages+=(
     linux-source-6.12 make gcc flex bison bc libelf-dev libssl-dev cpio xz-utils gzip
     busybox-static qemu-system-x86
-    # and for the service suite: systemd-analyze, a Debian root filesystem, an ext4 image.
-    systemd debootstrap e2fsprogs
+    # and for the arm64 appliance: systemd-analyze, the cross compiler for its kernel, QEMU's
+    # arm64 machine, a Debian root file system and ext4 images.
+    systemd gcc-aarch64-linux-gnu qemu-system-arm debootstrap e2fsprogs
   )
 fi
 

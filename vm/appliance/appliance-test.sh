@@ -1,36 +1,61 @@
 #!/bin/bash
-# Test VM only: drives the installed service and the gpio-sim chip and reports what happened as
-# "@@ {json}" lines (and "@@J " journal lines) on the console. The host test asserts.
+# Test VM only (the arm64 appliance): installs the package the way a maker does and drives the
+# service and the gpio-sim chip, reporting what it saw as "@@ {json}" lines (and "@@J " journal
+# lines) on the console. The host test (vm/test_appliance.py) asserts; nothing here judges.
 set -uo pipefail
-. /run/gpio-sim.env
-tool() { /usr/local/lib/tictactoe-test/gpio-sim-harness tool "$DEVICE" "$CHIP" "$@"; }
+payload=$(cd "$(dirname "$0")" && pwd)
+export DEBIAN_FRONTEND=noninteractive
 report() { echo "@@ $1"; }
+exists() { if [[ -e $1 || -L $1 ]]; then echo yes; else echo no; fi; }
 prop() { systemctl show -p "$1" --value tictactoe.service; }
-wait_active() {  # until active with more than $1 restarts, or 90 s
-  for _ in $(seq 1 180); do
+wait_active() {  # until active with more than $1 restarts, or 120 s
+  for _ in $(seq 1 240); do
     if [[ $(systemctl is-active tictactoe.service) == active && $(prop NRestarts) -gt $1 ]]; then return 0; fi
     sleep 0.5
   done
   return 1
 }
-wait_inactive() {  # until inactive or failed, or 90 s
-  for _ in $(seq 1 180); do
+wait_inactive() {  # until inactive or failed, or 120 s
+  for _ in $(seq 1 240); do
     case $(systemctl is-active tictactoe.service) in inactive|failed) return 0 ;; esac
     sleep 0.5
   done
   return 1
 }
+report "{\"scenario\":\"booted\",\"arch\":\"$(uname -m)\",\"kernel\":\"$(uname -r)\",\"uptime_s\":$(cut -d' ' -f1 /proc/uptime),\
+\"libgpiod_before\":\"$(dpkg-query -W -f='${Status}' libgpiod3 2>/dev/null || echo absent)\"}"
+
+# The header chip, made before the service exists (at boot on a Pi, by the kernel).
+"$payload/make-gpio-sim.sh"
+. /run/gpio-sim.env
+tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
+# The test-only fault switch: a drop-in, never in the package.
+install -D -m 0644 "$payload/test-faults.conf" /etc/systemd/system/tictactoe.service.d/test-faults.conf
+
+# Offline: apt sees only the folder of .debs that came with the test.
+mkdir -p /etc/apt/disabled
+mv /etc/apt/sources.list /etc/apt/sources.list.d/* /etc/apt/disabled/ 2>/dev/null
+echo "deb [trusted=yes] file:$payload/debs ./" > /etc/apt/sources.list.d/test-debs.list
+apt-get update -q >/tmp/apt-update.log 2>&1
+deb=$(ls "$payload"/tictactoe-gpio_*_arm64.deb)
+started_install=$(date +%s%N)
+apt-get install -y -q "$deb" >/tmp/install.log 2>&1
+status=$?
+report "{\"scenario\":\"installed\",\"status\":$status,\"ms\":$(( ($(date +%s%N) - started_install) / 1000000 )),\
+\"libgpiod\":\"$(dpkg-query -W -f='${Version}' libgpiod3 2>/dev/null)\",\"version\":\"$(tictactoe --version 2>&1)\"}"
+sed 's/^/@@L install: /' /tmp/install.log | tail -20
+
 wait_active -1
 pid=$(prop MainPID)
 report "{\"scenario\":\"started\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"substate\":\"$(prop SubState)\",\
 \"uid\":$(awk '/^Uid:/ {print $2}' /proc/$pid/status),\"groups\":\"$(awk '/^Groups:/ {$1=""; print}' /proc/$pid/status | xargs)\",\
 \"gpio_gid\":$(getent group gpio | cut -d: -f3),\"rss_kb\":$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status),\
 \"start_us\":$(prop ExecMainStartTimestampMonotonic),\"ready_us\":$(prop ActiveEnterTimestampMonotonic),\
-\"device_mode\":\"$(stat -c '%a %G' /dev/$CHIP)\"}"
+\"device_mode\":\"$(stat -c '%a %G' /dev/$CHIP)\",\"chip\":\"$CHIP\"}"
 sleep 1
 report "{\"scenario\":\"initial\",\"frame\":\"$(tool frame 1.0)\"}"
 
-# Cells: (1,1) is GPIO5, (0,0) GPIO4, (2,2) GPIO26; new game GPIO3.
+# Cells: (1,1) is GPIO5, (0,0) GPIO4, (2,2) GPIO26.
 tool tap 5; sleep 0.6; tool tap 4; sleep 0.6
 report "{\"scenario\":\"moves\",\"frame\":\"$(tool frame 1.0)\"}"
 
@@ -76,11 +101,31 @@ wait_active -1; sleep 1
 
 systemctl stop tictactoe.service
 report "{\"scenario\":\"stopped\",\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
-# The log's priorities as journald recorded them (it reads the "<N>" prefixes and strips them).
 report "{\"scenario\":\"priorities\",\"warnings\":$(journalctl -u tictactoe.service -p warning -o cat | grep -c 'test fault: wedging'),\
 \"ready_at_info\":$(journalctl -u tictactoe.service -p info..info -o cat | grep -c '^ready on'),\
 \"ready_at_warning\":$(journalctl -u tictactoe.service -p warning -o cat | grep -c '^ready on'),\
 \"raw_prefixes\":$(journalctl -u tictactoe.service -o cat | grep -c '^<[0-7]>')}"
 journalctl -u tictactoe.service -o cat --no-pager | sed 's/^/@@J /'
+
+# The upgrade path: a maker's edit survives installing the package again, which restarts the
+# service with the game it had.
+systemctl start tictactoe.service
+wait_active -1
+sed -i 's/^x = ""$/x = "Ada"/' /etc/tictactoe/tictactoe.toml
+restarts_pid=$(prop MainPID)
+apt-get install -y -q --reinstall "$deb" >/tmp/reinstall.log 2>&1
+status=$?
+wait_active -1; sleep 1
+report "{\"scenario\":\"reinstalled\",\"status\":$status,\"edit_kept\":\"$(grep -c '^x = \"Ada\"$' /etc/tictactoe/tictactoe.toml)\",\
+\"restarted\":\"$([[ $(prop MainPID) != "$restarts_pid" ]] && echo yes || echo no)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"names_in_log\":$(journalctl -u tictactoe.service -o cat | grep -c 'Ada (X) vs O'),\"frame\":\"$(tool frame 1.0)\"}"
+
+apt-get purge -y -q tictactoe-gpio >/tmp/purge.log 2>&1
+status=$?
+report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
+\"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"udev_rule\":\"$(exists /usr/lib/udev/rules.d/60-tictactoe-gpio.rules)\",\
+\"state\":\"$(exists /var/lib/private/tictactoe)\",\"state_link\":\"$(exists /var/lib/tictactoe)\",\"config\":\"$(exists /etc/tictactoe)\",\
+\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
+for step in reinstall purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The arm64 appliance suite, host side: the package a maker installs, on the architecture they
+# have, under systemd, driven through a real kernel GPIO chip. Builds (or takes from the cache)
+# the arm64 kernel and the Debian 13 arm64 image, makes the arm64 package and the arm64 harness
+# with Debian's own Swift, puts them with libgpiod3's .deb (the only dependency the image lacks)
+# on a second disk, and boots QEMU's arm64 virt machine under TCG. The image's payload unit runs
+# vm/appliance/appliance-test.sh from that disk. Prints the path of the console log, which
+# vm/test_appliance.py reads.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cache=${TICTACTOE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tictactoe-gpio}
+mkdir -p "$cache"
+kernel=$(bash "$root/vm/build-kernel.sh" "$cache" arm64)
+image=$(bash "$here/make-image.sh" "$cache" "$kernel")
+
+work=$(mktemp -d "$cache/appliance-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+payload=$work/payload
+mkdir -p "$payload/debs"
+bash "$root/packaging/make-deb.sh" arm64 "$payload" >/dev/null
+bin=$(bash "$root/packaging/build-arm64.sh" --product gpio-sim-harness)
+install -m 0755 "$bin/gpio-sim-harness" "$payload/gpio-sim-harness"
+install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$payload/"
+install -m 0644 "$here/test-faults.conf" "$payload/"
+
+# The package's one dependency a fresh system may lack, as an offline apt source.
+debs=$cache/appliance-debs-$(cat "$root/scripts/download-debs.sh" | sha256sum | cut -c1-16)
+if [[ ! -f $debs/.complete ]]; then
+  rm -rf "$cache"/appliance-debs-*
+  bash "$root/scripts/download-debs.sh" arm64 trixie "$debs" libgpiod3
+  touch "$debs/.complete"
+fi
+cp "$debs"/*.deb "$payload/debs/"
+(cd "$payload/debs" && dpkg-scanpackages --multiversion . 2>/dev/null > Packages)
+mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M
+
+log=$cache/console-appliance.log
+# virt places virtio-mmio devices so that the last one given is probed first: the root disk,
+# given last, is /dev/vda (the payload is found by its label).
+echo "appliance: booting Debian 13 arm64 with systemd (TCG); the console goes to $log" >&2
+started=$SECONDS
+timeout 1800 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
+  -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4" \
+  -drive "if=none,file=$work/payload.ext4,format=raw,id=payload,readonly=on" -device virtio-blk-device,drive=payload \
+  -drive "if=none,file=$image,format=raw,id=root,snapshot=on" -device virtio-blk-device,drive=root \
+  -device virtio-rng-device </dev/null >"$log" 2>&1 || true
+echo "appliance: the VM ran for $((SECONDS - started)) s" >&2
+echo "$log"

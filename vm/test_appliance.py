@@ -1,0 +1,142 @@
+"""The arm64 appliance, host side: boots Debian 13 arm64 in QEMU's virt machine with the package
+installed by apt (vm/appliance/run-suite.sh) and asserts on what the in-VM checks reported."""
+
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+X_CENTRE_O_CORNER = "G . .|. R .|. . .|X:on O:off"
+AFTER_THIRD_MOVE = "G . .|. R .|. . R|X:off O:on"
+
+
+@pytest.fixture(scope="module")
+def vm():
+    result = subprocess.run(
+        ["bash", str(ROOT / "vm" / "appliance" / "run-suite.sh")],
+        check=True, stdout=subprocess.PIPE, text=True, timeout=5400)
+    log = pathlib.Path(result.stdout.strip().splitlines()[-1])
+    records, journal, lines = {}, [], []
+    for line in log.read_text(errors="replace").splitlines():
+        # The console may put a terminal reset before the first line of the checks.
+        line = line[line.find("@@"):] if "@@" in line else line
+        if line.startswith("@@J "):
+            journal.append(line[4:])
+        elif line.startswith("@@L "):
+            lines.append(line[4:])
+        elif line.startswith("@@ "):
+            record = json.loads(line[3:])
+            records[record["scenario"]] = record
+    if "done" not in records:
+        print("\n".join(log.read_text(errors="replace").splitlines()[-80:]))
+    return records, journal, lines
+
+
+def test_the_checks_ran_to_the_end_on_arm64(vm):
+    records, _, _ = vm
+    assert "done" in records, sorted(records)
+    assert records["booted"]["arch"] == "aarch64"
+    print(f"\nkernel boot to the checks: {records['booted']['uptime_s']} s (TCG)")
+
+
+def test_apt_installs_the_package_and_its_library_offline(vm):
+    records, _, lines = vm
+    assert "installed" not in records["booted"]["libgpiod_before"], "the image must lack libgpiod3, as a fresh Pi may"
+    installed = records["installed"]
+    assert installed["status"] == 0, "\n".join(lines)
+    assert installed["libgpiod"].startswith("2."), installed
+    assert installed["version"] == (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
+    print(f"apt install: {installed['ms']} ms")
+
+
+def test_the_service_becomes_active_through_ready_and_runs_unprivileged(vm):
+    records, journal, _ = vm
+    started = records["started"]
+    assert started["active"] == "active" and started["substate"] == "running"
+    assert started["uid"] != 0
+    assert str(started["gpio_gid"]) in started["groups"].split()
+    assert started["device_mode"] == "660 gpio"
+    ready_ms = (started["ready_us"] - started["start_us"]) / 1000
+    print(f"process start to READY=1: {ready_ms:.0f} ms; boot to READY=1 (apt install included): "
+          f"{started['ready_us'] / 1e6:.1f} s; resident memory {started['rss_kb']} kB (TCG)")
+    # The ready line is logged after READY=1 and names the chip "auto" found by its label.
+    assert any(line.startswith(f"ready on {started['chip']} [pinctrl-rp1]") for line in journal), journal
+    assert records["initial"]["frame"] == ". . .|. . .|. . .|X:on O:off"
+
+
+def test_moves_through_gpio_sim_show_on_the_led_lines(vm):
+    records, _, _ = vm
+    assert records["moves"]["frame"] == X_CENTRE_O_CORNER
+
+
+def test_a_killed_service_is_restarted_with_the_same_game(vm):
+    records, journal, _ = vm
+    assert records["after-kill"]["restarts"] >= 1
+    assert records["after-kill"]["frame"] == X_CENTRE_O_CORNER
+    assert any("restored the saved game" in line for line in journal)
+
+
+def test_a_wedged_loop_is_killed_by_the_watchdog_and_restarted(vm):
+    records, journal, _ = vm
+    wedge = records["after-wedge"]
+    assert wedge["restarts"] > records["after-kill"]["restarts"]
+    assert wedge["watchdog_kills"] >= 1
+    assert any("test fault: wedging the game loop" in line for line in journal)
+    assert wedge["frame"] == X_CENTRE_O_CORNER
+    assert records["move-after-restarts"]["frame"] == AFTER_THIRD_MOVE
+
+
+def test_a_killed_service_that_stays_down_leaves_no_led_lit(vm):
+    records, _, _ = vm
+    killed = records["killed-for-good"]
+    assert killed["lit_before"] == "on", "nothing was lit before the kill: the check would prove nothing"
+    assert killed["active"] == "failed" and killed["result"] == "signal"
+    assert killed["leds"] == "off"
+    assert killed["lights_off_runs"] >= 1
+
+
+def test_a_watchdog_abort_that_stays_down_leaves_no_led_lit(vm):
+    records, _, _ = vm
+    aborted = records["aborted-for-good"]
+    assert aborted["lit_before"] == "on"
+    assert aborted["active"] == "failed" and aborted["result"] == "watchdog"
+    assert aborted["leds"] == "off"
+    assert aborted["lights_off_runs"] > records["killed-for-good"]["lights_off_runs"]
+
+
+def test_stop_leaves_every_led_line_low(vm):
+    records, journal, _ = vm
+    assert records["stopped"]["active"] == "inactive"
+    assert records["stopped"]["leds"] == "off"
+    assert any("switching every LED off" in line for line in journal)
+
+
+def test_the_journal_records_each_line_at_its_level(vm):
+    records, _, _ = vm
+    priorities = records["priorities"]
+    assert priorities["warnings"] >= 1, "the wedge warning is not at warning priority"
+    assert priorities["ready_at_info"] >= 3, "each start's ready line is at info priority"
+    assert priorities["ready_at_warning"] == 0
+    assert priorities["raw_prefixes"] == 0, "journald did not read the <N> prefixes"
+
+
+def test_installing_again_keeps_the_edited_configuration_and_the_game(vm):
+    records, _, lines = vm
+    again = records["reinstalled"]
+    assert again["status"] == 0, "\n".join(lines)
+    assert again["edit_kept"] == "1"
+    assert again["restarted"] == "yes" and again["active"] == "active"
+    assert again["names_in_log"] >= 1, "the restarted service did not read the edited file"
+    assert again["frame"] == AFTER_THIRD_MOVE
+
+
+def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
+    records, _, lines = vm
+    purged = records["purged"]
+    assert purged["status"] == 0, "\n".join(lines)
+    assert (purged["binary"], purged["unit"], purged["udev_rule"]) == ("no", "no", "no")
+    assert (purged["state"], purged["state_link"], purged["config"]) == ("no", "no", "no")
+    assert purged["active"] == "inactive"
+    assert purged["leds"] == "off"
