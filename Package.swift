@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"], swiftSettings: optimized),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Appliance", "Devices", "GPIO", "Presentation"]),
+            dependencies: ["Appliance", "Devices", "GPIO", "Presentation", "TicTacToe"]),
         .target(
             name: "SystemdService",
             dependencies: [

@@ -1,7 +1,8 @@
 import Devices
 import Presentation
+import TicTacToe
 
-/// Everything that configures one board: wiring, timings and player names.
+/// Everything that configures one board: wiring, timings, player names and the opponent.
 public struct BoardSettings: Sendable, Hashable {
     public var pins: PinMap
     public var buttons: ButtonTimings
@@ -9,11 +10,14 @@ public struct BoardSettings: Sendable, Hashable {
     /// How long each matrix row stays lit; a full frame takes three rows.
     public var scanRowPeriod: Duration
     public var players: PlayerNames
+    /// Who plays O when there is no saved game to carry on from (a saved game keeps its own).
+    public var opponent: Opponent
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
-        scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames()
+        scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person
     ) {
+        self.opponent = opponent
         self.pins = pins
         self.buttons = buttons
         self.game = game

@@ -9,7 +9,7 @@ import TicTacToe
 ///
 /// ```
 /// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frame─▶ LEDMatrix, StatusLEDs ─▶ chip
-///                        └─new game (short / held)─▶ actions
+///                        └─new game (short / held / with a cell)─▶ actions
 /// ```
 ///
 /// ## Contract
@@ -33,9 +33,13 @@ public final class GameBoard: Sendable {
     private let bindings = CompositeDisposable()
     private let isShutDown = Protected(false)
 
-    /// - Parameter snapshot: a saved game, score and next starter to carry on from.
+    /// - Parameters:
+    ///   - snapshot: a saved game, scores, opponent and next starter to carry on from; without
+    ///     one, a fresh game against `settings.opponent`.
+    ///   - random: the computer opponent's source of chance; seed it to replay games.
     public init(
-        chip: any GPIOChip, settings: BoardSettings, scheduler: any Scheduler, restoring snapshot: GameSnapshot? = nil
+        chip: any GPIOChip, settings: BoardSettings, scheduler: any Scheduler, restoring snapshot: GameSnapshot? = nil,
+        random: SeededRandom = SeededRandom()
     ) throws(BoardError) {
         let pins: PinMap
         do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
@@ -59,14 +63,15 @@ public final class GameBoard: Sendable {
         matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
         status = StatusLEDs(lines: outputs, pins: pins)
         viewModel = GameViewModel(
-            positions: pad.positions, restoring: snapshot ?? GameSnapshot(), timings: settings.game,
-            scheduler: scheduler, players: settings.players)
+            positions: pad.positions, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
+            scheduler: scheduler, players: settings.players, random: random)
         failures = Signal.merge(matrix.failures, status.failures)
 
         bindings += matrix <~ viewModel.frame
         bindings += status <~ viewModel.frame
         bindings += viewModel.newGame <~ pad.newGameShortPresses
         bindings += viewModel.startOver <~ pad.newGameHolds
+        bindings += viewModel.nextOpponent <~ pad.opponentGestures
     }
 
     /// Whether the buttons are still being read.

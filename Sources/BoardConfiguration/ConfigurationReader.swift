@@ -2,6 +2,7 @@ import Appliance
 import Devices
 import GPIO
 import Presentation
+import TicTacToe
 
 /// Walks a parsed configuration file key by key, checking each as it goes.
 struct ConfigurationReader {
@@ -58,6 +59,12 @@ struct ConfigurationReader {
             pins[keyPath: field] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
+        case .opponent(let field):
+            guard let text = try string(key) else { return }
+            guard let opponent = Opponent(name: text) else {
+                throw error(key.path, "\(key.path) is \(text.quoted()); it must be one of \(key.allowed).")
+            }
+            configuration.settings[keyPath: field] = opponent
         case .duration(let field, let unit, _, _):
             guard let value = value(key) else { return }
             guard case .integer(let number) = value else {

@@ -34,6 +34,7 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
+        case .opponent: text += " Allowed: \(key.allowed)."
         case .chip, .line, .lines, .polarity: break
         }
         return comment(text) + ["\(key.name) = \(key.defaultText)"]

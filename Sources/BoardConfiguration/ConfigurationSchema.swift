@@ -2,6 +2,7 @@ import Appliance
 import Devices
 import GPIO
 import Presentation
+import TicTacToe
 
 /// Every key of the configuration file, written once: its table and name, what it sets, its
 /// range and what it means. Defaults are not written here: they are read from the types the
@@ -23,6 +24,8 @@ public enum ConfigurationSchema {
         /// A list of BCM lines.
         case lines(WritableKeyPath<PinMap, [LineOffset]> & Sendable)
         case polarity(WritableKeyPath<PinMap, Polarity> & Sendable)
+        /// Who plays O, by name.
+        case opponent(WritableKeyPath<BoardSettings, Opponent> & Sendable)
         /// A whole number of `unit`s within `range`; `why` explains a limit that is not obvious.
         case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
     }
@@ -96,6 +99,13 @@ public enum ConfigurationSchema {
         value: .duration(\.scanRowPeriod, .microseconds, range: 50...TimeUnit.microseconds.count(of: BoardSettings.longestScanRow),
                          why: "three rows make a frame, and the matrix flickers below \(BoardSettings.minimumFrameRate) frames a second"),
         documentation: "How long each matrix row stays lit; three rows make a frame.")
+    public static let computerThinking = Key(
+        table: "timings", name: "computer_think_ms",
+        value: .duration(\.game.computerThinking, .milliseconds, range: 0...5000, why: nil),
+        documentation: "How long the computer \"thinks\" before its move shows, so that its turn can be seen coming.")
+    public static let opponent = Key(
+        table: "players", name: "opponent", value: .opponent(\.opponent),
+        documentation: "Who plays O when there is no saved game: a second person, or the computer at level 1 (random) to 4 (never loses). Holding new game and tapping a cell changes it on the board; the choice is saved with the game.")
     public static let idleSleep = Key(
         table: "timings", name: "idle_sleep_s", value: .duration(\.game.idleSleep, .seconds, range: 10...86_400, why: nil),
         documentation: "Seconds without a press before the lights go to sleep; any press wakes them.")
@@ -105,6 +115,7 @@ public enum ConfigurationSchema {
         Table(name: "players", documentation: "Optional names for the logs and the terminal (\"Alice (X) vs Bob (O)\"); empty means just X and O.", keys: [
             Key(table: "players", name: "x", value: .name(\.x), documentation: "The player with the red marks."),
             Key(table: "players", name: "o", value: .name(\.o), documentation: "The player with the green marks."),
+            opponent,
         ]),
         Table(name: "buttons", documentation: nil, keys: [
             Key(table: "buttons", name: "cells", value: .lines(\.cellButtons),
@@ -128,7 +139,7 @@ public enum ConfigurationSchema {
             Key(table: "status", name: "o", value: .line(\.oStatus), documentation: "The green LED on O's side, through its resistor."),
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
-        Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep]),
+        Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
     ]
 
     /// Every key, in file order.
@@ -152,6 +163,7 @@ extension ConfigurationSchema.Key {
         case .line(let key): return "\(settings.pins[keyPath: key].rawValue)"
         case .lines(let key): return "[" + settings.pins[keyPath: key].map { "\($0.rawValue)" }.joined(separator: ", ") + "]"
         case .polarity(let key): return "\"\(settings.pins[keyPath: key].rawValue)\""
+        case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
         }
     }
@@ -164,6 +176,7 @@ extension ConfigurationSchema.Key {
         case .line: "a BCM line, GPIO2–27"
         case .lines: "BCM lines, GPIO2–27"
         case .polarity: Polarity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
         }
     }

@@ -20,14 +20,14 @@ public enum BoardRenderer {
         return [rows[0], rows[1] + "    " + status, rows[2]].joined(separator: "\n")
     }
 
-    /// The full interactive screen: title, score, the matrix in colour, the status LEDs, a
-    /// message and the key help. Lines end with "clear to end of line" so a redraw in place
+    /// The full interactive screen: title (with the computer's level when it plays), the
+    /// pairing's score, the matrix in colour, the status LEDs, a message and the key help. Lines end with "clear to end of line" so a redraw in place
     /// leaves no debris.
     public static func screen(frame: Frame, players: PlayerNames, score: Score, message: String) -> String {
         let clear = "\u{1B}[K"
         var lines: [String] = []
         lines.append("  \u{1B}[1m\(players.matchTitle)\u{1B}[0m")
-        lines.append("  score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
+        lines.append("  score: \(scoreLine(score, players: players))")
         lines.append("")
         lines.append("     ┌───┬───┬───┐")
         for row in 0..<3 {
@@ -40,7 +40,7 @@ public enum BoardRenderer {
         lines.append("")
         lines.append("  \(message)")
         lines.append("")
-        lines.append("  1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · q quit")
+        lines.append("  1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · m next opponent · q quit")
         return lines.map { $0 + clear }.joined(separator: "\r\n")
     }
 
@@ -51,6 +51,11 @@ public enum BoardRenderer {
         case .green: "\u{1B}[1;32m●\u{1B}[0m"
         case .amber: "\u{1B}[1;33m●\u{1B}[0m"
         }
+    }
+
+    /// "Alice (X) 1 · Computer (O) 2 · draws 0": the score of the pairing `players` stand in.
+    public static func scoreLine(_ score: Score, players: PlayerNames) -> String {
+        "\(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)"
     }
 
     /// A one-line account of a game event, with player names and a hint where a key helps.

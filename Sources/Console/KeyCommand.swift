@@ -9,6 +9,9 @@ public enum KeyCommand: Sendable, Hashable {
     /// Hold new game past the hold time: the mid-game restart (terminals report no key-up, so a
     /// separate key stands in for holding).
     case holdNewGame
+    /// The opponent gesture (hold new game, tap a cell): the next opponent — two players, or the
+    /// computer at level 1 to 4 — from a new game on.
+    case nextOpponent
     /// Do nothing for a second (scripts only).
     case wait
     /// Do nothing until the board has gone to sleep (scripts only).
@@ -25,6 +28,7 @@ public enum KeyCommand: Sendable, Hashable {
             self = .cell(position)
         case "n": self = .newGame
         case "N": self = .holdNewGame
+        case "m": self = .nextOpponent
         case ".": self = .wait
         case "z": self = .waitForSleep
         case "q": self = .quit

@@ -38,6 +38,6 @@ public struct KeyScriptError: Error, Sendable, Hashable, CustomStringConvertible
     public var column: Int
 
     public var description: String {
-        "script line \(line), column \(column): unknown key \(key.shown). Use 1–9 for cells (7 8 9 is the top row), n for new game, N to hold new game, . to wait a second, z to wait until the board sleeps, q to quit; # starts a comment."
+        "script line \(line), column \(column): unknown key \(key.shown). Use 1–9 for cells (7 8 9 is the top row), n for new game, N to hold new game, m for the next opponent, . to wait a second, z to wait until the board sleeps, q to quit; # starts a comment."
     }
 }

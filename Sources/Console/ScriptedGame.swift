@@ -41,15 +41,15 @@ public struct ScriptedGame: Sendable {
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         board.start()
         let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
-        let players = settings.players
+        let viewModel = board.viewModel
         let messages = Protected<[String]>([])
-        let listening = board.viewModel.events.observeValues { event in
-            let text = BoardRenderer.message(for: event, players: players)
+        let listening = viewModel.events.observeValues { event in
+            let text = BoardRenderer.message(for: event, players: viewModel.names)
             if !text.isEmpty { messages.withValue { $0.append(text) } }
         }
         defer { listening.dispose() }
 
-        write(players.matchTitle)
+        write(viewModel.names.matchTitle)
         scheduler.advance(by: .milliseconds(100))
         write(BoardRenderer.plain(SeenBoard.watch(person, advance: scheduler.advance(by:))))
 
@@ -62,6 +62,8 @@ public struct ScriptedGame: Sendable {
                 person.pushNewGame()
                 scheduler.advance(by: settings.buttons.hold + .milliseconds(100))
                 person.releaseNewGame()
+            case .nextOpponent:
+                person.chooseNextOpponent(bounce: bounce)
             case .wait: scheduler.advance(by: .seconds(1))
             case .waitForSleep: scheduler.advance(by: settings.game.idleSleep + .milliseconds(100))
             case .quit: break
@@ -77,8 +79,7 @@ public struct ScriptedGame: Sendable {
             write(BoardRenderer.plain(seen))
         }
         board.shutdown()
-        let score = board.viewModel.score.value
-        write("score: \(players.label(for: .x)) \(score.xWins) · \(players.label(for: .o)) \(score.oWins) · draws \(score.draws)")
+        write("score: " + BoardRenderer.scoreLine(viewModel.score.value, players: viewModel.names))
     }
 
     private static func describe(_ command: KeyCommand) -> String {
@@ -86,6 +87,7 @@ public struct ScriptedGame: Sendable {
         case .cell(let position): "press cell \(position)"
         case .newGame: "press new game"
         case .holdNewGame: "hold new game"
+        case .nextOpponent: "hold new game and tap a cell"
         case .wait: "wait a second"
         case .waitForSleep: "wait until the lights sleep"
         case .quit: "quit"

@@ -10,8 +10,8 @@ import Glibc
 
 /// The interactive terminal game: the real stack on a simulated chip, in real time.
 ///
-/// Keys drive the chip's button lines (1–9 in keypad layout, `n`, `N` for a held new game,
-/// `q` or Ctrl-C to quit); the picture is decoded from the chip's LED lines 20 times a second,
+/// Keys drive the chip's button lines (1–9 in keypad layout, `n`, `N` for a held new game, `m`
+/// for the opponent gesture, `q` or Ctrl-C to quit); the picture is decoded from the chip's LED lines 20 times a second,
 /// exactly as an eye would see the multiplexed matrix. On quit or SIGTERM the board shuts down
 /// (every LED off, lines released) and the terminal is restored.
 public final class TerminalGame: Sendable {
@@ -33,18 +33,18 @@ public final class TerminalGame: Sendable {
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
         let terminal = RawTerminal()
-        let players = settings.players
-        let message = Protected("New game: \(players.label(for: .x)) starts. Press 1–9.")
+        let viewModel = board.viewModel
+        let message = Protected("New game: \(viewModel.names.label(for: viewModel.board.value.starter)) starts. Press 1–9.")
 
-        let listening = board.viewModel.events.observeValues { event in
-            let text = BoardRenderer.message(for: event, players: players)
+        let listening = viewModel.events.observeValues { event in
+            let text = BoardRenderer.message(for: event, players: viewModel.names)
             if !text.isEmpty { message.withValue { $0 = text } }
         }
         terminal.enable()
         board.start()
         let redraw = scheduler.schedule(every: .milliseconds(50)) {
             let screen = BoardRenderer.screen(
-                frame: person.seenFrame, players: players, score: board.viewModel.score.value, message: message.value)
+                frame: person.seenFrame, players: viewModel.names, score: viewModel.score.value, message: message.value)
             RawTerminal.write("\u{1B}[H" + screen)
         }
 
@@ -75,6 +75,7 @@ public final class TerminalGame: Sendable {
             case .cell(let position): person.tap(position, bounce: bounce)
             case .newGame: person.pressNewGame(bounce: bounce)
             case .holdNewGame: person.pressNewGame(for: settings.buttons.hold + .milliseconds(200), bounce: bounce)
+            case .nextOpponent: person.chooseNextOpponent(bounce: bounce)
             case .quit: break keys
             case .wait, .waitForSleep: continue
             }

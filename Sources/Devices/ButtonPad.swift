@@ -8,6 +8,9 @@ public enum NewGamePress: Sendable, Hashable {
     case short
     /// Held for the hold time (sent while still held, once).
     case held
+    /// Held down while a cell was tapped: the opponent gesture. That press of new game then
+    /// sends nothing else, and the cell is not a move.
+    case withCell(Position)
 }
 
 /// The ten buttons of the board: nine cells merged into one stream of positions, and the
@@ -18,10 +21,12 @@ public enum NewGamePress: Sendable, Hashable {
 ///   releases it on ``release()`` or deinit.
 /// - Edge events hop onto `scheduler` before anything else happens, so debouncing, holds and
 ///   every output signal run there, in event order.
-/// - ``positions`` sends a position on each debounced press of a cell button. Two buttons
-///   pressed together give two positions, in the order of their edges.
+/// - ``positions`` sends a position on each debounced press of a cell button while new game is
+///   up. Two buttons pressed together give two positions, in the order of their edges.
 /// - ``newGamePresses`` sends `.held` once the button has been down for `hold`, or `.short` on
-///   release before that; never both for one press.
+///   release before that; never both for one press. A cell pressed while new game is down
+///   sends `.withCell` instead of a position, and that press of new game sends nothing more
+///   (no `.short` on release; no `.held` after it).
 public final class ButtonPad: Sendable {
     public let positions: Signal<Position>
     public let newGamePresses: Signal<NewGamePress>
@@ -59,10 +64,13 @@ public final class ButtonPad: Sendable {
         cells = Array(made.prefix(9))
         newGame = made[9]
 
-        // The seed's idea: one tap signal per cell, merged into a single stream of positions.
-        positions = Signal.merge(zip(Position.all, cells).map { position, button in
-            button.presses.map(value: position)
+        // The seed's idea: one tap signal per cell, merged into a single stream of positions;
+        // cells tapped while new game is held are the opponent gesture instead.
+        let newGameButton = made[9]
+        let cellPresses = Signal.merge(zip(Position.all, cells).map { position, button in
+            button.presses.map { _ in (position, newGameButton.isPressed.value) }
         })
+        positions = cellPresses.filter { !$0.1 }.map(\.0)
 
         (newGamePresses, gestureInput) = Signal<NewGamePress>.pipe()
 
@@ -85,12 +93,20 @@ public final class ButtonPad: Sendable {
             holdTimer.inner = nil
             gestureInput.send(.short)
         }
+        subscriptions += cellPresses.filter(\.1).observeValues { [holdTimer, gestureInput] position, _ in
+            holdTimer.inner = nil
+            gestureInput.send(.withCell(position))
+        }
     }
 
     /// Short presses of the new-game button.
     public var newGameShortPresses: Signal<Void> { newGamePresses.filter { $0 == .short }.map(value: ()) }
     /// Holds of the new-game button.
     public var newGameHolds: Signal<Void> { newGamePresses.filter { $0 == .held }.map(value: ()) }
+    /// The opponent gesture: new game held down while a cell is tapped.
+    public var opponentGestures: Signal<Void> {
+        newGamePresses.filter { if case .withCell = $0 { true } else { false } }.map(value: ())
+    }
 
     /// Whether button edges are still being read.
     public var isListening: Bool { lines.isListening }

@@ -35,6 +35,14 @@ public final class SimulatedBoard: Sendable {
         tap(pins.newGameButton, for: duration, bounce: bounce)
     }
 
+    /// The opponent gesture: holds new game down, taps `cell` 100 ms later, and lets new game go
+    /// 100 ms after the tap ends.
+    public func chooseNextOpponent(tapping cell: Position = Position.all[0], bounce: Bool = false) {
+        pushNewGame()
+        scheduler.schedule(after: .milliseconds(100)) { [weak self] in self?.tap(cell, bounce: bounce) }
+        scheduler.schedule(after: .milliseconds(320)) { [weak self] in self?.releaseNewGame() }
+    }
+
     public func pushNewGame() { push(pins.newGameButton) }
     public func releaseNewGame() { letGo(pins.newGameButton) }
 

@@ -11,6 +11,7 @@ public enum FrameRenderer {
     /// play, the LED of the player to move is on. Asleep, everything is dark.
     public static func frame(of state: SessionState) -> Frame {
         guard !state.isAsleep else { return .dark }
+        if state.showsOpponent { return frame(showing: state.opponent) }
         let board = state.board
         var frame = Frame.dark
         for position in Position.all {
@@ -34,6 +35,20 @@ public enum FrameRenderer {
         case .draw:
             frame.xStatus = state.blinkOn
             frame.oStatus = state.blinkOn
+        }
+        return frame
+    }
+
+    /// The choice of opponent, for a moment after the gesture: one cell of each colour for two
+    /// players; for the computer, as many of its (green) cells as its level, in reading order.
+    public static func frame(showing opponent: Opponent) -> Frame {
+        var frame = Frame.dark
+        switch opponent {
+        case .person:
+            frame.cells[0] = color(of: .x)
+            frame.cells[2] = color(of: .o)
+        case .computer(let level):
+            for index in 0..<level.rawValue { frame.cells[index] = color(of: .o) }
         }
         return frame
     }

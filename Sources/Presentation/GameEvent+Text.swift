@@ -1,7 +1,8 @@
 import TicTacToe
 
 extension GameEvent {
-    /// The event as a sentence with player names, for logs and the terminal's message line.
+    /// The event as a sentence with player names, for logs and the terminal's message line;
+    /// `players` as they stand against the opponent now at the board (``PlayerNames/facing(_:)``).
     public func text(players: PlayerNames) -> String {
         switch self {
         case .started(let starter): "New game: \(players.label(for: starter)) starts."
@@ -9,6 +10,10 @@ extension GameEvent {
         case .refused(let position, let error): "Not allowed at \(position): \(error)."
         case .ignored(let position): "The game is over; \(position) ignored."
         case .newGameNeedsHold: "The game is not over: hold new game to abandon it."
+        case .computersTurn(let position): "Wait: it is the computer's turn; \(position) ignored."
+        case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."
+        case .opponentChosen(.computer(let level), let starter):
+            "Against the computer at \(level) now. New game: \(players.label(for: starter)) starts."
         case .finished(.won(let player, let lines)): "\(players.label(for: player)) wins along \(lines)!"
         case .finished(.draw): "A draw."
         case .finished(.inProgress): ""

@@ -10,6 +10,10 @@ public enum GameEvent: Sendable, Hashable {
     case ignored(Position)
     /// A short press of new game mid-game, which takes a hold.
     case newGameNeedsHold
+    /// A person pressed a cell while the computer was to move.
+    case computersTurn(Position)
+    /// The opponent gesture chose who plays O from now on; a new game started.
+    case opponentChosen(Opponent, starter: Player)
     case finished(Outcome)
     case fellAsleep
     case wokeUp

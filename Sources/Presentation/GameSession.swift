@@ -2,7 +2,7 @@ import Reactive
 import TicTacToe
 
 /// The view model's engine: the session state, one `modify` per input, and the timers that
-/// animate it (amber flash, end-of-game blink, idle sleep).
+/// animate it (amber flash, end-of-game blink, the shown choice of opponent, idle sleep).
 ///
 /// Confined to the game's scheduler: every input and every timer runs there (the contract of
 /// ``GameViewModel``), so its timer fields need no lock.
@@ -16,6 +16,7 @@ final class GameSession: @unchecked Sendable {
     private var flashTimer: (any Disposable)?
     private var blinkTimer: (any Disposable)?
     private var idleTimer: (any Disposable)?
+    private var showTimer: (any Disposable)?
     /// The last press of any button. The idle timer is not restarted on every press (that would
     /// cost a timer per press); when it fires early it checks this and waits the rest.
     private var lastActivity: MonotonicInstant
@@ -34,14 +35,15 @@ final class GameSession: @unchecked Sendable {
         flashTimer?.dispose()
         blinkTimer?.dispose()
         idleTimer?.dispose()
+        showTimer?.dispose()
     }
 
-    /// A cell was pressed.
-    func press(_ position: Position) {
-        noteActivity()
-        let event = state.modify { $0.press(position) }
+    /// A cell was pressed, by a person or by the computer.
+    func press(_ press: CellPress) {
+        if case .person = press { noteActivity() }
+        let event = state.modify { $0.press(press) }
         switch event {
-        case .refused:
+        case .refused, .computersTurn:
             flashTimer?.dispose()
             flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
                 self?.state.modify { $0.endFlash() }
@@ -64,6 +66,22 @@ final class GameSession: @unchecked Sendable {
         let event = state.modify { $0.startNewGame() }
         cancelFlash()
         followBlink()
+        eventInput.send(event)
+    }
+
+    /// The opponent gesture: the next opponent, a new game, and the choice shown for a moment.
+    func chooseNextOpponent() {
+        noteActivity()
+        let event = state.modify { $0.chooseNextOpponent() }
+        cancelFlash()
+        followBlink()
+        if case .opponentChosen = event {
+            showTimer?.dispose()
+            showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
+                self?.showTimer = nil
+                self?.state.modify { $0.endShowingOpponent() }
+            }
+        }
         eventInput.send(event)
     }
 

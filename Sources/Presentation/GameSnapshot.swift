@@ -1,15 +1,27 @@
 import TicTacToe
 
 /// Everything worth keeping across a restart: the game in progress, who starts the next one,
-/// and the score. Plain values, so the service can save and restore them.
+/// who plays O, and the score of each pairing. Plain values, so the service can save and
+/// restore them.
 public struct GameSnapshot: Sendable, Hashable {
     public var board: Board
     public var nextStarter: Player
-    public var score: Score
+    public var opponent: Opponent
+    /// The score of each pairing: two players, and against each level of the computer.
+    public var scores: [Opponent: Score]
 
-    public init(board: Board = Board(), nextStarter: Player = .o, score: Score = Score()) {
+    /// - Parameter score: the score of the pairing `opponent` (the others start at nothing).
+    public init(board: Board = Board(), nextStarter: Player = .o, opponent: Opponent = .person, score: Score = Score()) {
+        self.init(board: board, nextStarter: nextStarter, opponent: opponent, scores: score == Score() ? [:] : [opponent: score])
+    }
+
+    public init(board: Board, nextStarter: Player, opponent: Opponent, scores: [Opponent: Score]) {
         self.board = board
         self.nextStarter = nextStarter
-        self.score = score
+        self.opponent = opponent
+        self.scores = scores.filter { $0.value != Score() }
     }
+
+    /// The score of the pairing at the board.
+    public var score: Score { scores[opponent] ?? Score() }
 }

@@ -6,14 +6,22 @@ public struct GameTimings: Sendable, Hashable {
     public var blinkHalfPeriod: Duration
     /// How long without any press before the lights go to sleep.
     public var idleSleep: Duration
+    /// How long the computer "thinks" before its move shows: long enough to see its turn come.
+    public var computerThinking: Duration
+    /// How long the matrix shows a newly chosen opponent.
+    public var opponentShown: Duration
 
     public init(
         illegalFlash: Duration = .milliseconds(400),
         blinkHalfPeriod: Duration = .milliseconds(400),
-        idleSleep: Duration = .seconds(300)
+        idleSleep: Duration = .seconds(300),
+        computerThinking: Duration = .milliseconds(600),
+        opponentShown: Duration = .milliseconds(1500)
     ) {
         self.illegalFlash = illegalFlash
         self.blinkHalfPeriod = blinkHalfPeriod
         self.idleSleep = idleSleep
+        self.computerThinking = computerThinking
+        self.opponentShown = opponentShown
     }
 }

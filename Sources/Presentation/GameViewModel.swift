@@ -4,9 +4,11 @@ import TicTacToe
 
 /// The game as the board's lights present it: MVVM's view model, testable without any GPIO.
 ///
-/// Inputs: a signal of pressed cells, and two actions for the new-game button: ``newGame``
-/// (a short press) and ``startOver`` (a hold). Outputs: properties for everything the board
-/// shows, ending in ``frame``, which the LED devices are bound to with `<~`.
+/// Inputs: a signal of pressed cells, and three actions for the new-game button: ``newGame``
+/// (a short press), ``startOver`` (a hold) and ``nextOpponent`` (held while a cell is tapped).
+/// Outputs: properties for everything the board shows, ending in ``frame``, which the LED
+/// devices are bound to with `<~`. Against the computer, a ``ComputerOpponent`` inside presses
+/// O's cells: its positions are merged with the buttons'.
 ///
 /// ## Contract
 /// - Confined to the game's scheduler: inputs must arrive there (the button pad delivers on it),
@@ -23,6 +25,10 @@ import TicTacToe
 ///   Each new game is started by the player who did not start the previous one.
 /// - After ``GameTimings/idleSleep`` without a press of any button (a refused one counts), the
 ///   lights go dark; the next press of any button only wakes them.
+/// - Against the computer (it plays O): ``GameTimings/computerThinking`` after O's turn comes,
+///   its move arrives like a press; a person's press in its turn flashes amber and changes
+///   nothing. ``nextOpponent`` steps through ``Opponent/allCases``, starts a new game, shows
+///   the choice on the matrix for ``GameTimings/opponentShown``; each pairing keeps its score.
 public final class GameViewModel: Sendable {
     // MARK: Outputs
     /// The whole session: every output below is derived from this one value, which each input
@@ -45,6 +51,9 @@ public final class GameViewModel: Sendable {
     /// Everything the lights show.
     public let frame: Property<Frame>
     public let players: PlayerNames
+    /// ``players`` as they stand against the opponent now at the board ("Computer (O)" when it
+    /// plays): for an event's text, read when the event arrives.
+    public var names: PlayerNames { players.facing(state.value.opponent) }
     /// What happened, as it happens, sent after the state has changed.
     public let events: Signal<GameEvent>
     /// What to save to survive a restart: the game, the next starter, the score.
@@ -56,31 +65,40 @@ public final class GameViewModel: Sendable {
     public let newGame: Action<Void, Void>
     /// A held new game: abandons the game in progress and starts a new one.
     public let startOver: Action<Void, Void>
+    /// The opponent gesture: the next opponent plays O from a new game on.
+    public let nextOpponent: Action<Void, Void>
 
     private let session: GameSession
+    private let computer: ComputerOpponent
     private let observations: CompositeDisposable
 
     /// - Parameters:
     ///   - positions: pressed cells (the button pad's merged signal).
-    ///   - scheduler: runs the flash, blink and idle timers.
+    ///   - scheduler: runs the flash, blink, idle and thinking timers.
     ///   - firstStarter: who starts the first game.
+    ///   - opponent: who plays O.
+    ///   - random: the computer's source of chance; seed it to replay a game.
     public convenience init(
         positions: Signal<Position>, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
-        firstStarter: Player = .x, players: PlayerNames = PlayerNames()
+        firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(),
+        random: SeededRandom = SeededRandom()
     ) {
         self.init(
-            positions: positions, restoring: GameSnapshot(board: Board(starter: firstStarter), nextStarter: firstStarter.opponent),
-            timings: timings, scheduler: scheduler, players: players)
+            positions: positions,
+            restoring: GameSnapshot(board: Board(starter: firstStarter), nextStarter: firstStarter.opponent, opponent: opponent),
+            timings: timings, scheduler: scheduler, players: players, random: random)
     }
 
     /// A view model that carries on from `snapshot`: the game in progress (blinking at once if
     /// it had ended), the next starter and the score.
     public init(
         positions: Signal<Position>, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
-        scheduler: any Scheduler, players: PlayerNames = PlayerNames()
+        scheduler: any Scheduler, players: PlayerNames = PlayerNames(), random: SeededRandom = SeededRandom()
     ) {
         let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
         self.session = session
+        let computer = ComputerOpponent(thinking: timings.computerThinking, scheduler: scheduler, random: random)
+        self.computer = computer
         self.players = players
         events = session.events
 
@@ -100,8 +118,12 @@ public final class GameViewModel: Sendable {
 
         newGame = Action(enabledIf: state.map(\.acceptsNewGame).skipRepeats()) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
+        nextOpponent = Action { session.chooseNextOpponent() }
         observations = CompositeDisposable()
-        observations += positions.observeValues { [weak session] in session?.press($0) }
+        // The computer's presses enter like the buttons': one merged stream of cells.
+        let presses = Signal.merge(positions.map(CellPress.person), computer.moves.map(CellPress.computer))
+        observations += presses.observeValues { [weak session] in session?.press($0) }
+        observations += state.producer.startWithValues { [weak computer] in computer?.follow($0) }
         observations += newGame.disabledAttempts.observeValues { [weak session] _ in
             session?.noteActivity()
             session?.refuseShortNewGame()

@@ -1,21 +1,34 @@
 import TicTacToe
 
-/// Optional names of the two players, for logs and the terminal: "Alice (X) vs Bob (O)".
+/// Optional names of the two players, for logs and the terminal: "Alice (X) vs Bob (O)"; and,
+/// against the computer, "Alice (X) vs Computer (O) at level 3".
 public struct PlayerNames: Sendable, Hashable {
     public var x: String?
     public var o: String?
+    /// The computer's level when it plays O (its label then replaces O's name).
+    public var computer: ComputerLevel?
 
     public init(x: String? = nil, o: String? = nil) {
         self.x = x.flatMap { $0.isEmpty ? nil : $0 }
         self.o = o.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// "Alice (X)" when named, else "X".
+    /// These names as they stand against `opponent`.
+    public func facing(_ opponent: Opponent) -> PlayerNames {
+        var names = self
+        names.computer = opponent.level
+        return names
+    }
+
+    /// "Alice (X)" when named, "Computer (O)" for the computer, else "X".
     public func label(for player: Player) -> String {
+        if player == .o, computer != nil { return "Computer (O)" }
         let name = player == .x ? x : o
         return name.map { "\($0) (\(player))" } ?? "\(player)"
     }
 
-    /// "Alice (X) vs Bob (O)".
-    public var matchTitle: String { "\(label(for: .x)) vs \(label(for: .o))" }
+    /// "Alice (X) vs Bob (O)", or "Alice (X) vs Computer (O) at level 3".
+    public var matchTitle: String {
+        "\(label(for: .x)) vs \(label(for: .o))" + (computer.map { " at \($0)" } ?? "")
+    }
 }

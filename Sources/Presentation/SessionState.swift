@@ -11,26 +11,38 @@ public struct SessionState: Sendable, Hashable {
     public var board: Board
     /// Who starts the next game.
     public var nextStarter: Player
-    public var score: Score
+    /// Who plays O: a second person, or the computer at a level.
+    public var opponent: Opponent
+    /// The score of each pairing: two players, and against each level of the computer.
+    public var scores: [Opponent: Score]
     /// An occupied cell that was just pressed, shown amber.
     public var flashing: Position?
     /// The phase of the end-of-game blink: on or off.
     public var blinkOn: Bool
     /// The lights have gone dark after a long idle spell.
     public var isAsleep: Bool
+    /// The opponent was just chosen: the matrix shows the choice for a moment.
+    public var showsOpponent: Bool
 
     /// A session carrying on from `snapshot`, awake.
     public init(snapshot: GameSnapshot) {
         board = snapshot.board
         nextStarter = snapshot.nextStarter
-        score = snapshot.score
+        opponent = snapshot.opponent
+        scores = snapshot.scores
         flashing = nil
         blinkOn = true
         isAsleep = false
+        showsOpponent = false
     }
 
+    /// The score of the pairing now at the board.
+    public var score: Score { scores[opponent] ?? Score() }
+
     /// What to save to survive a restart.
-    public var snapshot: GameSnapshot { GameSnapshot(board: board, nextStarter: nextStarter, score: score) }
+    public var snapshot: GameSnapshot {
+        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores)
+    }
 
     /// Whether the end-of-game blink runs: the game is over and the lights are on.
     public var isBlinking: Bool { board.isOver && !isAsleep }
@@ -38,37 +50,65 @@ public struct SessionState: Sendable, Hashable {
     /// Whether a short press of new game starts a new game (a hold always does).
     public var acceptsNewGame: Bool { board.isOver || isAsleep }
 
-    /// A cell was pressed: it wakes the lights, or takes the mover's mark, or flashes amber on
-    /// an occupied cell, or is ignored after the end. A move that ends the game scores it and
-    /// starts the blink on its bright phase.
-    public mutating func press(_ position: Position) -> GameEvent {
+    /// Whether the computer should move now: it plays O, it is O's turn, and the lights are on
+    /// and show the game (not the choice of opponent).
+    public var awaitsComputer: Bool {
+        opponent.level != nil && board.turn == .o && !isAsleep && !showsOpponent
+    }
+
+    /// A cell was pressed, by a person at the buttons or by the computer: it wakes the lights, or
+    /// takes the mover's mark, or flashes amber on an occupied cell (or, against the computer,
+    /// on any cell a person presses in the computer's turn), or is ignored after the end. A
+    /// move that ends the game scores it for the pairing and starts the blink on its bright
+    /// phase.
+    public mutating func press(_ press: CellPress) -> GameEvent {
         if isAsleep { return wake() }
-        guard let mover = board.turn else { return .ignored(position) }
+        showsOpponent = false
+        guard let mover = board.turn else { return .ignored(press.position) }
+        if opponent.level != nil {
+            switch press {
+            case .person(let position) where mover == .o:
+                flashing = position
+                return .computersTurn(position)
+            case .computer(let position) where mover == .x:
+                return .ignored(position)
+            default: break
+            }
+        }
         do {
-            board = try board.playing(position)
+            board = try board.playing(press.position)
         } catch {
-            flashing = position
-            return .refused(position, error)
+            flashing = press.position
+            return .refused(press.position, error)
         }
         flashing = nil
         if board.isOver {
-            score = score.recording(board.outcome)
+            scores[opponent] = score.recording(board.outcome)
             blinkOn = true
         }
-        return .moved(mover, position)
+        return .moved(mover, press.position)
     }
 
     /// New game was asked for (a short press once over, or a hold): wakes the lights if they
     /// are dark, else starts the next game with the player whose turn it is to start.
     public mutating func startNewGame() -> GameEvent {
         if isAsleep { return wake() }
-        let starter = nextStarter
-        nextStarter = starter.opponent
-        board = Board(starter: starter)
-        flashing = nil
-        blinkOn = true
-        return .started(starter: starter)
+        showsOpponent = false
+        return .started(starter: beginNextGame())
     }
+
+    /// The opponent gesture (new game held, a cell tapped): the next opponent in
+    /// ``Opponent/allCases`` plays from a new game on, and the matrix shows who it is.
+    public mutating func chooseNextOpponent() -> GameEvent {
+        if isAsleep { return wake() }
+        opponent = opponent.next
+        showsOpponent = true
+        let starter = beginNextGame()
+        return .opponentChosen(opponent, starter: starter)
+    }
+
+    /// The choice of opponent has been shown long enough.
+    public mutating func endShowingOpponent() { showsOpponent = false }
 
     /// The amber flash is over.
     public mutating func endFlash() { flashing = nil }
@@ -81,12 +121,35 @@ public struct SessionState: Sendable, Hashable {
         guard !isAsleep else { return false }
         isAsleep = true
         flashing = nil
+        showsOpponent = false
         return true
+    }
+
+    private mutating func beginNextGame() -> Player {
+        let starter = nextStarter
+        nextStarter = starter.opponent
+        board = Board(starter: starter)
+        flashing = nil
+        blinkOn = true
+        return starter
     }
 
     private mutating func wake() -> GameEvent {
         isAsleep = false
         blinkOn = true
         return .wokeUp
+    }
+}
+
+/// A cell pressed: by a person at the buttons, or by the computer opponent. Both enter the game
+/// the same way; only a person can press in the computer's turn, and is refused.
+public enum CellPress: Sendable, Hashable {
+    case person(Position)
+    case computer(Position)
+
+    public var position: Position {
+        switch self {
+        case .person(let position), .computer(let position): position
+        }
     }
 }

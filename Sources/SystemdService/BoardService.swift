@@ -106,7 +106,6 @@ public struct BoardService: Sendable {
             logger.error("\(problem); moved it to \(store.setAside()) and started fresh")
         }
 
-        let players = settings.players
         let logger = self.logger
         let store = self.store
         let saver = SnapshotSaver(save: { try store.save($0) }, failed: { error in logger.error("saving the game failed: \(error)") })
@@ -117,7 +116,7 @@ public struct BoardService: Sendable {
         board.start()
         await firstFrame.value()
         notifier.ready(status: "playing on \(chip.name) [\(chip.label)]")
-        logger.info("ready on \(chip.name) [\(chip.label)]; \(players.matchTitle)")
+        logger.info("ready on \(chip.name) [\(chip.label)]; \(board.viewModel.names.matchTitle)")
 
         let testFaults = self.testFaults
         let notifier = self.notifier
@@ -150,10 +149,9 @@ public struct BoardService: Sendable {
     /// at debug level, every edge, press and release), hands every new snapshot to `saver`, and
     /// reports LED write errors. Runs on the board's loop; dispose the result on the loop.
     static func serve(_ board: GameBoard, saver: SnapshotSaver, logger: ServiceLog, loop: any Scheduler) -> any Disposable {
-        let players = board.settings.players
         let observations = CompositeDisposable()
         observations += board.viewModel.events.observeValues { event in
-            let text = event.text(players: players)
+            let text = event.text(players: board.viewModel.names)
             if !text.isEmpty { logger.info("\(text)") }
         }
         // One input changes the snapshot at most once; the saver writes off the loop.

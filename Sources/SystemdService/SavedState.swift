@@ -2,31 +2,45 @@ import Presentation
 import TicTacToe
 
 /// The state file's contents: a ``GameSnapshot`` as plain JSON, with a format version.
+///
+/// Version 2 keeps who plays O and a score per pairing; a version 1 file (two players, one
+/// score) is still read, as a game between two players.
 struct SavedState: Codable, Equatable {
-    static let currentVersion = 1
+    static let currentVersion = 2
+
+    struct SavedScore: Codable, Equatable {
+        var xWins: Int
+        var oWins: Int
+        var draws: Int
+    }
 
     var version: Int
     /// Nine cells in reading order: "X", "O" or "".
     var cells: [String]
     var starter: String
     var nextStarter: String
-    var xWins: Int
-    var oWins: Int
-    var draws: Int
+    /// Who plays O, by ``Opponent/name`` (version 2).
+    var opponent: String?
+    /// Each pairing's score, by ``Opponent/name`` (version 2).
+    var scores: [String: SavedScore]?
+    /// The one score of version 1.
+    var xWins: Int?
+    var oWins: Int?
+    var draws: Int?
 
     init(_ snapshot: GameSnapshot) {
         version = Self.currentVersion
         cells = Position.all.map { snapshot.board[$0]?.rawValue ?? "" }
         starter = snapshot.board.starter.rawValue
         nextStarter = snapshot.nextStarter.rawValue
-        xWins = snapshot.score.xWins
-        oWins = snapshot.score.oWins
-        draws = snapshot.score.draws
+        opponent = snapshot.opponent.name
+        scores = Dictionary(uniqueKeysWithValues: snapshot.scores.map { opponent, score in
+            (opponent.name, SavedScore(xWins: score.xWins, oWins: score.oWins, draws: score.draws))
+        })
     }
 
     /// The snapshot, or why these contents cannot be one.
     func snapshot() throws(StateFileProblem) -> GameSnapshot {
-        guard version == Self.currentVersion else { throw .invalid("format version \(version), expected \(Self.currentVersion)") }
         guard let starter = Player(rawValue: starter), let next = Player(rawValue: nextStarter) else {
             throw .invalid("players must be \"X\" or \"O\"")
         }
@@ -36,12 +50,33 @@ struct SavedState: Codable, Equatable {
                 throw .invalid("a cell holds \"\(cell)\"")
             }
         }
-        guard xWins >= 0, oWins >= 0, draws >= 0 else { throw .invalid("a negative score") }
+        let (opponent, scores) = try pairings()
+        guard scores.values.allSatisfy({ $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 }) else { throw .invalid("a negative score") }
         do {
             let board = try Board(starter: starter, marks: marks)
-            return GameSnapshot(board: board, nextStarter: next, score: Score(xWins: xWins, oWins: oWins, draws: draws))
+            return GameSnapshot(board: board, nextStarter: next, opponent: opponent, scores: scores)
         } catch {
             throw .invalid(error.description)
+        }
+    }
+
+    private func pairings() throws(StateFileProblem) -> (Opponent, [Opponent: Score]) {
+        switch version {
+        case 1:
+            guard let xWins, let oWins, let draws else { throw .invalid("version 1 without its score") }
+            return (.person, [.person: Score(xWins: xWins, oWins: oWins, draws: draws)])
+        case Self.currentVersion:
+            guard let name = opponent, let opponent = Opponent(name: name) else {
+                throw .invalid("the opponent must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))")
+            }
+            var result: [Opponent: Score] = [:]
+            for (name, score) in scores ?? [:] {
+                guard let pairing = Opponent(name: name) else { throw .invalid("a score for \"\(name)\", which is no opponent") }
+                result[pairing] = Score(xWins: score.xWins, oWins: score.oWins, draws: score.draws)
+            }
+            return (opponent, result)
+        default:
+            throw .invalid("format version \(version), expected \(Self.currentVersion) (or 1)")
         }
     }
 }

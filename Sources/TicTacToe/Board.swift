@@ -8,8 +8,8 @@ public struct Board: Sendable, Hashable {
     /// Who made (or makes) the first move of this game.
     public let starter: Player
     /// Bit `i` set: the cell with reading-order index `i` holds that player's mark.
-    private var xMarks: UInt16 = 0
-    private var oMarks: UInt16 = 0
+    private(set) var xMarks: UInt16 = 0
+    private(set) var oMarks: UInt16 = 0
     /// Where the game stands after the moves so far.
     public private(set) var outcome: Outcome
 

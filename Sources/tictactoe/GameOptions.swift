@@ -2,8 +2,9 @@ import Appliance
 import ArgumentParser
 import BoardConfiguration
 import Presentation
+import TicTacToe
 
-/// The options every way of playing shares: player names and the idle time.
+/// The options every way of playing shares: player names, the opponent and the idle time.
 struct GameOptions: ParsableArguments {
     /// Name of the player with the red marks (X), shown in the title and messages.
     @Option(name: .customLong("x-name"), help: "Name of player X (red).")
@@ -14,6 +15,10 @@ struct GameOptions: ParsableArguments {
     var oName: String?
 
     /// Seconds without input before the lights sleep.
+    /// Who plays O: a second person, or the computer at a level.
+    @Option(help: "Who plays O when there is no saved game: \(Opponent.allCases.map(\.name).joined(separator: ", ")) (level 1 plays at random, 4 never loses). Default: the configuration's, else two-players.")
+    var opponent: String?
+
     /// Taken as written even when it starts with a dash, so that -1 is refused for its value.
     @Option(
         name: .customLong("idle-sleep"), parsing: .unconditional,
@@ -24,6 +29,9 @@ struct GameOptions: ParsableArguments {
     func validate() throws {
         if let idleSleep, let problem = ConfigurationSchema.idleSleep.problem(with: idleSleep) {
             throw ValidationError("--idle-sleep \(problem) It sets \(ConfigurationSchema.idleSleep.path).")
+        }
+        if let opponent, Opponent(name: opponent) == nil {
+            throw ValidationError("--opponent is \(opponent.quoted()); it must be one of \(ConfigurationSchema.opponent.allowed).")
         }
         for (option, name) in [("--x-name", xName), ("--o-name", oName)] {
             if let name, let problem = ConfigurationSchema.nameProblem(name) {
@@ -38,6 +46,7 @@ struct GameOptions: ParsableArguments {
         if let xName { settings.players.x = xName }
         if let oName { settings.players.o = oName }
         if let idleSleep { settings.game.idleSleep = .seconds(idleSleep) }
+        if let opponent = opponent.flatMap(Opponent.init(name:)) { settings.opponent = opponent }
         return settings
     }
 }

@@ -160,6 +160,25 @@ struct WholeGameTests {
                 || person.seenFrame.description == ". . .\nG G .\n. . .\nX:off O:off")
     }
 
+    @Test("against the computer, chosen on the board: its cells in green after its thinking time, its LED on meanwhile, a press in its turn refused")
+    func againstTheComputer() throws {
+        // Four gestures from two players: the computer at level 4 (each starts a new game; the
+        // starter alternates, so X starts the fourth).
+        for _ in 0..<4 {
+            person.chooseNextOpponent(tapping: p(2, 2), bounce: true)
+            scheduler.advance(by: .milliseconds(400))
+        }
+        #expect(looks(after: .zero) == "G G G\nG . .\n. . .\nX:off O:off", "level 4 is shown as four green cells")
+        #expect(looks(after: .milliseconds(1500)) == ". . .\n. . .\n. . .\nX:on O:off")
+        #expect(tap(p(1, 1)) == ". . .\n. R .\n. . .\nX:off O:on", "its turn: its LED on while it thinks")
+        #expect(tap(p(2, 2)) == ". . .\n. R .\n. . A\nX:off O:on", "a press in its turn flashes amber")
+        scheduler.advance(by: .milliseconds(600))
+        let answered = person.seenFrame
+        #expect(answered.cells.filter { $0 == .green }.count == 1 && answered.xStatus && !answered.oStatus)
+        #expect([0, 2, 6, 8].contains { answered.cells[$0] == .green }, "perfect play answers the centre in a corner")
+        #expect(board.viewModel.state.value.opponent == .computer(.perfect))
+    }
+
     @Test("shutdown switches every LED off, releases every line, and writes nothing after")
     func shutdown() {
         tap(p(1, 1))

@@ -77,6 +77,7 @@ struct ConfigurationSchemaTests {
             switch key.value {
             case .chip: changed = "\"gpiochip4\""
             case .name: changed = "\"Ada\""
+            case .opponent: changed = "\"computer-3\""
             case .line: changed = "7"
             // GPIO7 is spare in the standard map.
             case .lines: changed = "[7" + key.defaultText.drop(while: { $0 != "," })

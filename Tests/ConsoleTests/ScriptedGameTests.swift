@@ -70,4 +70,15 @@ struct ScriptedGameTests {
         #expect(lines.contains("> q: quit"))
         #expect(!lines.contains { $0.hasPrefix("> 1") })
     }
+
+    @Test("m steps through the opponents; against the computer its moves show after its thinking time")
+    func againstTheComputer() throws {
+        let lines = try play("m . 5 . 1 . 9 . 3 . 7 .")
+        #expect(block(lines, 0)[0] == "> m: hold new game and tap a cell — Against the computer at level 1 now. New game: Computer (O) starts.")
+        #expect(block(lines, 0)[1...3] == ["  G . .", "  . . .    X(red) off  O(green) off", "  . . ."], "level 1: one green cell")
+        #expect(lines.contains { $0.contains("Computer (O) took") })
+        #expect(lines[0] == "Alice (X) vs Bob (O)")
+        #expect(lines.last(where: { !$0.isEmpty })?.hasPrefix("score: Alice (X) ") == true)
+        #expect(lines.last(where: { !$0.isEmpty })?.contains("Computer (O)") == true)
+    }
 }

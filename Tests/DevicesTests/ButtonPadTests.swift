@@ -80,6 +80,28 @@ struct ButtonPadTests {
         #expect(gestures.value == [.short, .held])
     }
 
+    @Test("the opponent gesture: a cell tapped while new game is held is no move, and that press of new game sends nothing else")
+    func opponentGesture() throws {
+        let pad = try ButtonPad(chip: chip, pins: .standard, timings: ButtonTimings(), scheduler: scheduler)
+        let (positions, gestures) = record(pad)
+        person.chooseNextOpponent(tapping: p(2, 1), bounce: true)
+        scheduler.advance(by: .seconds(3))  // past the hold time: still no hold
+        #expect(positions.value.isEmpty)
+        #expect(gestures.value == [.withCell(p(2, 1))])
+        // Held past the hold time first: the hold, then the gesture, and no short press.
+        person.pushNewGame()
+        scheduler.advance(by: .milliseconds(1600))
+        person.tap(p(0, 0))
+        scheduler.advance(by: .milliseconds(300))
+        person.releaseNewGame()
+        scheduler.advance(by: .milliseconds(300))
+        // New game up again: cells are moves once more.
+        person.tap(p(1, 1))
+        scheduler.advance(by: .milliseconds(300))
+        #expect(gestures.value == [.withCell(p(2, 1)), .held, .withCell(p(0, 0))])
+        #expect(positions.value == [p(1, 1)])
+    }
+
     @Test("a button already held at start gives no phantom press")
     func stuckAtStart() throws {
         person.press(p(0, 0))

@@ -24,6 +24,23 @@ struct StateStoreTests {
         #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
     }
 
+    @Test("who plays O and every pairing's score come back; a version 1 file is a game between two players")
+    func opponentsAndScores() throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        let snapshot = GameSnapshot(
+            board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .computer(.fallible),
+            scores: [.person: Score(xWins: 2, oWins: 1, draws: 0), .computer(.fallible): Score(xWins: 0, oWins: 3, draws: 4)])
+        try store.save(snapshot)
+        #expect(store.load() == .restored(snapshot))
+        let saved = try String(contentsOfFile: store.path, encoding: .utf8)
+        #expect(saved.contains("\"opponent\" : \"computer-3\""))
+
+        let version1 = "{\"version\":1,\"cells\":[\"\",\"\",\"\",\"\",\"X\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":5,\"oWins\":1,\"draws\":2}"
+        try Data(version1.utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(store.load() == .restored(GameSnapshot(
+            board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .person, score: Score(xWins: 5, oWins: 1, draws: 2))))
+    }
+
     @Test("a finished game restores as finished, with its winning line")
     func finishedGame() throws {
         let store = StateStore(directory: try temporaryDirectory())
@@ -41,7 +58,9 @@ struct StateStoreTests {
         "",
         "{\"version\":1,\"cells\":[\"X\",\"X\",\"X\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":0,\"oWins\":0,\"draws\":0}",
         "{\"version\":1,\"cells\":[\"Q\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":0,\"oWins\":0,\"draws\":0}",
-        "{\"version\":2,\"cells\":[],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":0,\"oWins\":0,\"draws\":0}",
+        "{\"version\":3,\"cells\":[],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":0,\"oWins\":0,\"draws\":0}",
+        "{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"computer-9\",\"scores\":{}}",
+        "{\"version\":1,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\"}",
     ])
     func corrupt(contents: String) throws {
         let store = StateStore(directory: try temporaryDirectory())

@@ -37,6 +37,8 @@ private let badInputs: [BadInput] = [
     BadInput("a negative idle time", ["simulate", "--idle-sleep", "-1"], status: 64, says: "--idle-sleep is -1 s; it must be between 10 and 86400."),
     BadInput("an idle time that is not a number", ["simulate", "--idle-sleep", "soon"], status: 64, says: "--idle-sleep"),
     BadInput("an idle time out of range for run", ["run", "--idle-sleep", "9223372036"], status: 64, says: "--idle-sleep is 9223372036 s"),
+    BadInput("an opponent that does not exist", ["simulate", "--opponent", "computer-9"], status: 64,
+             says: "--opponent is \"computer-9\"; it must be one of \"two-players\", \"computer-1\""),
     BadInput("an escape sequence in a name", ["simulate", "--x-name", "Eve\(escape)"], status: 64,
              says: "--x-name must be a name of at most 32 characters on one line, without control characters."),
     BadInput("a 100 KiB name", ["simulate", "--o-name", String(repeating: "O", count: 100 * 1024)], status: 64,

@@ -20,6 +20,9 @@ import TicTacToe
 // (c) "scan step (lit frame)": one steady scan step, blank and row write, through the scheduler.
 // (d) "dark board for a virtual minute": the board has gone to sleep; the metric "actions" is
 //     how many scheduled actions ran in the minute after the last frame went dark.
+// (e) "one computer move (perfect level)": the computer's choice on a board, taken in turn from
+//     every position reachable in play with a move to make (the value table built beforehand,
+//     as it is once per process).
 //
 // Both press benchmarks write to a simulated chip that counts writes but keeps no history, and
 // replay the same games; new-game presses, releases and debounce settling happen outside the
@@ -244,6 +247,27 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
             benchmark.measurement(.custom("actions", polarity: .prefersSmaller, useScalingFactor: false),
                                   stack.scheduler.completedActions - before)
+        }
+    }
+
+    Benchmark("(e) one computer move (perfect level)") { benchmark in
+        var positions: [Board] = []
+        var seen: Set<Board> = []
+        func visit(_ board: Board) {
+            guard board.turn != nil, seen.insert(board).inserted else { return }
+            positions.append(board)
+            for cell in Position.all { if let next = try? board.playing(cell) { visit(next) } }
+        }
+        visit(Board(starter: .x))
+        var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1))
+        blackHole(computer.move(on: positions[0]))  // the table, once per process
+        var index = 0
+        for _ in benchmark.scaledIterations {
+            let board = positions[index]
+            index = (index + 1) % positions.count
+            benchmark.startMeasurement()
+            blackHole(computer.move(on: board))
+            benchmark.stopMeasurement()
         }
     }
 }

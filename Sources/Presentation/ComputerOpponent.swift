@@ -1,0 +1,60 @@
+import Reactive
+import TicTacToe
+
+/// The computer at the board, as a hand on the buttons: it watches the session and, when the
+/// computer is to move, "thinks" for ``GameTimings/computerThinking`` and then presses a cell.
+///
+/// ## Contract
+/// - Confined to the game's scheduler, like the view model that owns it: it observes the
+///   session's state there and its think timer runs there.
+/// - ``moves`` sends one position per computer turn, chosen at the session's level for the
+///   board as it is when the thinking ends; the view model merges it with the button pad's
+///   positions. A turn that ends before (a new game, sleep, another opponent) cancels the
+///   thinking; a new board starts it again from the full delay.
+/// - Deterministic under a seeded random source.
+final class ComputerOpponent: @unchecked Sendable {
+    let moves: Signal<Position>
+
+    private let movesInput: Signal<Position>.Input
+    private let scheduler: any Scheduler
+    private let thinking: Duration
+    private var player: ComputerPlayer<SeededRandom>
+    private var timer: (any Disposable)?
+    /// The board the timer is thinking about.
+    private var pondered: Board?
+
+    init(thinking: Duration, scheduler: any Scheduler, random: SeededRandom) {
+        self.thinking = thinking
+        self.scheduler = scheduler
+        player = ComputerPlayer(level: .perfect, random: random)
+        (moves, movesInput) = Signal<Position>.pipe()
+    }
+
+    deinit { timer?.dispose() }
+
+    /// Follows the session: thinks while the computer is to move, and only then.
+    func follow(_ state: SessionState) {
+        guard state.awaitsComputer, let level = state.opponent.level else {
+            stopThinking()
+            return
+        }
+        guard pondered != state.board else { return }
+        stopThinking()
+        pondered = state.board
+        player.level = level
+        timer = scheduler.schedule(after: thinking) { [weak self] in self?.decide() }
+    }
+
+    private func decide() {
+        timer = nil
+        guard let board = pondered, let move = player.move(on: board) else { return }
+        pondered = nil
+        movesInput.send(move)
+    }
+
+    private func stopThinking() {
+        timer?.dispose()
+        timer = nil
+        pondered = nil
+    }
+}

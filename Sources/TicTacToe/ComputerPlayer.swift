@@ -1,0 +1,104 @@
+/// How well the computer plays.
+public enum ComputerLevel: Int, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// Any free cell, at random.
+    case random = 1
+    /// Completes its own line if it can, else blocks the other player's, else plays at random.
+    case winOrBlock = 2
+    /// Perfect, but one move in four is level 2's: it never misses a win or a block, but may
+    /// walk into a fork.
+    case fallible = 3
+    /// Never loses, and wins whenever the other player's mistake allows it.
+    case perfect = 4
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "level \(rawValue)" }
+}
+
+/// The computer at the board: picks its move for a board at its level.
+///
+/// Pure and deterministic: every choice it makes at random comes from the random source it was
+/// given, so a seeded source makes a game repeatable (the tests pin games that way). Among moves
+/// worth the same it chooses at random too, so a perfect game is not always the same game.
+public struct ComputerPlayer<Source: RandomNumberGenerator & Sendable>: Sendable {
+    public var level: ComputerLevel
+    private var random: Source
+
+    public init(level: ComputerLevel, random: Source) {
+        self.level = level
+        self.random = random
+    }
+
+    /// The cell the computer marks on `board` when it is to move; `nil` once the game is over.
+    public mutating func move(on board: Board) -> Position? {
+        guard board.turn != nil else { return nil }
+        switch level {
+        case .random:
+            return randomMove(on: board)
+        case .winOrBlock:
+            return winningOrBlocking(on: board) ?? randomMove(on: board)
+        case .fallible:
+            guard random.next(upperBound: UInt64(4)) == 0 else { return perfectMove(on: board) }
+            return winningOrBlocking(on: board) ?? randomMove(on: board)
+        case .perfect:
+            return perfectMove(on: board)
+        }
+    }
+
+    private mutating func randomMove(on board: Board) -> Position? {
+        Position.all.filter { board[$0] == nil }.randomElement(using: &random)
+    }
+
+    /// A move that completes a line of the mover's, else one that takes the cell the other
+    /// player would complete a line with.
+    private mutating func winningOrBlocking(on board: Board) -> Position? {
+        guard let mover = board.turn else { return nil }
+        for player in [mover, mover.opponent] {
+            let marks = player == .x ? board.xMarks : board.oMarks
+            let free = Position.all.filter { board[$0] == nil }
+            let closing = free.filter { cell in
+                WinningLine.all.contains { $0.contains(cell) && (marks | 1 << UInt16(cell.index)) & $0.mask == $0.mask }
+            }
+            if let cell = closing.randomElement(using: &random) { return cell }
+        }
+        return nil
+    }
+
+    /// One of the moves worth the most under perfect play.
+    private mutating func perfectMove(on board: Board) -> Position? {
+        var best: [Position] = []
+        var bestValue = Int8.min
+        for cell in Position.all {
+            guard let value = GameValues.value(of: cell, on: board) else { continue }
+            if value > bestValue {
+                bestValue = value
+                best = [cell]
+            } else if value == bestValue {
+                best.append(cell)
+            }
+        }
+        return best.randomElement(using: &random)
+    }
+}
+
+/// A small, fast generator with a seed (SplitMix64): the same seed gives the same numbers on
+/// every machine, so games against the computer can be replayed.
+public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// Seeded from the system's random source, for play.
+    public init() {
+        var system = SystemRandomNumberGenerator()
+        state = system.next()
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,44 @@
+/// Who plays O: a second person at the board, or the computer at one of its levels. X is always
+/// a person. Chosen on the board (holding new game and tapping a cell steps through them), and
+/// kept with the game.
+public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case person
+    case computer(ComputerLevel)
+
+    /// Two players, then the computer from level 1 to 4: the order the board steps through.
+    public static let allCases: [Opponent] = [.person] + ComputerLevel.allCases.map { .computer($0) }
+
+    /// The next choice in ``allCases``, after the last the first again.
+    public var next: Opponent {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self) ?? 0
+        return all[(index + 1) % all.count]
+    }
+
+    /// The computer's level, if the computer plays.
+    public var level: ComputerLevel? {
+        if case .computer(let level) = self { level } else { nil }
+    }
+
+    /// The name used in configuration files, on the command line and in saved games:
+    /// "two-players", "computer-1" … "computer-4".
+    public var name: String {
+        switch self {
+        case .person: "two-players"
+        case .computer(let level): "computer-\(level.rawValue)"
+        }
+    }
+
+    /// The opponent called `name`, or `nil`.
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+
+    public var description: String {
+        switch self {
+        case .person: "two players"
+        case .computer(let level): "the computer at \(level)"
+        }
+    }
+}
