@@ -2,28 +2,15 @@
 # Unpacks libgpiod 2.x (headers, library, pkg-config file, tools) from Debian 12's
 # bookworm-backports suite into a local prefix, leaving the system's libgpiod 1.6.3 alone.
 #
-# The archive address is taken from the machine's own apt sources; none is written here.
+# Downloaded with scripts/download-debs.sh (the machine's own archive, a private apt configuration).
 # Usage: vm/fetch-libgpiod2.sh PREFIX   (prints nothing more once PREFIX is complete)
 set -euo pipefail
 prefix=${1:?usage: fetch-libgpiod2.sh PREFIX}
 [[ -f $prefix/.complete ]] && exit 0
 
-# The first Debian archive URI that serves bookworm.
-uri=$(bash "$(dirname "$0")/../scripts/debian-archive.sh")
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/lists/partial" "$work/debs"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb [signed-by=$keyring] $uri bookworm-backports main" > "$work/sources.list"
-apt_opts=(
-  -o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=-"
-  -o "Dir::State::Lists=$work/lists" -o "APT::Get::List-Cleanup=0"
-  -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
-)
-apt-get "${apt_opts[@]}" update -qq
-(cd "$work/debs" && apt-get "${apt_opts[@]}" download -qq \
-  "libgpiod-dev/bookworm-backports" "libgpiod3/bookworm-backports" "gpiod/bookworm-backports")
+bash "$(dirname "$0")/../scripts/download-debs.sh" amd64 bookworm-backports "$work/debs" libgpiod-dev libgpiod3 gpiod
 
 rm -rf "$prefix"
 mkdir -p "$prefix"
