@@ -8,7 +8,8 @@ public enum FrameRenderer {
 
     /// Marks in their player's colour; an occupied cell just pressed amber; once won, every
     /// winning line and the winner's LED blink; once drawn, every cell and both LEDs blink; in
-    /// play, the LED of the player to move is on. Asleep, everything is dark.
+    /// play, the LED of the player to move is on. Asleep, everything is dark. Just after the
+    /// opponent gesture, the choice of opponent (``frame(showing:)``) instead of the game.
     public static func frame(of state: SessionState) -> Frame {
         guard !state.isAsleep else { return .dark }
         if state.showsOpponent { return frame(showing: state.opponent) }

@@ -37,8 +37,9 @@ struct StateStoreTests {
 
         let version1 = "{\"version\":1,\"cells\":[\"\",\"\",\"\",\"\",\"X\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"xWins\":5,\"oWins\":1,\"draws\":2}"
         try Data(version1.utf8).write(to: URL(fileURLWithPath: store.path))
-        #expect(store.load() == .restored(GameSnapshot(
-            board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .person, score: Score(xWins: 5, oWins: 1, draws: 2))))
+        let asTwoPlayers = GameSnapshot(
+            board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .person, score: Score(xWins: 5, oWins: 1, draws: 2))
+        #expect(store.load() == .restored(asTwoPlayers))
     }
 
     @Test("a finished game restores as finished, with its winning line")
