@@ -61,12 +61,3 @@ extension Simulate {
         }
     }
 }
-
-/// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
-func say(_ line: String) {
-    TextFile.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
-}
-
-func printError(_ message: String) {
-    TextFile.writeAll(STDERR_FILENO, Array("tictactoe: \(message)\n".utf8))
-}

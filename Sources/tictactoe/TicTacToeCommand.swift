@@ -1,4 +1,8 @@
 import ArgumentParser
+import BoardConfiguration
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tictactoe`: a physical tic-tac-toe board on a Raspberry Pi, and its simulator.
 @main
@@ -10,4 +14,24 @@ struct TicTacToeCommand: AsyncParsableCommand {
         version: "0.3.0",
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self])
+
+    /// ArgumentParser's own `main`, except that what it prints (usage errors echo the
+    /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if status == .success { say(message) } else { TextFile.writeAll(STDERR_FILENO, Array((terminalSafe(message) + "\n").utf8)) }
+            }
+            Glibc.exit(status.rawValue)
+        }
+    }
 }
