@@ -36,9 +36,10 @@ for unit in serial-getty@ttyAMA0.service apt-daily.timer apt-daily-upgrade.timer
   ln -sf /dev/null "$units/$unit"
 done
 echo "tictactoe-appliance" > "$tree/etc/hostname"
-mke2fs -q -t ext4 -L root -d "$tree" "$work/disk.ext4" 2G
+# (mke2fs -d reports on stdout, which carries this script's answer: keep it to stderr.)
+mke2fs -q -t ext4 -L root -d "$tree" "$work/disk.ext4" 2G >&2
 
-echo "make-image: the second stage inside the arm64 VM (TCG; 10-25 minutes, once)" >&2
+echo "make-image: the second stage inside the arm64 VM (TCG; about 5 minutes, once)" >&2
 started=$SECONDS
 timeout 3600 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw init=/second-stage.sh panic=-1" \

@@ -33,7 +33,7 @@ if [[ ! -f $debs/.complete ]]; then
 fi
 cp "$debs"/*.deb "$payload/debs/"
 (cd "$payload/debs" && dpkg-scanpackages --multiversion . 2>/dev/null > Packages)
-mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M
+mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M >&2
 
 log=$cache/console-appliance.log
 # virt places virtio-mmio devices so that the last one given is probed first: the root disk,
