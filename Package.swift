@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
         // Runs the built executable as a user does (it is built with the tests: swift build --build-tests).
-        .testTarget(name: "tictactoeTests"),
+        .testTarget(name: "tictactoeTests", dependencies: ["TicTacToe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,13 +62,13 @@ public final class ButtonPad: Sendable {
                    debounce: timings.debounce, scheduler: scheduler)
         }
         cells = Array(made.prefix(9))
-        newGame = made[9]
+        let newGame = made[9]
+        self.newGame = newGame
 
         // The seed's idea: one tap signal per cell, merged into a single stream of positions;
         // cells tapped while new game is held are the opponent gesture instead.
-        let newGameButton = made[9]
         let cellPresses = Signal.merge(zip(Position.all, cells).map { position, button in
-            button.presses.map { _ in (position, newGameButton.isPressed.value) }
+            button.presses.map { _ in (position, newGame.isPressed.value) }
         })
         positions = cellPresses.filter { !$0.1 }.map(\.0)
 

@@ -50,7 +50,7 @@ final class GameSession: @unchecked Sendable {
             }
         case .moved, .wokeUp:
             cancelFlash()
-            followBlink()
+            followState()
         default:
             break
         }
@@ -61,27 +61,21 @@ final class GameSession: @unchecked Sendable {
     }
 
     /// The new-game button asked for a new game (a short press once over, or a hold).
-    func requestNewGame() {
-        noteActivity()
-        let event = state.modify { $0.startNewGame() }
-        cancelFlash()
-        followBlink()
-        eventInput.send(event)
-    }
+    func requestNewGame() { begin { $0.startNewGame() } }
 
     /// The opponent gesture: the next opponent, a new game, and the choice shown for a moment.
-    func chooseNextOpponent() {
+    func chooseNextOpponent() { begin { $0.chooseNextOpponent() } }
+
+    private func begin(_ change: (inout SessionState) -> GameEvent) {
         noteActivity()
-        let event = state.modify { $0.chooseNextOpponent() }
+        let event = state.modify(change)
         cancelFlash()
-        followBlink()
         if case .opponentChosen = event {
+            // Each choice is shown in full, however soon after the last.
             showTimer?.dispose()
-            showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
-                self?.showTimer = nil
-                self?.state.modify { $0.endShowingOpponent() }
-            }
+            showTimer = nil
         }
+        followState()
         eventInput.send(event)
     }
 
@@ -101,8 +95,23 @@ final class GameSession: @unchecked Sendable {
         flashTimer = nil
     }
 
+    /// Starts or stops the state's timers to match it: a dark board has none running.
+    private func followState() {
+        followBlink()
+        if state.value.showsOpponent {
+            guard showTimer == nil else { return }
+            showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
+                self?.showTimer = nil
+                self?.state.modify { $0.endShowingOpponent() }
+            }
+        } else {
+            showTimer?.dispose()
+            showTimer = nil
+        }
+    }
+
     /// Starts or stops the blink timer to match the state: it runs exactly while the game is over
-    /// and the lights are on, so a dark board has no timer running.
+    /// and the lights are on.
     private func followBlink() {
         if state.value.isBlinking {
             guard blinkTimer == nil else { return }
@@ -129,7 +138,7 @@ final class GameSession: @unchecked Sendable {
         }
         guard state.modify({ $0.fallAsleep() }) else { return }
         cancelFlash()
-        followBlink()
+        followState()
         eventInput.send(.fellAsleep)
     }
 }

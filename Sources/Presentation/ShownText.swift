@@ -26,14 +26,20 @@ extension Character {
 }
 
 extension String {
+    /// The text with every invisible scalar (``Unicode/Scalar/isInvisible``) but those in
+    /// `kept` spelt as its code point: "\u{1B}[2J" becomes "U+001B[2J".
+    public func spellingInvisibles(except kept: Set<Unicode.Scalar> = []) -> String {
+        var spelt = ""
+        for scalar in unicodeScalars {
+            if scalar.isInvisible && !kept.contains(scalar) { spelt += scalar.codePoint } else { spelt.unicodeScalars.append(scalar) }
+        }
+        return spelt
+    }
+
     /// The text as it can safely be shown in a message: invisible scalars spelt as code points,
     /// and anything past `limit` characters cut to "…".
     public func shown(limit: Int = 40) -> String {
-        var shown = ""
-        for scalar in prefix(limit).unicodeScalars {
-            if scalar.isInvisible { shown += scalar.codePoint } else { shown.unicodeScalars.append(scalar) }
-        }
-        return shown + (count > limit ? "…" : "")
+        String(prefix(limit)).spellingInvisibles() + (count > limit ? "…" : "")
     }
 
     /// ``shown(limit:)`` in double quotes.

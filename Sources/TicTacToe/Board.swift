@@ -80,9 +80,7 @@ public struct Board: Sendable, Hashable {
     // every line is checked independently (the seed app stopped at the first row with a gap),
     // and all that were completed are kept: one mark can close two.
     private func evaluate(lastMover: Player) -> Outcome {
-        let marks = lastMover == .x ? xMarks : oMarks
-        var lines = WinningLines()
-        for line in WinningLine.all where marks & line.mask == line.mask { lines.insert(line) }
+        let lines = WinningLines(completedBy: lastMover == .x ? xMarks : oMarks)
         if !lines.isEmpty { return .won(by: lastMover, along: lines) }
         if xMarks | oMarks == 0b1_1111_1111 { return .draw }
         return .inProgress(next: lastMover.opponent)

@@ -50,15 +50,14 @@ public struct ComputerPlayer<Source: RandomNumberGenerator & Sendable>: Sendable
     }
 
     /// A move that completes a line of the mover's, else one that takes the cell the other
-    /// player would complete a line with.
+    /// player would complete a line with. (In play neither has a line yet, so any line a cell
+    /// completes runs through it.)
     private mutating func winningOrBlocking(on board: Board) -> Position? {
         guard let mover = board.turn else { return nil }
+        let free = Position.all.filter { board[$0] == nil }
         for player in [mover, mover.opponent] {
             let marks = player == .x ? board.xMarks : board.oMarks
-            let free = Position.all.filter { board[$0] == nil }
-            let closing = free.filter { cell in
-                WinningLine.all.contains { $0.contains(cell) && (marks | 1 << UInt16(cell.index)) & $0.mask == $0.mask }
-            }
+            let closing = free.filter { !WinningLines(completedBy: marks | 1 << UInt16($0.index)).isEmpty }
             if let cell = closing.randomElement(using: &random) { return cell }
         }
         return nil

@@ -35,7 +35,7 @@ enum GameValues {
         if table[index] != unknown { return table[index] }
         let marks = (mover | other).nonzeroBitCount
         let value: Int8
-        if WinningLine.all.contains(where: { other & $0.mask == $0.mask }) {
+        if !WinningLines(completedBy: other).isEmpty {
             value = -Int8(10 - marks)
         } else if mover | other == full {
             value = 0

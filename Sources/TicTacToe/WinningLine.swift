@@ -64,6 +64,12 @@ public struct WinningLines: Sendable, Hashable, Sequence, CustomStringConvertibl
         for line in lines { insert(line) }
     }
 
+    /// Every line whose three cells are all in `marks` (bit `i`: the cell with index `i`).
+    init(completedBy marks: UInt16) {
+        bits = 0
+        for line in WinningLine.all where marks & line.mask == line.mask { insert(line) }
+    }
+
     public mutating func insert(_ line: WinningLine) { bits |= 1 << UInt8(line.number) }
 
     public func contains(_ line: WinningLine) -> Bool { bits & 1 << UInt8(line.number) != 0 }

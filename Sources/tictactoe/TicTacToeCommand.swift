@@ -1,5 +1,4 @@
 import ArgumentParser
-import BoardConfiguration
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,9 +27,7 @@ struct TicTacToeCommand: AsyncParsableCommand {
         } catch {
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
-            if !message.isEmpty {
-                if status == .success { say(message) } else { TextFile.writeAll(STDERR_FILENO, Array((terminalSafe(message) + "\n").utf8)) }
-            }
+            if !message.isEmpty { write(message, to: status == .success ? STDOUT_FILENO : STDERR_FILENO) }
             Glibc.exit(status.rawValue)
         }
     }

@@ -112,6 +112,17 @@ struct ComputerOpponentTests {
         #expect(events.values.contains(.opponentChosen(.person, starter: .o)))
     }
 
+    @Test("a choice made while the last is still shown is itself shown in full")
+    func quickChoices() {
+        viewModel.nextOpponent.apply()
+        scheduler.advance(by: .seconds(1))
+        viewModel.nextOpponent.apply()
+        scheduler.advance(by: .milliseconds(1499))
+        #expect(viewModel.state.value.showsOpponent, "the second choice went with the first one's time")
+        scheduler.advance(by: .milliseconds(1))
+        #expect(!viewModel.state.value.showsOpponent)
+    }
+
     @Test("the computer waits while its level is shown, and moves once the game shows")
     func waitsWhileShowing() {
         // Four steps from level 4: level 3, and O starts that game (X started the first).

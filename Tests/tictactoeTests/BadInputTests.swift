@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TicTacToe
 
 /// One way to hand the program bad input, and what it must do: the documented exit status and a
 /// sentence naming what is wrong.
@@ -102,7 +103,7 @@ struct BadInputTests {
 
     @Test("random scripts from a fixed seed: played (0) or refused at the first unknown key (65); never a crash")
     func randomScripts() throws {
-        var random = SplitMix64(seed: 0x7ac7_0e)
+        var random = SeededRandom(seed: 0x7ac7_0e)
         // Keys, spaces, comments and line endings, with hostile and foreign characters among them.
         let alphabet: [String] = Array("123456789nN.q #").map(String.init)
             + ["\n", "\r\n", "\r", "\t", "x", "Z", "é", "\u{1B}", "\u{0}", "\u{7F}", "\u{202E}", "🙂"]
@@ -126,18 +127,5 @@ struct BadInputTests {
                 Issue.record("exit \(outcome.status) for \(shown): \(outcome.err)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the random scripts are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
