@@ -1,14 +1,26 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module graph (dependencies point one way, see README "Architecture"):
-//   TicTacToe, Reactive, GPIO, Lights   depend on nothing of ours
-//   Devices       -> GPIO, Reactive, Lights, TicTacToe (Position only)
-//   Presentation  -> TicTacToe, Reactive, Lights        (never GPIO)
-//   Appliance     -> everything above: wires one game board together
-//   Console       -> Appliance: the terminal game on the simulated chip
-//   KernelGPIO    -> GPIO, Reactive, GPIODShim (C, over libgpiod v1 or v2)
-//   tictactoe     -> Console, Appliance, KernelGPIO + ArgumentParser: the executable
+// Module graph: each of our modules and the modules of ours it depends on, lowest first
+// (docs/ARCHITECTURE.md explains each; ModuleGraphTests holds this list, the targets below and
+// every `import` in Sources/ to one another).
+//   Basics              -> (nothing)
+//   TicTacToe           -> (nothing)
+//   Lights              -> (nothing)
+//   Reactive            -> Basics
+//   GPIO                -> Basics, Reactive
+//   Devices             -> Basics, GPIO, Lights, Reactive, TicTacToe
+//   SimulatedGPIO       -> Basics, Devices, GPIO, Lights, Reactive, TicTacToe
+//   KernelGPIO          -> Basics, GPIO, GPIODShim, Reactive
+//   Presentation        -> Basics, Lights, Reactive, TicTacToe
+//   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
+//   BoardConfiguration  -> Basics, Devices, GPIO, Presentation, TicTacToe, WiredBoard
+//   SystemdService      -> Basics, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
+//   HardwareDocs        -> Devices, GPIO
+//   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
+//   Console             -> Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
+//   tictactoe           -> Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Presentation, Reactive, SystemdService, TicTacToe, WiredBoard, WiringCheck
+//   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
@@ -28,65 +40,82 @@ let package = Package(
         // What a program needs to run a board of its own: the rules, the reactive core, the chips
         // (simulated, and the kernel's through libgpiod), the devices, the view model, the wired
         // board, its configuration file and the terminal game. The benchmarks package beside
-        // this one uses it too. (The service and the self-test are the command's.)
+        // this one uses it too. (The service and the wiring check are the command's.)
         .library(
             name: "TicTacToeGPIO",
             targets: [
-                "TicTacToe", "Reactive", "GPIO", "KernelGPIO", "Lights", "Devices", "Presentation", "Appliance",
-                "BoardConfiguration", "Console",
+                "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "KernelGPIO", "Lights", "Devices", "Presentation",
+                "WiredBoard", "BoardConfiguration", "Console",
             ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        .target(name: "Basics", swiftSettings: optimized),
         .target(name: "TicTacToe", swiftSettings: optimized),
-        .target(name: "Reactive", swiftSettings: optimized),
-        .target(name: "GPIO", dependencies: ["Reactive"], swiftSettings: optimized),
         .target(name: "Lights", swiftSettings: optimized),
+        .target(name: "Reactive", dependencies: ["Basics"], swiftSettings: optimized),
+        .target(name: "GPIO", dependencies: ["Basics", "Reactive"], swiftSettings: optimized),
+        .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        .target(
+            name: "SimulatedGPIO", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"],
+            swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
-        .target(name: "KernelGPIO", dependencies: ["GPIO", "Reactive", "GPIODShim"]),
-        .target(name: "Devices", dependencies: ["GPIO", "Reactive", "Lights", "TicTacToe"], swiftSettings: optimized),
-        .target(name: "Presentation", dependencies: ["TicTacToe", "Reactive", "Lights"], swiftSettings: optimized),
-        .target(name: "Appliance", dependencies: ["Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"], swiftSettings: optimized),
+        .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
+        .target(name: "Presentation", dependencies: ["Basics", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        .target(
+            name: "WiredBoard", dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
+            swiftSettings: optimized),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Appliance", "Devices", "GPIO", "Presentation", "TicTacToe"]),
+            dependencies: ["Basics", "Devices", "GPIO", "Presentation", "TicTacToe", "WiredBoard"]),
         .target(
             name: "SystemdService",
-            dependencies: [
-                "Appliance", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe",
-            ]),
+            dependencies: ["Basics", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard"]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
-        .target(name: "SelfTest", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
-        .target(name: "Console", dependencies: ["Appliance", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
+        .target(name: "WiringCheck", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
+        .target(
+            name: "Console",
+            dependencies: [
+                "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard",
+            ]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "Console", "Appliance", "KernelGPIO", "Devices", "GPIO", "Reactive", "Presentation",
-                "BoardConfiguration", "SystemdService", "HardwareDocs", "SelfTest", "TicTacToe",
+                "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Presentation", "Reactive",
+                "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["TicTacToe"], path: "Tests/TestSupport"),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe"]),
-        .testTarget(name: "TicTacToeTests", dependencies: ["TicTacToe", "TestSupport"]),
-        .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
-        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Reactive"]),
-        .testTarget(name: "DevicesTests", dependencies: ["TestSupport", "Devices", "GPIO", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "PresentationTests", dependencies: ["TestSupport", "Presentation", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["TestSupport", "Appliance", "Devices", "Presentation", "GPIO", "Reactive", "Lights", "TicTacToe"]),
-        .testTarget(name: "BoardConfigurationTests", dependencies: ["BoardConfiguration", "Appliance", "Devices", "GPIO"]),
-        .testTarget(name: "SystemdServiceTests", dependencies: ["SystemdService", "Appliance", "Devices", "GPIO", "Reactive", "Presentation", "TicTacToe", "TestSupport"]),
-        .testTarget(name: "HardwareDocsTests", dependencies: ["HardwareDocs", "BoardConfiguration", "Devices"]),
-        .testTarget(name: "SelfTestTests", dependencies: ["SelfTest", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
-        .testTarget(name: "KernelGPIOTests", dependencies: ["KernelGPIO", "GPIO"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Appliance", "Devices", "Reactive", "Lights"]),
-        // Runs the built executable as a user does (it is built with the tests: swift build --build-tests).
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["TicTacToe"], path: "Tests/TestSupport"),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
+        .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
+        .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
+        .testTarget(
+            name: "WiredBoardTests",
+            dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "BoardConfigurationTests", dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "WiredBoard"]),
+        .testTarget(
+            name: "SystemdServiceTests",
+            dependencies: [
+                "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "TicTacToe", "WiredBoard",
+            ]),
+        .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
+        .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TicTacToe", "WiredBoard"]),
+        // Runs the built executable as a user does (it is built with the tests: swift build
+        // --build-tests), and holds the manifest's module graph to the sources.
         .testTarget(name: "tictactoeTests", dependencies: ["TicTacToe"]),
     ],
     swiftLanguageModes: [.v6]

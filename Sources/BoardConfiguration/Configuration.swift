@@ -1,7 +1,8 @@
-import Appliance
+import Basics
 import Devices
 import GPIO
 import Presentation
+import WiredBoard
 
 /// The board's configuration file: the chip, the pin map with its polarities, timings and
 /// player names. `Hardware/tictactoe.toml` is the default and documents every key.

@@ -1,8 +1,9 @@
-import Appliance
+import Basics
 import Devices
 import GPIO
 import Presentation
 import TicTacToe
+import WiredBoard
 
 /// Walks a parsed configuration file key by key, checking each as it goes.
 struct ConfigurationReader {
@@ -53,10 +54,10 @@ struct ConfigurationReader {
             guard let text = try string(key) else { return }
             if let problem = ConfigurationSchema.nameProblem(text) { throw error(key.path, "\(key.path) \(problem)") }
             configuration.settings.players[keyPath: field] = text.isEmpty ? nil : text
-        case .line(let field):
-            pins[keyPath: field] = try line(key)
-        case .lines(let field):
-            pins[keyPath: field] = try lines(key)
+        case .pins(let group) where group.lineCount == 1:
+            pins[group] = [try line(key)]
+        case .pins(let group):
+            pins[group] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
         case .opponent(let field):
@@ -164,17 +165,7 @@ struct ConfigurationReader {
         do {
             return try pins.validated()
         } catch {
-            throw self.error(Self.key(of: error), error.description)
-        }
-    }
-
-    private static func key(of error: PinMapError) -> String {
-        switch error {
-        case .wrongCount(let key, _, _), .reservedLine(let key, _, _), .notOnHeader(let key, _),
-             .outputOnPulledUpLine(let key, _):
-            key
-        case .lineUsedTwice(_, _, let second):
-            second
+            throw self.error(ConfigurationSchema.key(for: error.group).path, error.message(naming: { ConfigurationSchema.key(for: $0).path }))
         }
     }
 }

@@ -35,7 +35,7 @@ extension ConfigurationSchema {
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
         case .opponent: text += " Allowed: \(key.allowed)."
-        case .chip, .line, .lines, .polarity: break
+        case .chip, .pins, .polarity: break
         }
         return comment(text) + ["\(key.name) = \(key.defaultText)"]
     }

@@ -1,8 +1,9 @@
-import Appliance
+import Basics
 import Devices
 import GPIO
 import Presentation
 import TicTacToe
+import WiredBoard
 
 /// Every key of the configuration file, written once: its table and name, what it sets, its
 /// range and what it means. Defaults are not written here: they are read from the types the
@@ -19,10 +20,8 @@ public enum ConfigurationSchema {
         case chip
         /// A player's name.
         case name(WritableKeyPath<PlayerNames, String?> & Sendable)
-        /// One BCM line.
-        case line(WritableKeyPath<PinMap, LineOffset> & Sendable)
-        /// A list of BCM lines.
-        case lines(WritableKeyPath<PinMap, [LineOffset]> & Sendable)
+        /// The BCM line of a group of one (a button, a status LED), or the list of a larger group.
+        case pins(PinGroup)
         case polarity(WritableKeyPath<PinMap, Polarity> & Sendable)
         /// Who plays O, by name.
         case opponent(WritableKeyPath<BoardSettings, Opponent> & Sendable)
@@ -118,25 +117,25 @@ public enum ConfigurationSchema {
             opponent,
         ]),
         Table(name: "buttons", documentation: nil, keys: [
-            Key(table: "buttons", name: "cells", value: .lines(\.cellButtons),
+            Key(table: "buttons", name: "cells", value: .pins(.cellButtons),
                 documentation: "The nine cell buttons in reading order: the top row left to right, then the middle and bottom rows."),
-            Key(table: "buttons", name: "new_game", value: .line(\.newGameButton), documentation: "The new-game button."),
+            Key(table: "buttons", name: "new_game", value: .pins(.newGameButton), documentation: "The new-game button."),
             Key(table: "buttons", name: "polarity", value: .polarity(\.buttonPolarity),
                 documentation: "\"active-low\": each button switches its line to ground; the internal pull-up holds it high. \"active-high\": buttons switch to 3.3 V, with the internal pull-down."),
         ]),
         Table(name: "matrix", documentation: nil, keys: [
-            Key(table: "matrix", name: "rows", value: .lines(\.rows),
+            Key(table: "matrix", name: "rows", value: .pins(.rows),
                 documentation: "Rows top to bottom, each driving an NPN transistor that switches the row's common cathodes."),
             Key(table: "matrix", name: "row_polarity", value: .polarity(\.rowPolarity), documentation: "The level that lights a row."),
-            Key(table: "matrix", name: "red_columns", value: .lines(\.redColumns),
+            Key(table: "matrix", name: "red_columns", value: .pins(.redColumns),
                 documentation: "Red anode columns left to right, each through its resistor."),
-            Key(table: "matrix", name: "green_columns", value: .lines(\.greenColumns),
+            Key(table: "matrix", name: "green_columns", value: .pins(.greenColumns),
                 documentation: "Green anode columns left to right, each through its resistor."),
             Key(table: "matrix", name: "column_polarity", value: .polarity(\.columnPolarity), documentation: "The level that lights a column."),
         ]),
         Table(name: "status", documentation: nil, keys: [
-            Key(table: "status", name: "x", value: .line(\.xStatus), documentation: "The red LED on X's side, through its resistor."),
-            Key(table: "status", name: "o", value: .line(\.oStatus), documentation: "The green LED on O's side, through its resistor."),
+            Key(table: "status", name: "x", value: .pins(.xStatus), documentation: "The red LED on X's side, through its resistor."),
+            Key(table: "status", name: "o", value: .pins(.oStatus), documentation: "The green LED on O's side, through its resistor."),
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
@@ -144,6 +143,14 @@ public enum ConfigurationSchema {
 
     /// Every key, in file order.
     public static var keys: [Key] { [chip] + tables.flatMap(\.keys) }
+
+    /// The key that sets the lines of `group`.
+    public static func key(for group: PinGroup) -> Key {
+        guard let key = keys.first(where: { if case .pins(group) = $0.value { true } else { false } }) else {
+            preconditionFailure("ConfigurationSchema: no key sets \(group)")
+        }
+        return key
+    }
 }
 
 extension ConfigurationSchema.Key {
@@ -160,8 +167,8 @@ extension ConfigurationSchema.Key {
         switch value {
         case .chip: return "\"auto\""
         case .name(let key): return "\"\(settings.players[keyPath: key] ?? "")\""
-        case .line(let key): return "\(settings.pins[keyPath: key].rawValue)"
-        case .lines(let key): return "[" + settings.pins[keyPath: key].map { "\($0.rawValue)" }.joined(separator: ", ") + "]"
+        case .pins(let group) where group.lineCount == 1: return settings.pins[group].map { "\($0.rawValue)" }.joined()
+        case .pins(let group): return "[" + settings.pins[group].map { "\($0.rawValue)" }.joined(separator: ", ") + "]"
         case .polarity(let key): return "\"\(settings.pins[keyPath: key].rawValue)\""
         case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
@@ -173,8 +180,8 @@ extension ConfigurationSchema.Key {
         switch value {
         case .chip: "\"auto\", or a path, name or label"
         case .name: "at most \(ConfigurationSchema.nameLength) characters, one line"
-        case .line: "a BCM line, GPIO2–27"
-        case .lines: "BCM lines, GPIO2–27"
+        case .pins(let group) where group.lineCount == 1: "a BCM line, GPIO2–27"
+        case .pins: "BCM lines, GPIO2–27"
         case .polarity: Polarity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")

@@ -1,3 +1,4 @@
+import Basics
 import Presentation
 
 /// A value in a TOML file, as far as the configuration needs to tell values apart.

@@ -1,3 +1,4 @@
+import Basics
 import Presentation
 
 /// A script of keys for the terminal game when standard input is not a terminal: the same keys

@@ -1,8 +1,9 @@
-import Appliance
 import Devices
 import GPIO
 import Presentation
 import Reactive
+import SimulatedGPIO
+import WiredBoard
 
 /// The terminal game without a terminal: plays a ``KeyScript`` on the real stack over a
 /// simulated chip in virtual time, and prints what the board showed after each key.

@@ -1,6 +1,7 @@
 import Devices
 import Lights
 import Reactive
+import SimulatedGPIO
 
 /// What a person saw of the board over a stretch of time: the frame at a moment, plus which
 /// lights blinked during the stretch. The scripted game prints this after each key.

@@ -1,11 +1,12 @@
-import Appliance
 import Devices
 import Dispatch
 import GPIO
 import Presentation
 import Reactive
+import WiredBoard
 #if canImport(Glibc)
 import Glibc
+import SimulatedGPIO
 #endif
 
 /// The interactive terminal game: the real stack on a simulated chip, in real time.

@@ -1,11 +1,12 @@
 import GPIO
+import Lights
 import TicTacToe
 
 /// Which chip line does what: the board's wiring, with the polarity of each group.
 ///
-/// ``standard`` is the default wiring (README, "Default wiring"; `Hardware/`). ``validated()`` refuses a map the board
-/// cannot work with, naming the group and line at fault. Group names are the configuration
-/// keys a later configuration file uses (`buttons.cells`, `matrix.rows`, …).
+/// ``standard`` is the default wiring (`Hardware/tictactoe.toml`, `docs/HARDWARE.md`).
+/// ``validated()`` refuses a map the board cannot work with, naming the ``PinGroup`` and line
+/// at fault; the configuration turns a group into the key that sets it.
 public struct PinMap: Sendable, Hashable {
     /// The nine cell buttons in reading order (top-left first).
     public var cellButtons: [LineOffset]
@@ -72,12 +73,51 @@ public struct PinMap: Sendable, Hashable {
         matrixOff + [xStatus, oStatus].map { LineSetting($0, statusPolarity.level(active: false)) }
     }
 
-    /// Every line with the configuration key of its group, inputs first.
-    public var assignments: [(key: String, offset: LineOffset)] {
-        cellButtons.map { ("buttons.cells", $0) } + [("buttons.new_game", newGameButton)]
-            + rows.map { ("matrix.rows", $0) } + redColumns.map { ("matrix.red_columns", $0) }
-            + greenColumns.map { ("matrix.green_columns", $0) }
-            + [("status.x", xStatus), ("status.o", oStatus)]
+    /// The lines of `group` (one for a single button or LED).
+    public subscript(group: PinGroup) -> [LineOffset] {
+        get {
+            switch group {
+            case .cellButtons: cellButtons
+            case .newGameButton: [newGameButton]
+            case .rows: rows
+            case .redColumns: redColumns
+            case .greenColumns: greenColumns
+            case .xStatus: [xStatus]
+            case .oStatus: [oStatus]
+            }
+        }
+        set {
+            switch group {
+            case .cellButtons: cellButtons = newValue
+            case .newGameButton: if let line = newValue.first { newGameButton = line }
+            case .rows: rows = newValue
+            case .redColumns: redColumns = newValue
+            case .greenColumns: greenColumns = newValue
+            case .xStatus: if let line = newValue.first { xStatus = line }
+            case .oStatus: if let line = newValue.first { oStatus = line }
+            }
+        }
+    }
+
+    /// Every line with its group, inputs first, in the order of ``PinGroup/allCases``.
+    public var assignments: [(group: PinGroup, offset: LineOffset)] {
+        PinGroup.allCases.flatMap { group in self[group].map { (group, $0) } }
+    }
+
+    /// The colour the cell at `index` (reading order) shows while the LED lines stand at
+    /// `levels`: lit in red when its row and its red column are both on, in green likewise.
+    /// The one definition of "lit" that the simulation's eye, the virtual machine's LED sampler,
+    /// the tests and the benchmarks share.
+    public func color(ofCell index: Int, at levels: LineLevels) -> LEDColor {
+        guard rowPolarity.isActive(levels[rows[index / 3]]) else { return .off }
+        return LEDColor(
+            red: columnPolarity.isActive(levels[redColumns[index % 3]]),
+            green: columnPolarity.isActive(levels[greenColumns[index % 3]]))
+    }
+
+    /// ``color(ofCell:at:)`` of every cell, in reading order.
+    public func cellColors(at levels: LineLevels) -> [LEDColor] {
+        (0..<9).map { color(ofCell: $0, at: levels) }
     }
 
     /// The header lines this board may use: GPIO2–27.
@@ -94,48 +134,56 @@ public struct PinMap: Sendable, Hashable {
 
     /// This map if the board can work with it; otherwise the first problem found.
     public func validated() throws(PinMapError) -> PinMap {
-        let counts: [(String, Int, Int)] = [
-            ("buttons.cells", 9, cellButtons.count), ("matrix.rows", 3, rows.count),
-            ("matrix.red_columns", 3, redColumns.count), ("matrix.green_columns", 3, greenColumns.count),
-        ]
-        for (key, expected, found) in counts where expected != found {
-            throw .wrongCount(key: key, expected: expected, found: found)
+        for group in PinGroup.allCases where self[group].count != group.lineCount {
+            throw .wrongCount(group, expected: group.lineCount, found: self[group].count)
         }
-        var owner: [LineOffset: String] = [:]
-        let outputKeys: Set<String> = ["matrix.rows", "matrix.red_columns", "matrix.green_columns", "status.x", "status.o"]
-        for (key, offset) in assignments {
-            if let reason = Self.reservedLines[offset] { throw .reservedLine(key: key, offset: offset, reason: reason) }
-            guard Self.headerLines.contains(offset) else { throw .notOnHeader(key: key, offset: offset) }
-            if outputKeys.contains(key), Self.pulledUpLines.contains(offset) {
-                throw .outputOnPulledUpLine(key: key, offset: offset)
-            }
-            if let first = owner[offset] { throw .lineUsedTwice(offset: offset, firstKey: first, secondKey: key) }
-            owner[offset] = key
+        var owner: [LineOffset: PinGroup] = [:]
+        for (group, offset) in assignments {
+            if let reason = Self.reservedLines[offset] { throw .reservedLine(group, offset: offset, reason: reason) }
+            guard Self.headerLines.contains(offset) else { throw .notOnHeader(group, offset: offset) }
+            if group.isOutput, Self.pulledUpLines.contains(offset) { throw .outputOnPulledUpLine(group, offset: offset) }
+            if let first = owner[offset] { throw .lineUsedTwice(offset: offset, first: first, second: group) }
+            owner[offset] = group
         }
         return self
     }
 }
 
-/// Why a ``PinMap`` was refused. Each message names the key and line and says what to do.
+/// Why a ``PinMap`` was refused. Each message names the group and line and says what to do;
+/// ``message(naming:)`` names the group as the caller knows it (a configuration key).
 public enum PinMapError: Error, Sendable, Hashable, CustomStringConvertible {
-    case wrongCount(key: String, expected: Int, found: Int)
-    case lineUsedTwice(offset: LineOffset, firstKey: String, secondKey: String)
-    case reservedLine(key: String, offset: LineOffset, reason: String)
-    case notOnHeader(key: String, offset: LineOffset)
-    case outputOnPulledUpLine(key: String, offset: LineOffset)
+    case wrongCount(PinGroup, expected: Int, found: Int)
+    case lineUsedTwice(offset: LineOffset, first: PinGroup, second: PinGroup)
+    case reservedLine(PinGroup, offset: LineOffset, reason: String)
+    case notOnHeader(PinGroup, offset: LineOffset)
+    case outputOnPulledUpLine(PinGroup, offset: LineOffset)
 
-    public var description: String {
+    /// The group the message is about (for a line used twice, the second user).
+    public var group: PinGroup {
         switch self {
-        case .wrongCount(let key, let expected, let found):
-            "\(key) lists \(found) line\(found == 1 ? "" : "s"); it needs exactly \(expected)."
+        case .wrongCount(let group, _, _), .reservedLine(let group, _, _), .notOnHeader(let group, _),
+             .outputOnPulledUpLine(let group, _):
+            group
+        case .lineUsedTwice(_, _, let second):
+            second
+        }
+    }
+
+    public var description: String { message(naming: \.description) }
+
+    /// The message, with each group called what `name` says.
+    public func message(naming name: (PinGroup) -> String) -> String {
+        switch self {
+        case .wrongCount(let group, let expected, let found):
+            "\(name(group)) lists \(found) line\(found == 1 ? "" : "s"); it needs exactly \(expected)."
         case .lineUsedTwice(let offset, let first, let second):
-            "\(offset) is used twice, by \(first) and by \(second); give each its own line."
-        case .reservedLine(let key, let offset, let reason):
-            "\(key) uses \(offset), but \(reason); choose another line in GPIO2–27."
-        case .notOnHeader(let key, let offset):
-            "\(key) uses \(offset), which is not on the 40-pin header; use GPIO2–27."
-        case .outputOnPulledUpLine(let key, let offset):
-            "\(key) uses \(offset), which has a fixed pull-up resistor and cannot drive an LED properly; use it for a button and move the LED to another line."
+            "\(offset) is used twice, by \(name(first)) and by \(name(second)); give each its own line."
+        case .reservedLine(let group, let offset, let reason):
+            "\(name(group)) uses \(offset), but \(reason); choose another line in GPIO2–27."
+        case .notOnHeader(let group, let offset):
+            "\(name(group)) uses \(offset), which is not on the 40-pin header; use GPIO2–27."
+        case .outputOnPulledUpLine(let group, let offset):
+            "\(name(group)) uses \(offset), which has a fixed pull-up resistor and cannot drive an LED properly; use it for a button and move the LED to another line."
         }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Reactive
 
 /// A change of level seen on an input line, stamped by the chip on the monotonic clock

@@ -1,3 +1,4 @@
+import Basics
 import Reactive
 
 /// The levels of up to 64 lines of one chip, as a bit set: bit *n* is line offset *n*, set when
@@ -32,16 +33,3 @@ public struct LineLevels: Sendable, Hashable, CustomStringConvertible {
         return "high: [\(high.joined(separator: ", "))]"
     }
 }
-
-/// One `set` call on a simulated chip's output lines: when it happened and the levels of every
-/// output line of the chip right after it.
-public struct OutputWrite: Sendable, Hashable {
-    public var time: MonotonicInstant
-    public var levels: LineLevels
-
-    public init(time: MonotonicInstant, levels: LineLevels) {
-        self.time = time
-        self.levels = levels
-    }
-}
-

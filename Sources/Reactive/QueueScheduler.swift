@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,8 @@ import Musl
 import Darwin
 #endif
 
-/// The real scheduler: a serial dispatch queue with timers on the monotonic clock.
+/// A scheduler on a serial dispatch queue, with timers on the monotonic clock: for work that
+/// needs no thread of its own (the terminal game, the self-test, the watchdog's pings).
 ///
 /// Actions run on the queue's thread, one at a time. Timer deadlines are measured on
 /// `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
@@ -25,14 +27,7 @@ public final class QueueScheduler: Scheduler {
         if DispatchQueue.getSpecific(key: onQueue.key) == true { work() } else { queue.sync(execute: work) }
     }
 
-    public var now: MonotonicInstant { Self.monotonicNow() }
-
-    /// The current `CLOCK_MONOTONIC` time.
-    public static func monotonicNow() -> MonotonicInstant {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return MonotonicInstant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
-    }
+    public var now: MonotonicInstant { .now() }
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {

@@ -1,3 +1,4 @@
+import Basics
 /// Runs actions now or later, one at a time, on a clock of its own.
 ///
 /// ## Contract
@@ -9,7 +10,9 @@
 /// - **Cancellation.** Disposing the returned disposable before an action starts prevents it;
 ///   disposing a repeating action stops further repetitions.
 ///
-/// ``QueueScheduler`` is the real one; ``TestScheduler`` runs in virtual time so that tests
+/// Three implementations: ``ThreadScheduler``, a thread of its own that can run at real-time
+/// priority (the service's game loop); ``QueueScheduler``, a dispatch queue (the terminal game,
+/// the self-test, the watchdog's clock); and ``TestScheduler``, in virtual time, so that tests
 /// never sleep.
 public protocol Scheduler: AnyObject, Sendable {
     /// The scheduler's current time.

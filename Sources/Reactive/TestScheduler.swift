@@ -1,3 +1,4 @@
+import Basics
 /// A scheduler in virtual time: nothing runs until the test advances the clock, and then every
 /// action due runs, in deadline order (ties in scheduling order), on the calling thread.
 ///

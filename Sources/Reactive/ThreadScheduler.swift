@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Basics
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -42,7 +43,7 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         }, context)
     }
 
-    public var now: MonotonicInstant { QueueScheduler.monotonicNow() }
+    public var now: MonotonicInstant { .now() }
 
     /// Asks for `SCHED_FIFO` at `priority` for the scheduler's thread. Returns `nil` on success,
     /// or the reason it was refused (no `CAP_SYS_NICE`, no `LimitRTPRIO`, …).

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// An action waiting on a scheduler, and the disposable that cancels it: one object, so that

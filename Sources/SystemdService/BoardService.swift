@@ -1,5 +1,5 @@
-import Appliance
 import BoardConfiguration
+import WiredBoard
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

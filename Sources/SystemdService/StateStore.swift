@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import Basics
 import FoundationEssentials
 #else
 import Foundation

@@ -5,7 +5,9 @@ import Lights
 
 /// Decodes what the board's LEDs show from sampled gpio-sim line values.
 ///
-/// Samples come at arbitrary moments of the row scan, and under emulation the scan itself runs
+/// The sampled levels are the gpio-sim lines' (the default, active-high wiring), and a cell is
+/// judged lit by ``PinMap/color(ofCell:at:)``, as the simulation's eye judges it. Samples come
+/// at arbitrary moments of the row scan, and under emulation the scan itself runs
 /// unevenly (the guest's scheduler may pause it for milliseconds), so a cell is judged against
 /// its own row: lit in red when the red column was on in at least half the samples taken while
 /// its row was on. A status LED is lit when on in at least half of all samples.
@@ -59,14 +61,20 @@ struct LEDSampler {
             if x.isHigh { xCount += 1 }
             if o.isHigh { oCount += 1 }
             for row in 0..<3 where rows[row].isHigh {
-                let redNow = red.map(\.isHigh), greenNow = green.map(\.isHigh)
+                var levels = LineLevels()
+                levels[pins.rows[row]] = .high
+                for column in 0..<3 {
+                    levels[pins.redColumns[column]] = LineLevel(red[column].isHigh)
+                    levels[pins.greenColumns[column]] = LineLevel(green[column].isHigh)
+                }
                 // Only a sample in which the row is still on after reading the columns counts:
                 // the scan may have moved on in between.
                 guard rows[row].isHigh else { continue }
                 rowCount[row] += 1
-                for column in 0..<3 {
-                    if redNow[column] { redCount[row * 3 + column] += 1 }
-                    if greenNow[column] { greenCount[row * 3 + column] += 1 }
+                for index in row * 3..<row * 3 + 3 {
+                    let color = pins.color(ofCell: index, at: levels)
+                    if color.isRedLit { redCount[index] += 1 }
+                    if color.isGreenLit { greenCount[index] += 1 }
                 }
             }
         }

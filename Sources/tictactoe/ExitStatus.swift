@@ -1,7 +1,7 @@
-import Appliance
 import ArgumentParser
 import GPIO
 import SystemdService
+import WiredBoard
 
 /// The exit statuses, from BSD's sysexits where one fits, so scripts can tell failures apart.
 enum ExitStatus {

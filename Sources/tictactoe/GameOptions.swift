@@ -1,8 +1,9 @@
-import Appliance
 import ArgumentParser
+import Basics
 import BoardConfiguration
 import Presentation
 import TicTacToe
+import WiredBoard
 
 /// The options every way of playing shares: player names, the opponent and the idle time.
 struct GameOptions: ParsableArguments {

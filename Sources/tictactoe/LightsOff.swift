@@ -1,7 +1,7 @@
-import Appliance
 import ArgumentParser
 import GPIO
 import KernelGPIO
+import WiredBoard
 
 /// `tictactoe lights-off`: every LED line of the configured board off, then the lines released.
 struct LightsOff: ParsableCommand {

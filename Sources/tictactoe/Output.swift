@@ -1,3 +1,4 @@
+import Basics
 import BoardConfiguration
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
-import Appliance
 import ArgumentParser
 import BoardConfiguration
+import WiredBoard
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

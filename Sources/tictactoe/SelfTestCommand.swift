@@ -7,8 +7,8 @@ import Glibc
 import GPIO
 import KernelGPIO
 import Reactive
-import SelfTest
 import TicTacToe
+import WiringCheck
 
 /// `tictactoe selftest`: walks a builder through the board, or checks the inputs unattended.
 struct SelfTestCommand: ParsableCommand {
@@ -34,7 +34,8 @@ struct SelfTestCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try chooseConfiguration(config).configuration
-        let test = SelfTest(pins: loaded.settings.pins)
+        let settings = loaded.settings
+        let test = SelfTest(pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod)
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
         let faults: [String]
         do {
@@ -42,7 +43,7 @@ struct SelfTestCommand: ParsableCommand {
             say("self-test on \(gpio.name) [\(gpio.label)]")
             faults = nonInteractive
                 ? try test.checkInputsAtRest(chip: gpio, scheduler: scheduler)
-                : try test.run(chip: gpio, scheduler: scheduler, rowPeriod: loaded.settings.scanRowPeriod, operator: TerminalOperator())
+                : try test.run(chip: gpio, scheduler: scheduler, operator: TerminalOperator())
         } catch {
             throw ExitStatus.reporting(error)
         }

@@ -1,7 +1,8 @@
-import Appliance
 import ArgumentParser
+import Basics
 import BoardConfiguration
 import Console
+import WiredBoard
 #if canImport(Glibc)
 import Glibc
 #endif

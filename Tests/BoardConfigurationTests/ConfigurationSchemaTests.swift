@@ -1,9 +1,10 @@
-import Appliance
+import Basics
 import Devices
 import Foundation
 import GPIO
 import Presentation
 import Testing
+import WiredBoard
 @testable import BoardConfiguration
 
 private let repository = URL(fileURLWithPath: #filePath)
@@ -78,9 +79,9 @@ struct ConfigurationSchemaTests {
             case .chip: changed = "\"gpiochip4\""
             case .name: changed = "\"Ada\""
             case .opponent: changed = "\"computer-3\""
-            case .line: changed = "7"
             // GPIO7 is spare in the standard map.
-            case .lines: changed = "[7" + key.defaultText.drop(while: { $0 != "," })
+            case .pins(let group) where group.lineCount == 1: changed = "7"
+            case .pins: changed = "[7" + key.defaultText.drop(while: { $0 != "," })
             case .polarity: changed = key.defaultText == "\"active-low\"" ? "\"active-high\"" : "\"active-low\""
             case .duration(_, _, let range, _):
                 let number = try #require(Int(key.defaultText))

@@ -1,8 +1,8 @@
-import Appliance
 import Devices
 import Foundation
 import GPIO
 import Testing
+import WiredBoard
 @testable import BoardConfiguration
 
 /// The default configuration, read from the repository: the one pin map.

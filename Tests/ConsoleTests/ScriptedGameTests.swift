@@ -1,6 +1,6 @@
-import Appliance
 import Presentation
 import Testing
+import WiredBoard
 @testable import Console
 
 /// The scripted terminal game: the full stack in virtual time, read back from the LED lines.

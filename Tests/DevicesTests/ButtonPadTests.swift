@@ -1,8 +1,9 @@
-import TestSupport
 import GPIO
 import Reactive
-import TicTacToe
+import SimulatedGPIO
+import TestSupport
 import Testing
+import TicTacToe
 @testable import Devices
 
 @Suite("Button pad")

@@ -1,3 +1,4 @@
+import Basics
 import GPIO
 import Reactive
 import Testing
@@ -74,52 +75,5 @@ struct DebouncerTests {
         var debouncer = Debouncer(window: .milliseconds(20), initialLevel: .high)
         _ = debouncer.edge(to: .low, at: ms(0))
         #expect(debouncer.edge(to: .high, at: ms(30)) == .high)
-    }
-}
-
-private func mutated(_ change: (inout PinMap) -> Void) -> PinMap {
-    var pins = PinMap.standard
-    change(&pins)
-    return pins
-}
-
-/// Wiring mistakes and the message each gets. A file-level constant: Swift 6.0's compiler crashes
-/// on closures written inside an `@Test(arguments:)` literal.
-private let wiringMistakes: [(PinMap, String)] = [
-    (mutated { p in p.cellButtons.removeLast() }, "buttons.cells lists 8 lines; it needs exactly 9."),
-    (mutated { p in p.rows = [23, 24] }, "matrix.rows lists 2 lines; it needs exactly 3."),
-    (mutated { p in p.greenColumns[0] = 9 }, "GPIO9 is used twice, by matrix.red_columns and by matrix.green_columns; give each its own line."),
-    (mutated { p in p.newGameButton = 14 }, "buttons.new_game uses GPIO14, but it is the serial console (TXD); choose another line in GPIO2–27."),
-    (mutated { p in p.cellButtons[0] = 0 }, "buttons.cells uses GPIO0, but it is the HAT EEPROM bus (ID_SD); choose another line in GPIO2–27."),
-    (mutated { p in p.xStatus = 3 }, "status.x uses GPIO3, which has a fixed pull-up resistor and cannot drive an LED properly; use it for a button and move the LED to another line."),
-    (mutated { p in p.oStatus = 30 }, "status.o uses GPIO30, which is not on the 40-pin header; use GPIO2–27."),
-]
-
-@Suite("Pin map")
-struct PinMapTests {
-    @Test("the standard wiring is valid and uses 21 distinct lines")
-    func standard() throws {
-        let pins = try PinMap.standard.validated()
-        #expect(pins.inputOffsets.count == 10)
-        #expect(pins.outputOffsets.count == 11)
-        #expect(Set(pins.inputOffsets + pins.outputOffsets).count == 21)
-        #expect(!pins.outputOffsets.contains(2) && !pins.outputOffsets.contains(3))
-    }
-
-    @Test("each wiring mistake is refused with the key and line named", arguments: wiringMistakes)
-    func refused(pins: PinMap, message: String) {
-        #expect {
-            _ = try pins.validated()
-        } throws: { error in
-            (error as? PinMapError)?.description == message
-        }
-    }
-
-    @Test("polarity maps active to the right level")
-    func polarity() {
-        #expect(Polarity.activeLow.level(active: true) == .low)
-        #expect(Polarity.activeHigh.level(active: true) == .high)
-        #expect(Polarity.activeLow.isActive(.low))
-        #expect(!Polarity.activeHigh.isActive(.low))
     }
 }

@@ -1,6 +1,7 @@
 import GPIO
 import Lights
 import Reactive
+import SimulatedGPIO
 import Testing
 @testable import Devices
 

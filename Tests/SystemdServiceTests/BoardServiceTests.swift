@@ -1,4 +1,3 @@
-import Appliance
 import BoardConfiguration
 import Devices
 import Dispatch
@@ -6,9 +5,11 @@ import Foundation
 import GPIO
 import Presentation
 import Reactive
+import SimulatedGPIO
 import TestSupport
 import Testing
 import TicTacToe
+import WiredBoard
 @testable import SystemdService
 
 /// What the stand-in for systemd received, and what the chip showed at that moment.
@@ -43,11 +44,10 @@ private final class ServiceManager: Sendable {
 private func cellsEverLit(by writes: [OutputWrite], pins: PinMap = .standard) -> Set<String> {
     var lit: Set<String> = []
     for write in writes {
-        for row in 0..<3 where pins.rowPolarity.isActive(write.levels[pins.rows[row]]) {
-            for column in 0..<3 {
-                if pins.columnPolarity.isActive(write.levels[pins.redColumns[column]]) { lit.insert("red (\(row), \(column))") }
-                if pins.columnPolarity.isActive(write.levels[pins.greenColumns[column]]) { lit.insert("green (\(row), \(column))") }
-            }
+        for (index, color) in pins.cellColors(at: write.levels).enumerated() where color.isLit {
+            let cell = "(\(index / 3), \(index % 3))"
+            if color.isRedLit { lit.insert("red \(cell)") }
+            if color.isGreenLit { lit.insert("green \(cell)") }
         }
     }
     return lit

@@ -1,10 +1,11 @@
-import Appliance
+import WiredBoard
 #if canImport(Glibc)
 import Glibc
 #endif
 import GPIO
 import Presentation
 import Reactive
+import SimulatedGPIO
 import Testing
 @testable import SystemdService
 

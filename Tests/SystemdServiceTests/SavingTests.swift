@@ -1,13 +1,14 @@
-import Appliance
 import Devices
 import Dispatch
 import Foundation
 import GPIO
 import Presentation
 import Reactive
+import SimulatedGPIO
 import TestSupport
 import Testing
 import TicTacToe
+import WiredBoard
 @testable import SystemdService
 
 /// A save that waits for the test to let it finish, and records what it wrote.

@@ -1,11 +1,13 @@
-import Appliance
+import Basics
 import Benchmark
 import Devices
 import GPIO
 import Lights
 import Presentation
 import Reactive
+import SimulatedGPIO
 import TicTacToe
+import WiredBoard
 
 // The game loop's costs, all measured in one run so their ratios hold on a noisy machine:
 //
@@ -55,9 +57,7 @@ private let pins = PinMap.standard
 
 /// Whether `chip`'s LED lines light `cell` now: its row on and one of its columns on.
 private func lights(_ cell: Position, on chip: SimulatedChip) -> Bool {
-    let levels = chip.outputLevels
-    return levels[pins.rows[cell.row]] == .high
-        && (levels[pins.redColumns[cell.column]] == .high || levels[pins.greenColumns[cell.column]] == .high)
+    pins.color(ofCell: cell.index, at: chip.outputLevels).isLit
 }
 
 /// The whole stack on a simulated chip in virtual time.

@@ -1,3 +1,5 @@
+import Basics
+import GPIO
 import Reactive
 
 /// A GPIO chip in memory, for play and tests: the stand-in for the Pi's header chip.

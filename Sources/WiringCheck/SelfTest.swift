@@ -11,32 +11,38 @@ import TicTacToe
 ///
 /// It drives the real device layer (``LEDMatrix``, ``StatusLEDs``, ``ButtonPad``) on the real
 /// chip; only the questions go through the ``SelfTestOperator``.
+///
+/// The check uses the board's own configuration: its pin map, its debounce timings (a button
+/// that the game would read is read alike here) and its scan row period.
 public struct SelfTest: Sendable {
     public let pins: PinMap
+    public let buttons: ButtonTimings
+    public let rowPeriod: Duration
     public let buttonTimeout: Duration
 
-    public init(pins: PinMap, buttonTimeout: Duration = .seconds(20)) {
+    public init(pins: PinMap, buttons: ButtonTimings, rowPeriod: Duration, buttonTimeout: Duration = .seconds(20)) {
         self.pins = pins
+        self.buttons = buttons
+        self.rowPeriod = rowPeriod
         self.buttonTimeout = buttonTimeout
     }
 
     /// Checks the inputs only, with nobody at the board: a button that reads pressed at rest is
     /// stuck down or shorted to ground. Returns the faults found.
     public func checkInputsAtRest(chip: any GPIOChip, scheduler: any Scheduler) throws(GPIOError) -> [String] {
-        let pad = try ButtonPad(chip: chip, pins: pins, timings: ButtonTimings(), scheduler: scheduler)
+        let pad = try ButtonPad(chip: chip, pins: pins, timings: buttons, scheduler: scheduler)
         defer { pad.release() }
         return stuckButtons(pad)
     }
 
     /// The whole walk-through. Returns the faults found (empty: the board is right).
     public func run(
-        chip: any GPIOChip, scheduler: any Scheduler, rowPeriod: Duration = .microseconds(500),
-        operator person: any SelfTestOperator
+        chip: any GPIOChip, scheduler: any Scheduler, operator person: any SelfTestOperator
     ) throws(GPIOError) -> [String] {
         let outputs = try chip.requestOutputs(OutputConfiguration(
             offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-selftest"))
         let pad: ButtonPad
-        do { pad = try ButtonPad(chip: chip, pins: pins, timings: ButtonTimings(), scheduler: scheduler) } catch {
+        do { pad = try ButtonPad(chip: chip, pins: pins, timings: buttons, scheduler: scheduler) } catch {
             outputs.release()
             throw error
         }

@@ -1,3 +1,5 @@
+import Basics
+import Devices
 import GPIO
 import Lights
 import Reactive
@@ -34,11 +36,9 @@ public struct FramePerception: Sendable {
             guard span > 0 else { return }
             if pins.statusPolarity.isActive(levels[pins.xStatus]) { x += span }
             if pins.statusPolarity.isActive(levels[pins.oStatus]) { o += span }
-            for row in 0..<3 where pins.rowPolarity.isActive(levels[pins.rows[row]]) {
-                for column in 0..<3 {
-                    if pins.columnPolarity.isActive(levels[pins.redColumns[column]]) { red[row * 3 + column] += span }
-                    if pins.columnPolarity.isActive(levels[pins.greenColumns[column]]) { green[row * 3 + column] += span }
-                }
+            for (index, color) in pins.cellColors(at: levels).enumerated() {
+                if color.isRedLit { red[index] += span }
+                if color.isGreenLit { green[index] += span }
             }
         }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A point on the monotonic clock (Linux `CLOCK_MONOTONIC`), in nanoseconds.
 ///
 /// The kernel stamps GPIO edge events on this clock, so button timestamps and scheduler
@@ -8,6 +16,13 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConv
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     public static let zero = MonotonicInstant(nanoseconds: 0)
+
+    /// The monotonic clock's reading now: the one place the program reads `CLOCK_MONOTONIC`.
+    public static func now() -> MonotonicInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return MonotonicInstant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+    }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 

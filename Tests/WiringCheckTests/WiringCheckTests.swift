@@ -2,9 +2,10 @@ import Devices
 import GPIO
 import Lights
 import Reactive
-import TicTacToe
+import SimulatedGPIO
 import Testing
-@testable import SelfTest
+import TicTacToe
+@testable import WiringCheck
 
 /// A builder at a simulated board whose *actual* wiring may differ from the pin map the
 /// self-test believes: they look at the LEDs through the actual wiring and press the physical
@@ -53,7 +54,7 @@ struct SelfTestTests {
         let chip = SimulatedChip(clock: scheduler)
         if let stuck { chip.drive(stuck, to: .low) }
         let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: actual)
-        let faults = try SelfTest(pins: .standard).run(chip: chip, scheduler: scheduler, operator: builder)
+        let faults = try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).run(chip: chip, scheduler: scheduler, operator: builder)
         #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
         #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
         return faults
@@ -121,9 +122,9 @@ struct SelfTestTests {
     func atRest() throws {
         let scheduler = TestScheduler()
         let chip = SimulatedChip(clock: scheduler)
-        #expect(try SelfTest(pins: .standard).checkInputsAtRest(chip: chip, scheduler: scheduler) == [])
+        #expect(try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).checkInputsAtRest(chip: chip, scheduler: scheduler) == [])
         chip.drive(PinMap.standard.newGameButton, to: .low)
-        #expect(try SelfTest(pins: .standard).checkInputsAtRest(chip: chip, scheduler: scheduler) == [
+        #expect(try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).checkInputsAtRest(chip: chip, scheduler: scheduler) == [
             "the new-game button (GPIO3) reads pressed with nobody touching it: the button is stuck down or GPIO3 is shorted to ground.",
         ])
     }

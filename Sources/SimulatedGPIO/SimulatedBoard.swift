@@ -1,3 +1,4 @@
+import Devices
 import GPIO
 import Lights
 import Reactive

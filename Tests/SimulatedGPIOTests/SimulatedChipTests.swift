@@ -1,5 +1,7 @@
-import Testing
+import Basics
 import Reactive
+import SimulatedGPIO
+import Testing
 @testable import GPIO
 
 @Suite("Simulated chip")

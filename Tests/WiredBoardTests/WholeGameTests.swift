@@ -1,12 +1,13 @@
-import TestSupport
 import Devices
-import Presentation
 import GPIO
 import Lights
+import Presentation
 import Reactive
-import TicTacToe
+import SimulatedGPIO
+import TestSupport
 import Testing
-@testable import Appliance
+import TicTacToe
+@testable import WiredBoard
 
 /// Whole games played the way a person plays: fingers on the simulated chip's button lines, eyes
 /// on its LED lines. Nothing here reads the view model to decide what the board shows.
@@ -205,7 +206,7 @@ struct GameBoardStartTests {
         #expect {
             _ = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         } throws: { error in
-            (error as? BoardError)?.description == "pin map: matrix.rows uses GPIO14, but it is the serial console (TXD); choose another line in GPIO2–27."
+            (error as? BoardError)?.description == "pin map: rows uses GPIO14, but it is the serial console (TXD); choose another line in GPIO2–27."
         }
         #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
     }
@@ -300,7 +301,7 @@ struct LightsOffTests {
             try GameBoard.switchLightsOff(chip: chip, pins: bad)
             Issue.record("a bad pin map was used")
         } catch {
-            guard case .pinMap(.wrongCount(key: "matrix.rows", expected: 3, found: 2)) = error else {
+            guard case .pinMap(.wrongCount(.rows, expected: 3, found: 2)) = error else {
                 Issue.record("expected the wrong row count, got \(error)")
                 return
             }
