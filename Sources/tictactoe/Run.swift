@@ -8,6 +8,7 @@ import Foundation
 #endif
 import GPIO
 import KernelGPIO
+import Reactive
 import SystemdService
 
 /// `tictactoe run`: the game on a real GPIO chip, as a service.
@@ -69,6 +70,8 @@ struct Run: AsyncParsableCommand {
         let spec = loaded.chip
 
         let directory = stateDirectory ?? Self.defaultStateDirectory()
+        let loop = ThreadScheduler()
+        let testFaults = ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1"
         let service = BoardService(
             configuration: loaded,
             openChip: {
@@ -76,8 +79,16 @@ struct Run: AsyncParsableCommand {
                 logger.info("using \(chip.name) [\(chip.label)] at \(chip.path) with \(LibgpiodChip.libraryDescription)")
                 return chip
             },
-            store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority,
-            testFaults: ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1")
+            store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority, loop: loop,
+            extraParts: { _ in
+                // The appliance's test drop-in only (TICTACTOE_TEST_FAULTS=1): a `wedge-loop`
+                // file in the state directory wedges the game loop once.
+                guard testFaults else { return [] }
+                return [LoopWedgeFault(
+                    trigger: directory + "/wedge-loop", loop: loop,
+                    clock: QueueScheduler(label: "tictactoe.test-faults", qos: .utility), interval: .seconds(1),
+                    logger: logger)]
+            })
         do {
             try await service.run(until: {
                 if let signal = await shutdown.wait() {

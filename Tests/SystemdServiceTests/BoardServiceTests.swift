@@ -122,6 +122,8 @@ struct BoardServiceTests {
         try await running.value
         let stopping = try #require(systemd.messages.value.last)
         #expect(stopping.text == "STOPPING=1")
+        watchdog.advance(by: .seconds(3))
+        #expect(systemd.texts.last == "STOPPING=1", "the watchdog pinged after STOPPING=1")
         #expect(stopping.writeCount < chip.outputWriteCount, "the LEDs were switched off before STOPPING=1")
         for setting in PinMap.standard.allLEDsOff {
             #expect(chip.level(of: setting.offset) == setting.level, "\(setting.offset) left on")

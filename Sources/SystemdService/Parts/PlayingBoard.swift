@@ -1,0 +1,74 @@
+import BoardConfiguration
+import GPIO
+import Reactive
+import WiredBoard
+
+/// The board on its chip: opens the chip, restores the saved game, requests the lines, and at
+/// the end switches every LED off and releases the lines.
+///
+/// ## Contract
+/// - ``start()`` opens the chip and reads the saved game, then builds the ``GameBoard`` (which
+///   requests every line or none); only then is the state directory made and an unusable state
+///   file set aside. When any step fails nothing is left requested and the error is thrown.
+///   The board is built but not started: ``Readiness`` starts it once every observer is in place.
+/// - ``board`` and ``chip`` may be used from ``start()``'s return until ``stop()``.
+/// - ``stop()`` runs ``GameBoard/shutdown()`` on the game loop, so no scan step follows it.
+public final class PlayingBoard: ServicePart {
+    public let name = "board"
+    private let settings: BoardSettings
+    private let openChip: @Sendable () throws -> any GPIOChip
+    private let store: StateStore
+    private let loop: any Scheduler
+    private let logger: ServiceLog
+    private let running = Protected<(chip: any GPIOChip, board: GameBoard)?>(nil)
+
+    public init(
+        settings: BoardSettings, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
+        loop: any Scheduler, logger: ServiceLog
+    ) {
+        self.settings = settings
+        self.openChip = openChip
+        self.store = store
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// The running board.
+    public var board: GameBoard { started.board }
+
+    /// The chip it plays on.
+    public var chip: any GPIOChip { started.chip }
+
+    private var started: (chip: any GPIOChip, board: GameBoard) {
+        guard let running = running.value else { preconditionFailure("PlayingBoard: used before start() or after stop()") }
+        return running
+    }
+
+    public func start() async throws {
+        let chip = try openChip()
+        let saved = store.load()
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
+        do {
+            try store.prepare()
+        } catch {
+            loop.runAndWait { board.shutdown() }
+            throw error
+        }
+        switch saved {
+        case .restored(let snapshot):
+            logger.info("restored the saved game from \(store.path): score \(snapshot.score)")
+        case .fresh:
+            logger.info("no saved game at \(store.path); starting fresh")
+        case .unusable(let problem):
+            logger.error("\(problem); moved it to \(store.setAside()) and started fresh")
+        }
+        running.withValue { $0 = (chip, board) }
+    }
+
+    public func stop() async {
+        guard let board = running.value?.board else { return }
+        logger.info("switching every LED off and releasing the lines")
+        loop.runAndWait { board.shutdown() }
+        running.withValue { $0 = nil }
+    }
+}
