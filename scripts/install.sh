@@ -13,6 +13,9 @@ install -D -m 0755 "$binary" "$dest/usr/local/bin/tictactoe"
 install -D -m 0644 "$root/systemd/tictactoe.service" "$dest/etc/systemd/system/tictactoe.service"
 install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$dest/etc/udev/rules.d/60-tictactoe-gpio.rules"
 install -D -m 0644 "$root/README.md" "$dest/usr/local/share/doc/tictactoe/README.md"
+install -D -m 0644 -t "$dest/usr/local/share/doc/tictactoe/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" \
+  "$root/docs/CONFIGURATION.md"
+install -D -m 0644 "$root/LICENSE" "$dest/usr/local/share/doc/tictactoe/LICENSE"
 install -D -m 0644 "$root/Hardware/tictactoe.toml" "$dest/usr/local/share/doc/tictactoe/tictactoe.toml.default"
 # Never overwrite a configuration the owner has edited.
 if [[ -e $dest/etc/tictactoe/tictactoe.toml ]]; then

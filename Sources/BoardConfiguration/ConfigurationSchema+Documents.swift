@@ -1,4 +1,4 @@
-/// The two documents written from the schema: the default file and the README's reference table.
+/// The two documents written from the schema: the default file and the reference table in docs/CONFIGURATION.md.
 extension ConfigurationSchema {
     /// `Hardware/tictactoe.toml`: every key at its default, each with its documentation as a
     /// comment. `tictactoe check-config --print-default` prints it; a test holds the file to it.
@@ -21,7 +21,7 @@ extension ConfigurationSchema {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The README's configuration reference: one row per key.
+    /// The configuration reference in docs/CONFIGURATION.md: one row per key.
     public static var referenceTable: String {
         var rows = ["| key | default | allowed | meaning |", "| --- | --- | --- | --- |"]
         for key in keys {

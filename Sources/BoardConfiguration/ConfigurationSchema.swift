@@ -11,7 +11,7 @@ import WiredBoard
 ///
 /// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
 /// limits (`--idle-sleep`, the player names), the default file `Hardware/tictactoe.toml`
-/// (``defaultFile``, `tictactoe check-config --print-default`) and the README's table
+/// (``defaultFile``, `tictactoe check-config --print-default`) and docs/CONFIGURATION.md's table
 /// (``referenceTable``); tests hold the two documents to it.
 public enum ConfigurationSchema {
     /// What a key holds, and where its value goes.
@@ -34,7 +34,7 @@ public enum ConfigurationSchema {
         public let table: String?
         public let name: String
         public let value: Value
-        /// What the key means, in sentences: the default file's comment and the README's column.
+        /// What the key means, in sentences: the default file's comment and docs/CONFIGURATION.md's column.
         public let documentation: String
 
         /// `table.name`, or `name` at the top level: how messages and documents name the key.

@@ -11,9 +11,8 @@ import WiredBoard
 /// Each key is pressed (and released 120 ms later, as a finger would), then the board is looked
 /// at 150 ms after the press, once the release has registered, and watched for most of a second
 /// to tell steady lights from blinking ones. Nothing sleeps: virtual time runs as fast as the
-/// machine can run the game, LED scan included: about 1 ms of real time a key in a release
-/// build (14 ms in a debug build), and a `z` the whole idle time (300 s: 600,000 scan steps,
-/// 0.15 s in a release build, 3 s in a debug one), so each block is handed on as it is seen.
+/// machine can run the game, LED scan included (docs/BENCHMARKS.md has the cost of a key and of
+/// a `z`, which plays the whole idle time), so each block is handed on as it is seen.
 public struct ScriptedGame: Sendable {
     public var settings: BoardSettings
     /// Press and release every button with contact bounce.

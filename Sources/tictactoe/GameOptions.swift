@@ -15,12 +15,12 @@ struct GameOptions: ParsableArguments {
     @Option(name: .customLong("o-name"), help: "Name of player O (green).")
     var oName: String?
 
-    /// Seconds without input before the lights sleep.
     /// Who plays O: a second person, or the computer at a level.
     @Option(help: "Who plays O when there is no saved game: \(Opponent.allCases.map(\.name).joined(separator: ", ")) (level 1 plays at random, 4 never loses). Default: the configuration's, else two-players.")
     var opponent: String?
 
-    /// Taken as written even when it starts with a dash, so that -1 is refused for its value.
+    /// Seconds without input before the lights sleep. Taken as written even when it starts with
+    /// a dash, so that -1 is refused for its value.
     @Option(
         name: .customLong("idle-sleep"), parsing: .unconditional,
         help: "Seconds without a press before the lights sleep: \(ConfigurationSchema.idleSleep.allowed) (default: \(ConfigurationSchema.idleSleep.defaultText), or the configuration's).")

@@ -9,8 +9,9 @@ struct TicTacToeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
-        // The package's version too: make deb refuses to build when packaging/debian/changelog says otherwise.
-        version: "0.3.0",
+        // The one place the version is written: make deb reads it for the package, and
+        // tictactoeTests holds packaging/debian/changelog's latest entry to it.
+        version: "0.4.0",
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self])
 

@@ -65,10 +65,10 @@ struct ConfigurationSchemaTests {
         #expect(configuration == Configuration())
     }
 
-    @Test("the README's configuration table is the one the schema writes")
+    @Test("docs/CONFIGURATION.md's table is the one the schema writes")
     func readmeTable() {
-        let readme = repositoryFile("README.md")
-        #expect(readme.contains(ConfigurationSchema.referenceTable), "paste into README.md:\n\(ConfigurationSchema.referenceTable)")
+        let document = repositoryFile("docs/CONFIGURATION.md")
+        #expect(document.contains(ConfigurationSchema.referenceTable), "paste into docs/CONFIGURATION.md:\n\(ConfigurationSchema.referenceTable)")
     }
 
     @Test("every key is read: a value other than its default reaches the settings")

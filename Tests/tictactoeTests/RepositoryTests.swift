@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// The repository's own facts held to one another: the module graph (manifest, its comment,
+/// the imports in `Sources/` and `docs/ARCHITECTURE.md`) and the version.
+private let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func text(_ path: String) throws -> String {
+    try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
+}
+
+private func matches(_ pattern: String, in text: String) -> [[String]] {
+    guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators, .anchorsMatchLines]) else {
+        return []
+    }
+    return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+        (0..<match.numberOfRanges).map { index in
+            Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+        }
+    }
+}
+
+/// Module → the modules of ours it depends on.
+private typealias Graph = [String: Set<String>]
+
+/// The manifest's Swift targets under `Sources/` and their dependencies on our own modules.
+private func manifestGraph() throws -> Graph {
+    let manifest = try text("Package.swift")
+    var graph: Graph = [:]
+    for match in matches(#"\.(?:target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?([^\n]*)"#, in: manifest) {
+        let name = match[1]
+        guard !match[3].contains("path:"), !match[2].contains("path:") else { continue }  // TestSupport lives in Tests/
+        graph[name] = Set(matches(#"(?<![\w.])"([A-Za-z-]+)""#, in: match[2]).map { $0[1] })
+    }
+    let sources = Set(graph.keys)
+    return graph.mapValues { $0.intersection(sources) }
+}
+
+/// The graph the manifest's comment draws: lines `//   Module -> A, B` (or `(nothing)`).
+private func commentGraph() throws -> Graph {
+    var graph: Graph = [:]
+    for match in matches(#"^//   ([\w-]+) +-> ([^\n]+)$"#, in: try text("Package.swift")) {
+        graph[match[1]] = match[2] == "(nothing)" ? [] : Set(match[2].components(separatedBy: ", "))
+    }
+    return graph
+}
+
+/// What the sources of each module import of ours.
+private func importGraph(modules: Set<String>) throws -> Graph {
+    var graph: Graph = [:]
+    for module in modules {
+        let folder = repository.appendingPathComponent("Sources/\(module)")
+        var imported: Set<String> = []
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" || file.pathExtension == "c" {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for match in matches(#"^(?:@testable )?import (\w+)$"#, in: source) { imported.insert(match[1]) }
+            if file.pathExtension == "c" { imported.formUnion(modules.filter { source.contains("<\($0)") }) }
+        }
+        graph[module] = imported.intersection(modules)
+    }
+    return graph
+}
+
+/// The architecture document's module table, in its "Modules" section: rows
+/// `| `Module` | what it is | A, B |`.
+private func architectureGraph() throws -> Graph {
+    var graph: Graph = [:]
+    let document = try text("docs/ARCHITECTURE.md")
+    guard let start = document.range(of: "\n## Modules\n") else { return [:] }
+    let section = document[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
+    for match in matches(#"^\| `([\w-]+)` \| [^|\n]+ \| ([^|\n]+) \|$"#, in: section) {
+        let dependencies = match[2].trimmingCharacters(in: .whitespaces)
+        graph[match[1]] = dependencies == "—" ? [] : Set(dependencies.components(separatedBy: ", ").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "` "))
+        })
+    }
+    return graph
+}
+
+/// Where `documented` differs from `actual`, module by module.
+private func difference(_ documented: Graph, _ actual: Graph) -> String {
+    Set(documented.keys).union(actual.keys).sorted().compactMap { module in
+        documented[module] == actual[module] ? nil
+            : "\(module) documented \(documented[module]?.sorted() ?? []), is \(actual[module]?.sorted() ?? [])"
+    }.joined(separator: "; ")
+}
+
+@Suite("The repository")
+struct RepositoryTests {
+    @Test("every module imports exactly the modules of ours its target declares")
+    func importsDeclared() throws {
+        let manifest = try manifestGraph()
+        #expect(manifest.count >= 15, "the manifest's targets were not read: \(manifest.keys.sorted())")
+        let imports = try importGraph(modules: Set(manifest.keys))
+        for module in manifest.keys.sorted() where module != "CLibgpiod" {
+            #expect(imports[module] == manifest[module], "\(module): imports \(imports[module]?.sorted() ?? []), declares \(manifest[module]?.sorted() ?? [])")
+        }
+    }
+
+    @Test("the manifest's graph comment and docs/ARCHITECTURE.md draw the manifest's graph")
+    func graphDocumented() throws {
+        var manifest = try manifestGraph()
+        // The C shim over libgpiod is KernelGPIO's own part: named as its dependency, no row.
+        manifest["GPIODShim"] = nil
+        manifest["CLibgpiod"] = nil
+        let comment = try commentGraph(), architecture = try architectureGraph()
+        #expect(comment == manifest, "Package.swift's comment: \(difference(comment, manifest))")
+        #expect(architecture == manifest, "docs/ARCHITECTURE.md: \(difference(architecture, manifest))")
+    }
+
+    @Test("the version is written once in the sources, and the package's changelog agrees with the command")
+    func version() throws {
+        let result = try Tictactoe.run(["--version"])
+        let version = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.status == 0)
+        let changelog = try text("packaging/debian/changelog")
+        #expect(changelog.hasPrefix("tictactoe-gpio (\(version)) "), "packaging/debian/changelog's latest entry is not \(version)")
+        var mentions = 0
+        let files = FileManager.default.enumerator(at: repository.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" {
+            mentions += try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\"\(version)\"").count - 1
+        }
+        #expect(mentions == 1)
+    }
+}
