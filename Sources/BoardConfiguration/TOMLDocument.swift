@@ -1,5 +1,4 @@
 import Basics
-import Presentation
 
 /// A value in a TOML file, as far as the configuration needs to tell values apart.
 enum TOMLValue: Sendable, Hashable {

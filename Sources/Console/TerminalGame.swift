@@ -3,10 +3,10 @@ import Dispatch
 import GPIO
 import Presentation
 import Reactive
+import SimulatedGPIO
 import WiredBoard
 #if canImport(Glibc)
 import Glibc
-import SimulatedGPIO
 #endif
 
 /// The interactive terminal game: the real stack on a simulated chip, in real time.

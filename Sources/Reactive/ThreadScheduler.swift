@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import Basics
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl

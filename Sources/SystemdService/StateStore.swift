@@ -1,10 +1,9 @@
-#if canImport(FoundationEssentials)
 import Basics
+#if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import BoardConfiguration
 import Presentation
 #if canImport(Glibc)
 import Glibc

@@ -22,8 +22,7 @@ struct Simulate: ParsableCommand {
             When standard input is not a terminal, it is read as a script of those keys \
             (spaces and newlines ignored, # starts a comment, . waits a second, z waits until \
             the lights sleep) and the board is printed after each key as it goes, in virtual \
-            time: about 1 ms a key in a release build, and a z plays the whole idle time's LED \
-            scan (0.15 s with the default 300 s).
+            time: nothing waits for the clock, and a z plays the whole idle time's LED scan.
             """)
 
     @OptionGroup var game: GameOptions
