@@ -78,12 +78,19 @@ extension TextFile {
     }
 
     /// Replaces the file at `path` with `bytes` so that a crash or power cut leaves either the
-    /// old file or the new one, never a mix: written beside it, flushed, renamed over it, and
-    /// the directory flushed so that the rename itself survives.
+    /// old file or the new one, never a mix: written to `path.tmp` beside it, flushed, renamed
+    /// over it, and the directory flushed so that the rename itself survives.
+    ///
+    /// The temporary file is created anew and exclusively (`O_EXCL | O_NOFOLLOW`): whatever
+    /// stood at its name (a crash's leftover, or a link planted there) is removed first, never
+    /// written through, so the write cannot reach a file the link names.
     public static func write(bytes: [UInt8], to path: String) throws(TextFileError) {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if unlink(temporary) != 0 && errno != ENOENT {
+            throw TextFileError(reason: "cannot write the file: cannot remove the old \(temporary.shown(limit: 200)): \(describeErrno(errno))")
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TextFileError(reason: "cannot write the file: \(describeErrno(errno))") }
         var failure: Int32?
         if !writeAll(fd, bytes) || fsync(fd) != 0 { failure = errno }
@@ -93,13 +100,38 @@ extension TextFile {
             unlink(temporary)
             throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
         }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        let directoryFD = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0, fsync(directoryFD) == 0 else {
+            let failure = errno
+            if directoryFD >= 0 { close(directoryFD) }
+            throw TextFileError(reason: "the file was written, but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))")
         }
+        close(directoryFD)
+    }
+
+    /// Moves the file at `path` out of the way, to `path` + `suffix`, or, when that name is
+    /// taken, `-2`, `-3`, … after it: never over another file. Returns where it went.
+    public static func setAside(_ path: String, suffix: String) throws(TextFileError) -> String {
+        for attempt in 1...1000 {
+            let aside = path + suffix + (attempt == 1 ? "" : "-\(attempt)")
+            // A hard link fails rather than replace what is there, unlike a rename.
+            if link(path, aside) == 0 {
+                guard unlink(path) == 0 else {
+                    let failure = errno
+                    unlink(aside)
+                    throw TextFileError(reason: "cannot move the file aside: \(describeErrno(failure))")
+                }
+                return aside
+            }
+            guard errno == EEXIST else { throw TextFileError(reason: "cannot move the file aside: \(describeErrno(errno))") }
+        }
+        throw TextFileError(reason: "cannot move the file aside: a thousand files are already set aside beside it")
+    }
+
+    /// The directory `path` is in: "." for a bare name.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Writes all of `bytes` to `fd`, however many calls it takes. Returns false on an error

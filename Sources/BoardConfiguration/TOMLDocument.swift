@@ -95,8 +95,14 @@ struct TOMLDocument: Sendable {
 
 /// A recursive-descent reader over the file's Unicode scalars.
 private struct Parser {
+    /// How deep lists and inline tables may nest. The configuration needs one level; the limit
+    /// keeps a hostile file from exhausting the stack, and is as deep as TOML test suites go.
+    static let deepestNesting = 128
+
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    /// How many lists and inline tables the reader is inside.
+    private var depth = 0
     private var line = 1
     private var lineStart = 0
 
@@ -118,7 +124,9 @@ private struct Parser {
     private var found: String {
         guard let current else { return "the end of the file" }
         switch current {
-        case "\n", "\r": return "the end of the line"
+        case "\n": return "the end of the line"
+        case "\r" where peek(1) == "\n": return "the end of the line"
+        case "\r": return "a carriage return (U+000D) without a line feed after it"
         case _ where current.value < 0x20 || current.value == 0x7F:
             return "the control character \(current.codePoint)"
         case _ where current.isInvisible:
@@ -322,7 +330,17 @@ private struct Parser {
         }
     }
 
+    /// Enters a list or an inline table, refusing one nested deeper than ``deepestNesting``.
+    private mutating func enterNesting() throws(TOMLSyntaxError) {
+        guard depth < Self.deepestNesting else {
+            throw error("lists and tables nest more than \(Self.deepestNesting) deep here; the configuration needs no list inside a list")
+        }
+        depth += 1
+    }
+
     private mutating func array() throws(TOMLSyntaxError) -> TOMLValue {
+        try enterNesting()
+        defer { depth -= 1 }
         index += 1
         var items: [TOMLValue] = []
         while true {
@@ -342,6 +360,8 @@ private struct Parser {
     }
 
     private mutating func inlineTable() throws(TOMLSyntaxError) -> TOMLValue {
+        try enterNesting()
+        defer { depth -= 1 }
         index += 1
         skipBlanks()
         if current == "}" {

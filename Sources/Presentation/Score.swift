@@ -12,16 +12,22 @@ public struct Score: Sendable, Hashable, CustomStringConvertible {
         self.draws = draws
     }
 
-    /// The score after a finished game; unchanged for a game still in progress.
+    /// The score after a finished game; unchanged for a game still in progress. A count stops
+    /// at `Int.max` rather than overflow (only a forged saved file gets near it).
     public func recording(_ outcome: Outcome) -> Score {
         var next = self
         switch outcome {
-        case .won(by: .x, _): next.xWins += 1
-        case .won(by: .o, _): next.oWins += 1
-        case .draw: next.draws += 1
+        case .won(by: .x, _): next.xWins = Self.increment(xWins)
+        case .won(by: .o, _): next.oWins = Self.increment(oWins)
+        case .draw: next.draws = Self.increment(draws)
         case .inProgress: break
         }
         return next
+    }
+
+    private static func increment(_ count: Int) -> Int {
+        let (sum, overflow) = count.addingReportingOverflow(1)
+        return overflow ? count : sum
     }
 
     public func wins(for player: Player) -> Int { player == .x ? xWins : oWins }

@@ -1,3 +1,4 @@
+import Basics
 import Presentation
 import TicTacToe
 
@@ -12,6 +13,19 @@ struct SavedState: Codable, Equatable {
         var xWins: Int
         var oWins: Int
         var draws: Int
+
+        init(xWins: Int, oWins: Int, draws: Int) {
+            self.xWins = xWins
+            self.oWins = oWins
+            self.draws = draws
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            xWins = try container.wholeNumber(.xWins)
+            oWins = try container.wholeNumber(.oWins)
+            draws = try container.wholeNumber(.draws)
+        }
     }
 
     var version: Int
@@ -28,6 +42,19 @@ struct SavedState: Codable, Equatable {
     var oWins: Int?
     var draws: Int?
 
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.wholeNumber(.version)
+        cells = try container.decode([String].self, forKey: .cells)
+        starter = try container.decode(String.self, forKey: .starter)
+        nextStarter = try container.decode(String.self, forKey: .nextStarter)
+        opponent = try container.decodeIfPresent(String.self, forKey: .opponent)
+        scores = try container.decodeIfPresent([String: SavedScore].self, forKey: .scores)
+        xWins = try container.contains(.xWins) ? container.wholeNumber(.xWins) : nil
+        oWins = try container.contains(.oWins) ? container.wholeNumber(.oWins) : nil
+        draws = try container.contains(.draws) ? container.wholeNumber(.draws) : nil
+    }
+
     init(_ snapshot: GameSnapshot) {
         version = Self.currentVersion
         cells = Position.all.map { snapshot.board[$0]?.rawValue ?? "" }
@@ -41,13 +68,16 @@ struct SavedState: Codable, Equatable {
 
     /// The snapshot, or why these contents cannot be one.
     func snapshot() throws(StateFileProblem) -> GameSnapshot {
-        guard let starter = Player(rawValue: starter), let next = Player(rawValue: nextStarter) else {
-            throw .invalid("players must be \"X\" or \"O\"")
+        guard let starter = Player(rawValue: starter) else {
+            throw .invalid("starter is \(self.starter.quoted()); it must be \"X\" or \"O\"")
+        }
+        guard let next = Player(rawValue: nextStarter) else {
+            throw .invalid("nextStarter is \(nextStarter.quoted()); it must be \"X\" or \"O\"")
         }
         var marks: [Player?] = []
-        for cell in cells {
+        for (index, cell) in cells.enumerated() {
             if cell.isEmpty { marks.append(nil) } else if let player = Player(rawValue: cell) { marks.append(player) } else {
-                throw .invalid("a cell holds \"\(cell)\"")
+                throw .invalid("cell \(index) holds \(cell.quoted()); it must be \"X\", \"O\" or \"\"")
             }
         }
         let (opponent, scores) = try pairings()
@@ -67,11 +97,11 @@ struct SavedState: Codable, Equatable {
             return (.person, [.person: Score(xWins: xWins, oWins: oWins, draws: draws)])
         case Self.currentVersion:
             guard let name = opponent, let opponent = Opponent(name: name) else {
-                throw .invalid("the opponent must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))")
+                throw .invalid("opponent is \(opponent.map { $0.quoted() } ?? "missing"); it must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))")
             }
             var result: [Opponent: Score] = [:]
             for (name, score) in scores ?? [:] {
-                guard let pairing = Opponent(name: name) else { throw .invalid("a score for \"\(name)\", which is no opponent") }
+                guard let pairing = Opponent(name: name) else { throw .invalid("a score for \(name.quoted()), which is no opponent") }
                 result[pairing] = Score(xWins: score.xWins, oWins: score.oWins, draws: score.draws)
             }
             return (opponent, result)
@@ -90,6 +120,20 @@ enum StateFileProblem: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(let why): "cannot be read: \(why)"
         case .invalid(let why): "is not a valid saved game: \(why)"
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A whole number, or a problem that names the key when the file holds another kind of
+    /// number there (JSON decoders report a fraction or a number too large for `Int` as data
+    /// that is "not valid JSON", which reads as a damaged file).
+    fileprivate func wholeNumber(_ key: Key) throws -> Int {
+        do {
+            return try decode(Int.self, forKey: key)
+        } catch {
+            guard let number = try? decode(Double.self, forKey: key) else { throw error }
+            throw StateFileProblem.invalid("\(key.stringValue.shown()) is \(number); it must be a whole number from 0 to \(Int.max)")
         }
     }
 }

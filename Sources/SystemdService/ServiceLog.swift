@@ -1,3 +1,4 @@
+import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +17,10 @@ import Musl
 ///   never interleave (a pipe keeps writes up to `PIPE_BUF` whole; longer ones are cut first).
 /// - Messages below ``level`` are dropped without building their text (the message is an
 ///   autoclosure).
-/// - Line breaks inside a message are replaced by spaces: one message, one journal entry.
+/// - Invisible characters in a message (line breaks, escapes, bidirectional overrides: paths,
+///   names and saved text come from outside) are spelt as code points, as in the program's
+///   messages: one message, one journal entry, and no escape sequence reaches a terminal that
+///   shows the journal.
 /// - Never blocks the caller on a full pipe for ever: a failed write is dropped, not retried.
 public struct ServiceLog: Sendable {
     /// A message's importance, ordered from least to most; the raw value is its syslog priority.
@@ -84,14 +88,14 @@ public struct ServiceLog: Sendable {
         case .levelName: "\(level): "
         }
         var bytes = line.utf8.count
-        for scalar in message.unicodeScalars {
+        for scalar in message.spellingInvisibles().unicodeScalars {
             let width = UTF8.width(scalar)
             // Cut on a scalar boundary, leaving room for the ellipsis (3 bytes) and the newline.
             if bytes + width > Self.longestLine - 4 {
                 line += "…"
                 break
             }
-            line.unicodeScalars.append(scalar == "\n" || scalar == "\r" ? " " : scalar)
+            line.unicodeScalars.append(scalar)
             bytes += width
         }
         return line + "\n"

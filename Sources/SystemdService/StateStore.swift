@@ -41,28 +41,34 @@ public struct StateStore: Sendable {
     }
 
     public func load() -> Loaded {
-        guard FileManager.default.fileExists(atPath: path) else { return .fresh }
+        var status = stat()
+        guard lstat(path, &status) == 0 || errno != ENOENT else { return .fresh }
         let problem: StateFileProblem
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let saved = try JSONDecoder().decode(SavedState.self, from: data)
+            let text = try TextFile.read(path)
+            let saved = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
             return .restored(try saved.snapshot())
         } catch let error as StateFileProblem {
             problem = error
+        } catch let error as TextFileError {
+            problem = .unreadable(error.reason)
         } catch let error as DecodingError {
             problem = .invalid(Self.describe(error))
         } catch {
-            problem = .unreadable("\(error)")
+            problem = .invalid("unreadable JSON")
         }
         return .unusable(problem: "\(path) \(problem)")
     }
 
     /// Moves the state file out of the way, kept for a person to look at, and returns where to:
-    /// `state.json.corrupt-<time>`.
-    public func setAside() -> String {
-        let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
-        _ = rename(path, aside)
-        return aside
+    /// `state.json.corrupt-<time>` (with `-2`, `-3`, … when that is taken: nothing is
+    /// overwritten). Throws, having moved nothing, when it cannot be moved.
+    public func setAside() throws(StoreError) -> String {
+        do {
+            return try TextFile.setAside(path, suffix: ".corrupt-\(Int(Date().timeIntervalSince1970))")
+        } catch {
+            throw StoreError(path: path, reason: error.reason)
+        }
     }
 
     /// Makes the state directory and any missing parents.
@@ -88,11 +94,36 @@ public struct StateStore: Sendable {
 
     private static func describe(_ error: DecodingError) -> String {
         switch error {
-        case .dataCorrupted(let context): "damaged or truncated JSON (\(context.debugDescription))"
-        case .keyNotFound(let key, _): "the key \"\(key.stringValue)\" is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            "damaged or truncated JSON (\(context.debugDescription.shown(limit: 200)))"
+        case .dataCorrupted(let context):
+            "\(place(context.codingPath)) holds a value of the wrong kind (\(context.debugDescription.shown(limit: 200)))"
+        case .keyNotFound(let key, let context):
+            "\(place(context.codingPath + [key])) is missing"
+        case .typeMismatch(let type, let context):
+            "\(place(context.codingPath)) holds a value of the wrong kind; it must be \(kind(of: type))"
+        case .valueNotFound(let type, let context):
+            "\(place(context.codingPath)) is null; it must be \(kind(of: type))"
         @unknown default: "unreadable JSON"
+        }
+    }
+
+    /// "cells[3]", "scores.computer-1.xWins", or "the top level".
+    private static func place(_ path: [any CodingKey]) -> String {
+        guard !path.isEmpty else { return "the top level" }
+        var text = ""
+        for key in path {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue.shown() }
+        }
+        return text
+    }
+
+    private static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Int.Type: "a whole number"
+        case is [String].Type, is [Any].Type: "a list"
+        default: "an object"
         }
     }
 }

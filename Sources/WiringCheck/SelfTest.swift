@@ -35,10 +35,12 @@ public struct SelfTest: Sendable {
         return stuckButtons(pad)
     }
 
-    /// The whole walk-through. Returns the faults found (empty: the board is right).
+    /// The whole walk-through. Returns the faults found (empty: the board is right). Throws a
+    /// ``GPIOError`` when the lines cannot be had, or ``NoAnswer`` when the operator cannot
+    /// answer; either way every LED is off and every line released when it returns.
     public func run(
         chip: any GPIOChip, scheduler: any Scheduler, operator person: any SelfTestOperator
-    ) throws(GPIOError) -> [String] {
+    ) throws -> [String] {
         let outputs = try chip.requestOutputs(OutputConfiguration(
             offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-selftest"))
         let pad: ButtonPad
@@ -64,8 +66,8 @@ public struct SelfTest: Sendable {
         }
 
         var faults = stuckButtons(pad)
-        faults += checkMatrix(frame: frame, person: person)
-        faults += checkStatus(frame: frame, person: person)
+        faults += try checkMatrix(frame: frame, person: person)
+        faults += try checkStatus(frame: frame, person: person)
         frame.value = .dark
         faults += checkButtons(pad: pad, person: person, skipping: stuckLines(pad))
         return faults
@@ -96,7 +98,7 @@ public struct SelfTest: Sendable {
         var word: String { self == .red ? "red" : self == .green ? "green" : "amber" }
     }
 
-    private func checkMatrix(frame: MutableProperty<Frame>, person: any SelfTestOperator) -> [String] {
+    private func checkMatrix(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {
         person.say("LED matrix: one cell at a time, red, then green, then amber (both).")
         // What was seen for each cell and colour; nil: nothing lit.
         var seen: [Int: [Colour: SeenCell?]] = [:]
@@ -105,7 +107,7 @@ public struct SelfTest: Sendable {
                 var lit = Frame.dark
                 lit.cells[index] = colour.led
                 frame.value = lit
-                seen[index, default: [:]][colour] = person.seenCell(
+                seen[index, default: [:]][colour] = try person.seenCell(
                     prompt: "Which cell is lit, and in what colour? (expected: \(cellName(index)) \(colour.word))")
             }
         }
@@ -151,11 +153,11 @@ public struct SelfTest: Sendable {
         return faults
     }
 
-    private func checkStatus(frame: MutableProperty<Frame>, person: any SelfTestOperator) -> [String] {
+    private func checkStatus(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {
         var faults: [String] = []
         for (name, lit, offset) in [("X (red)", (true, false), pins.xStatus), ("O (green)", (false, true), pins.oStatus)] {
             frame.value = Frame(cells: Frame.dark.cells, xStatus: lit.0, oStatus: lit.1)
-            let seen = person.seenStatus(prompt: "Which status LED is lit? (expected: \(name))")
+            let seen = try person.seenStatus(prompt: "Which status LED is lit? (expected: \(name))")
             if seen != lit {
                 faults.append("status LED \(name) on \(offset): \(seen == (false, false) ? "never lights: check the LED's polarity, its resistor and wire" : "the other LED lights: the status LED wires are swapped").")
             }

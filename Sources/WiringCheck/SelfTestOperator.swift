@@ -4,10 +4,11 @@
 public protocol SelfTestOperator: Sendable {
     /// Tells the operator something (a heading, a finding).
     func say(_ text: String)
-    /// Asks which cell is lit and in what colour. Nil when nothing is lit.
-    func seenCell(prompt: String) -> SeenCell?
-    /// Asks which status LEDs are lit.
-    func seenStatus(prompt: String) -> (x: Bool, o: Bool)
+    /// Asks which cell is lit and in what colour. Nil when nothing is lit. Throws when no
+    /// answer can come (the terminal's input has ended).
+    func seenCell(prompt: String) throws(NoAnswer) -> SeenCell?
+    /// Asks which status LEDs are lit. Throws when no answer can come.
+    func seenStatus(prompt: String) throws(NoAnswer) -> (x: Bool, o: Bool)
     /// Asks the operator to press the physical button `target`, and gives them up to `timeout`
     /// to do it. Returns once `pressed()` holds or the time is up.
     func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool)
@@ -30,5 +31,17 @@ public struct SeenCell: Sendable, Hashable {
         self.index = index
         self.red = red
         self.green = green
+    }
+}
+
+/// The self-test cannot go on: nobody can answer its questions (the terminal's input ended).
+public struct NoAnswer: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why, in words: "standard input ended".
+    public var reason: String
+
+    public init(reason: String) { self.reason = reason }
+
+    public var description: String {
+        "the self-test stopped: \(reason), so no question can be answered. Every LED is off; run it again at a terminal, or use --non-interactive."
     }
 }

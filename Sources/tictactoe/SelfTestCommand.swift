@@ -44,6 +44,9 @@ struct SelfTestCommand: ParsableCommand {
             faults = nonInteractive
                 ? try test.checkInputsAtRest(chip: gpio, scheduler: scheduler)
                 : try test.run(chip: gpio, scheduler: scheduler, operator: TerminalOperator())
+        } catch let error as NoAnswer {
+            printError(error.description)
+            throw ExitStatus.inputError
         } catch {
             throw ExitStatus.reporting(error)
         }
@@ -61,14 +64,17 @@ struct SelfTestCommand: ParsableCommand {
 struct TerminalOperator: SelfTestOperator {
     func say(_ text: String) { tictactoe.say(text) }
 
-    private func ask(_ question: String) -> String {
+    /// The answer typed, without blanks, in lower case; throws when standard input has ended,
+    /// so that a closed input ends the test instead of asking for ever.
+    private func ask(_ question: String) throws(NoAnswer) -> String {
         tictactoe.say(question)
-        return readLine().map { String($0.filter { !$0.isWhitespace }).lowercased() } ?? ""
+        guard let line = readLine() else { throw NoAnswer(reason: "standard input ended") }
+        return String(line.filter { !$0.isWhitespace }).lowercased()
     }
 
-    func seenCell(prompt: String) -> SeenCell? {
+    func seenCell(prompt: String) throws(NoAnswer) -> SeenCell? {
         while true {
-            let answer = ask(prompt + "\n  Type the cell's keypad key (7 8 9 is the top row) and r, g or a (amber), e.g. 7r; or 0 if nothing is lit:")
+            let answer = try ask(prompt + "\n  Type the cell's keypad key (7 8 9 is the top row) and r, g or a (amber), e.g. 7r; or 0 if nothing is lit:")
             if answer == "0" { return nil }
             if answer.count == 2, let digit = answer.first?.wholeNumberValue, let cell = Position(keypadKey: digit),
                let colour = answer.last, "rga".contains(colour) {
@@ -78,9 +84,9 @@ struct TerminalOperator: SelfTestOperator {
         }
     }
 
-    func seenStatus(prompt: String) -> (x: Bool, o: Bool) {
+    func seenStatus(prompt: String) throws(NoAnswer) -> (x: Bool, o: Bool) {
         while true {
-            switch ask(prompt + "\n  Type x (red, X's side), o (green, O's side), b (both) or 0 (none):") {
+            switch try ask(prompt + "\n  Type x (red, X's side), o (green, O's side), b (both) or 0 (none):") {
             case "x": return (true, false)
             case "o": return (false, true)
             case "b": return (true, true)

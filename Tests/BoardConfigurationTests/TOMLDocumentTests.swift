@@ -8,7 +8,7 @@ struct BadTOML: Sendable, CustomTestStringConvertible {
     let line: Int
     let column: Int
     let message: String
-    var testDescription: String { message }
+    var testDescription: String { message + (text.count > 100 ? " (\(text.count) characters)" : "") }
 }
 
 private let badTOML: [BadTOML] = [
@@ -35,6 +35,12 @@ private let badTOML: [BadTOML] = [
     BadTOML(text: "a = 1 # ok\u{7F}", line: 1, column: 11, message: "the control character U+007F is not allowed in a comment"),
     BadTOML(text: "a = {b = 1, b = 2}", line: 1, column: 13, message: "b is given twice in this table"),
     BadTOML(text: "= 1", line: 1, column: 1, message: "expected a key (letters, digits, _ or -), found '='"),
+    BadTOML(text: "a = 1\r", line: 1, column: 6, message: "expected the end of the line, found a carriage return (U+000D) without a line feed after it"),
+    // Tens of thousands deep crashed the reader's stack; the limit is the nesting depth.
+    BadTOML(text: "\na = " + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000), line: 2, column: 133,
+            message: "lists and tables nest more than 128 deep here; the configuration needs no list inside a list"),
+    BadTOML(text: "a = " + String(repeating: "{b = ", count: 50_000) + "1" + String(repeating: "}", count: 50_000), line: 1, column: 645,
+            message: "lists and tables nest more than 128 deep here; the configuration needs no list inside a list"),
 ]
 
 @Suite("TOML reading")

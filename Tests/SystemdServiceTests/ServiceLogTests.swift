@@ -51,7 +51,8 @@ struct ServiceLogTests {
     @Test("one message is one line, and a very long one is cut below PIPE_BUF")
     func oneLine() throws {
         let log = ServiceLog(level: .info, prefix: .syslogPriority) { _ in }
-        #expect(log.line(.info, "a\nb\r\nc") == "<6>a b  c\n")
+        #expect(log.line(.info, "a\nb\r\nc") == "<6>aU+000AbU+000DU+000Ac\n")
+        #expect(log.line(.info, "chip \u{1B}[31mred\u{202E}") == "<6>chip U+001B[31mredU+202E\n", "an escape sequence reached the journal")
         let long = try #require(log.line(.info, String(repeating: "é", count: 5000)))
         #expect(long.utf8.count <= ServiceLog.longestLine + 1)
         #expect(long.hasSuffix("…\n"))

@@ -11,6 +11,20 @@ private func temporaryDirectory() throws -> String {
     return path
 }
 
+/// State files and the words their problem must be told in.
+private let namedProblems: [(String, String)] = [
+        ("[]", "the top level holds a value of the wrong kind; it must be an object"),
+        ("{\"version\": 1, \"cells\": [\"X\"", "damaged or truncated JSON"),
+        ("{\"version\":2,\"cells\":[1,\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
+         "cells[0] holds a value of the wrong kind; it must be text"),
+        ("{\"version\":2.5,\"cells\":[],\"starter\":\"X\",\"nextStarter\":\"O\"}", "version is 2.5; it must be a whole number"),
+        ("{\"cells\":[],\"starter\":\"X\",\"nextStarter\":\"O\"}", "version is missing"),
+        ("{\"version\":2,\"cells\":[\"\\u001b[2J\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
+         "cell 0 holds \"U+001B[2J\"; it must be \"X\", \"O\" or \"\""),
+        ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"Z\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
+         "starter is \"Z\"; it must be \"X\" or \"O\""),
+]
+
 @Suite("State store")
 struct StateStoreTests {
     @Test("a saved game, next starter and score come back exactly")
@@ -72,11 +86,72 @@ struct StateStoreTests {
         }
         #expect(problem.hasPrefix(store.path))
         #expect(FileManager.default.fileExists(atPath: store.path), "load only reads")
-        let aside = store.setAside()
+        let aside = try store.setAside()
         #expect(aside.hasPrefix(store.path + ".corrupt-"))
         #expect(FileManager.default.fileExists(atPath: aside))
         #expect(!FileManager.default.fileExists(atPath: store.path))
         #expect(store.load() == .fresh)
+    }
+
+    @Test("each problem is named for a person: the key or item at fault and what it must be", arguments: namedProblems)
+    func named(contents: String, message: String) throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
+        guard case .unusable(let problem) = store.load() else {
+            Issue.record("\(contents) was not reported")
+            return
+        }
+        #expect(problem.contains(message), "\(problem)")
+    }
+
+    @Test("a state path that is a directory or a FIFO is unusable, with its own sentence, and never blocks")
+    func notAFile() throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: false)
+        #expect(store.load() == .unusable(problem: "\(store.path) cannot be read: cannot read the file: it is a directory"))
+        try FileManager.default.removeItem(atPath: store.path)
+        #expect(mkfifo(store.path, 0o600) == 0)
+        #expect(store.load() == .unusable(problem: "\(store.path) cannot be read: cannot read the file: it is a pipe (FIFO), not a regular file"))
+    }
+
+    @Test("setting aside never overwrites an earlier file set aside in the same second")
+    func setAsideTwice() throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        var asides: [String] = []
+        for contents in ["first", "second", "third"] {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
+            asides.append(try store.setAside())
+        }
+        #expect(Set(asides).count == 3)
+        let kept = try asides.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        #expect(kept == ["first", "second", "third"])
+    }
+
+    @Test("a state directory that refuses changes: setting aside fails and says so, and the file stays")
+    func setAsideRefused() throws {
+        let directory = try temporaryDirectory()
+        let store = StateStore(directory: directory)
+        try Data("corrupt".utf8).write(to: URL(fileURLWithPath: store.path))
+        // Tests run as root, whom permissions do not refuse; a path through a regular file is
+        // refused to everyone (ENOTDIR).
+        let blocked = StateStore(directory: directory + "/state.json")
+        #expect(throws: StoreError.self) { try blocked.setAside() }
+        #expect(try String(contentsOfFile: store.path, encoding: .utf8) == "corrupt")
+    }
+
+    @Test("a link planted at the temporary name is replaced, never written through")
+    func plantedLink() throws {
+        let directory = try temporaryDirectory()
+        let store = StateStore(directory: directory)
+        let victim = directory + "/victim"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        #expect(symlink(victim, store.path + ".tmp") == 0)
+        try store.save(GameSnapshot())
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious", "the save wrote through the link")
+        var status = stat()
+        #expect(lstat(store.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "the state file became a link")
+        #expect(store.load() == .restored(GameSnapshot()))
+        #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
     }
 }
 

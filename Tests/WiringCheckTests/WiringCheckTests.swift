@@ -13,10 +13,19 @@ import TicTacToe
 final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
     let board: SimulatedBoard
     let scheduler: TestScheduler
+    /// How many questions they answer before walking away (their input ends); nil: all.
+    var answersLeft: Int?
 
-    init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap) {
+    init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap, answers: Int? = nil) {
         board = SimulatedBoard(chip: chip, pins: actual, scheduler: scheduler)
         self.scheduler = scheduler
+        answersLeft = answers
+    }
+
+    private func answer() throws(NoAnswer) {
+        guard let left = answersLeft else { return }
+        guard left > 0 else { throw NoAnswer(reason: "standard input ended") }
+        answersLeft = left - 1
     }
 
     private func look() -> Frame {
@@ -26,14 +35,16 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
 
     func say(_ text: String) {}
 
-    func seenCell(prompt: String) -> SeenCell? {
+    func seenCell(prompt: String) throws(NoAnswer) -> SeenCell? {
+        try answer()
         let frame = look()
         return frame.cells.indices.first { frame.cells[$0].isLit }.map {
             SeenCell(index: $0, red: frame.cells[$0].isRedLit, green: frame.cells[$0].isGreenLit)
         }
     }
 
-    func seenStatus(prompt: String) -> (x: Bool, o: Bool) {
+    func seenStatus(prompt: String) throws(NoAnswer) -> (x: Bool, o: Bool) {
+        try answer()
         let frame = look()
         return (frame.xStatus, frame.oStatus)
     }
@@ -58,6 +69,20 @@ struct SelfTestTests {
         #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
         #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
         return faults
+    }
+
+    @Test("nobody answering (input ended) ends the walk-through with NoAnswer, every LED off and every line released",
+          arguments: [0, 5, 27, 28])
+    func noAnswer(answers: Int) throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard, answers: answers)
+        #expect(throws: NoAnswer(reason: "standard input ended")) {
+            try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
+                .run(chip: chip, scheduler: scheduler, operator: builder)
+        }
+        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }, "an LED was left lit")
+        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }, "a line was left requested")
     }
 
     @Test("a correctly wired board passes")

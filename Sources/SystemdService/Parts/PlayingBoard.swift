@@ -60,7 +60,12 @@ public final class PlayingBoard: ServicePart {
         case .fresh:
             logger.info("no saved game at \(store.path); starting fresh")
         case .unusable(let problem):
-            logger.error("\(problem); moved it to \(store.setAside()) and started fresh")
+            do throws(StoreError) {
+                let aside = try store.setAside()
+                logger.error("\(problem); moved it to \(aside) and started fresh")
+            } catch {
+                logger.error("\(problem); it could not be moved aside (\(error.reason)), so it stays where it is and the game starts fresh")
+            }
         }
         running.withValue { $0 = (chip, board) }
     }
