@@ -61,13 +61,20 @@ public final class TerminalGame: Sendable {
             finished.wait()
             terminal.restore()
         }
-        signal(SIGTERM, SIG_IGN)
-        let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        termination.setEventHandler {
-            finish()
-            exit(143)
+        // Every signal that would end the game ends it the way `q` does: LEDs off, terminal
+        // back to normal (the screen, the cursor, echo), then the signal's exit status. Ctrl-C
+        // arrives as a key (raw mode), but a SIGINT from elsewhere, a closed terminal's SIGHUP
+        // and SIGQUIT must not leave the terminal raw.
+        let terminations = Self.endingSignals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                finish()
+                exit(128 + number)
+            }
+            source.resume()
+            return source
         }
-        termination.resume()
 
         keys: while let byte = terminal.readKey() {
             if byte == 3 || byte == 4 { break }  // Ctrl-C, Ctrl-D
@@ -81,7 +88,10 @@ public final class TerminalGame: Sendable {
             case .wait, .waitForSleep: continue
             }
         }
-        termination.cancel()
+        for source in terminations { source.cancel() }
         finish()
     }
+
+    /// The signals that end the game, each putting the terminal back first.
+    static let endingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 }

@@ -17,7 +17,7 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         if printDefault {
-            print(ConfigurationSchema.defaultFile, terminator: "")
+            StandardOutput.write(ConfigurationSchema.defaultFile)
             return
         }
         do {

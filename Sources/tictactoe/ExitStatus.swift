@@ -10,7 +10,7 @@ enum ExitStatus {
     /// The board could not start: bad pin map or a GPIO error (EX_CONFIG / EX_UNAVAILABLE).
     static let badPinMap = ExitCode(78)
     static let gpioUnavailable = ExitCode(69)
-    /// Standard input could not be read (EX_IOERR).
+    /// Standard input could not be read, or standard output written (EX_IOERR).
     static let inputError = ExitCode(74)
     /// A line is held by another program: try again once it is stopped (EX_TEMPFAIL).
     static let lineBusy = ExitCode(75)

@@ -1,13 +1,38 @@
+import ArgumentParser
 import Basics
 import BoardConfiguration
 #if canImport(Glibc)
 import Glibc
 #endif
 import Presentation
+import Reactive
 
 /// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
 func say(_ line: String) {
     write(line, to: STDOUT_FILENO)
+}
+
+/// Whether everything meant for standard output reached it. A failed write (a full disk,
+/// standard output closed) is remembered, nothing more is written there, and the command ends
+/// with ``check()``'s message and exit status 74 instead of a silent success.
+enum StandardOutput {
+    private static let failure = Protected<Int32?>(nil)
+
+    /// Writes `text` exactly as given, unless an earlier write failed.
+    static func write(_ text: String) {
+        guard failure.value == nil else { return }
+        if !TextFile.writeAll(STDOUT_FILENO, Array(text.utf8)) {
+            let number = errno
+            failure.withValue { $0 = $0 ?? number }
+        }
+    }
+
+    /// Throws exit status 74, having said why, when a write to standard output failed.
+    static func check() throws(ExitCode) {
+        guard let number = failure.value else { return }
+        printError("cannot write to standard output: \(TextFile.describeErrno(number)). Nothing more was written; send the output somewhere with room.")
+        throw ExitStatus.inputError
+    }
 }
 
 /// An error for the user, on standard error: "tictactoe: …".
@@ -19,5 +44,6 @@ func printError(_ message: String) {
 /// (paths, arguments), and none of it may reach the terminal as an escape sequence, so every
 /// invisible character but line breaks and tabs is spelt as its code point.
 func write(_ text: String, to fd: Int32) {
-    TextFile.writeAll(fd, Array((text.spellingInvisibles(except: ["\n", "\t"]) + "\n").utf8))
+    let line = text.spellingInvisibles(except: ["\n", "\t"]) + "\n"
+    if fd == STDOUT_FILENO { StandardOutput.write(line) } else { TextFile.writeAll(fd, Array(line.utf8)) }
 }

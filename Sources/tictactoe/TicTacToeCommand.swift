@@ -16,7 +16,8 @@ struct TicTacToeCommand: AsyncParsableCommand {
         subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self])
 
     /// ArgumentParser's own `main`, except that what it prints (usage errors echo the
-    /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message.
+    /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message,
+    /// and that output which could not be written is an error (exit 74), not a success.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -25,10 +26,12 @@ struct TicTacToeCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            try StandardOutput.check()
         } catch {
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
             if !message.isEmpty { write(message, to: status == .success ? STDOUT_FILENO : STDERR_FILENO) }
+            if status == .success, (try? StandardOutput.check()) == nil { Glibc.exit(ExitStatus.inputError.rawValue) }
             Glibc.exit(status.rawValue)
         }
     }

@@ -13,16 +13,23 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     let says: String
     var testDescription: String { name }
 
-    init(_ name: String, _ arguments: [String], input: Tictactoe.Input = .text(""), status: Int32, says: String) {
+    let output: Tictactoe.Output
+
+    init(
+        _ name: String, _ arguments: [String], input: Tictactoe.Input = .text(""), output: Tictactoe.Output = .captured,
+        status: Int32, says: String
+    ) {
         self.name = name
         self.arguments = arguments
         self.input = input
+        self.output = output
         self.status = status
         self.says = says
     }
 }
 
 extension Tictactoe.Input: @unchecked Sendable {}
+extension Tictactoe.Output: @unchecked Sendable {}
 
 private let escape = "\u{1B}[2J"
 
@@ -56,6 +63,12 @@ private let badInputs: [BadInput] = [
              says: "/nonexistent/U+001B[2J.toml: cannot read the file"),
     BadInput("no folder to write the hardware documents into", ["hardware-docs", "--output", ""], status: 64,
              says: "--output is empty; name the folder to write into"),
+    BadInput("a script played onto a full disk", ["simulate"], input: .text("5 1 9"), output: .path("/dev/full"), status: 74,
+             says: "cannot write to standard output: no space left on device."),
+    BadInput("the default configuration printed onto a full disk", ["check-config", "--print-default"], output: .path("/dev/full"),
+             status: 74, says: "cannot write to standard output: no space left on device."),
+    BadInput("the version printed with standard output closed", ["--version"], output: .closed, status: 74,
+             says: "cannot write to standard output: bad file descriptor."),
     BadInput("a configuration that is a directory", ["check-config", "/tmp"], status: 78, says: "/tmp: cannot read the file: it is a directory"),
     BadInput("a configuration that is a device", ["check-config", "/dev/null"], status: 78, says: "/dev/null: cannot read the file"),
     BadInput("a missing configuration for run", ["run", "--config", "/nonexistent/tictactoe.toml"], status: 78,
@@ -67,7 +80,7 @@ private let badInputs: [BadInput] = [
 struct BadInputTests {
     @Test("each case", arguments: badInputs)
     func badInput(_ bad: BadInput) throws {
-        let outcome = try Tictactoe.run(bad.arguments, input: bad.input)
+        let outcome = try Tictactoe.run(bad.arguments, input: bad.input, output: bad.output)
         #expect(outcome.signal == nil, "crashed")
         #expect(outcome.status == bad.status)
         #expect(outcome.err.contains(bad.says), "stderr: \(outcome.err.prefix(600))")

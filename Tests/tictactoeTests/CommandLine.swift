@@ -16,6 +16,15 @@ struct Tictactoe {
         case closed
     }
 
+    /// Where the program's standard output goes.
+    enum Output {
+        /// A file the test reads back as ``Outcome/out``.
+        case captured
+        /// A path opened for writing, such as `/dev/full`; ``Outcome/out`` is then empty.
+        case path(String)
+        case closed
+    }
+
     struct Outcome {
         var status: Int32
         /// The signal that ended it, if one did (a crash: 4 is SIGILL, a Swift trap).
@@ -39,7 +48,7 @@ struct Tictactoe {
     }
 
     /// Runs `tictactoe arguments…` and waits for it.
-    static func run(_ arguments: [String], input: Input = .text("")) throws -> Outcome {
+    static func run(_ arguments: [String], input: Input = .text(""), output: Output = .captured) throws -> Outcome {
         guard let executable else { throw MissingExecutable() }
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -57,7 +66,11 @@ struct Tictactoe {
         case .writeOnly(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_WRONLY, 0)
         case .closed: posix_spawn_file_actions_addclose(&actions, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        switch output {
+        case .captured: posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .path(let path): posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
+        case .closed: posix_spawn_file_actions_addclose(&actions, 1)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tictactoe simulate` on a real pseudo-terminal, ended by a signal as a closed window or a
+/// `kill` ends it.
+private struct PseudoTerminal {
+    let master: Int32
+    let slavePath: String
+
+    /// Linux's `TIOCSPTLCK` and `TIOCGPTN` (asm-generic/ioctls.h, the same on x86_64 and arm64):
+    /// `posix_openpt`, `unlockpt` and `ptsname` are not visible to Swift without `_XOPEN_SOURCE`.
+    private static let unlock: UInt = 0x4004_5431, number: UInt = 0x8004_5430
+
+    init?() {
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var locked: Int32 = 0, index: UInt32 = 0
+        guard master >= 0, ioctl(master, Self.unlock, &locked) == 0, ioctl(master, Self.number, &index) == 0 else { return nil }
+        slavePath = "/dev/pts/\(index)"
+    }
+
+    /// Reads what the program wrote until `done` holds of it, end of output, or `seconds` pass.
+    func read(until done: (String) -> Bool, seconds: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while Date() < deadline, !done(String(decoding: bytes, as: UTF8.self)) {
+            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) >= 0 else { break }
+            guard poller.revents != 0 else { continue }
+            let count = Glibc.read(master, &chunk, chunk.count)
+            if count <= 0 { break }  // EIO once the program has exited
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The wait status of `pid` once it has exited, or nil (and the process killed) if it is still
+/// running after `seconds`: a test that fails, never one that hangs.
+private func exitStatus(of pid: pid_t, within seconds: Int) -> Int32? {
+    let status = LockedStatus()
+    let exited = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        var code: Int32 = 0
+        while waitpid(pid, &code, 0) < 0 && errno == EINTR {}
+        status.set(code)
+        exited.signal()
+    }
+    guard exited.wait(timeout: .now() + .seconds(seconds)) == .success else {
+        kill(pid, SIGKILL)
+        exited.wait()
+        return nil
+    }
+    return status.get()
+}
+
+private final class LockedStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var code: Int32 = 0
+    func set(_ value: Int32) { lock.withLock { code = value } }
+    func get() -> Int32 { lock.withLock { code } }
+}
+
+@Suite("tictactoe simulate on a terminal, ended by signals")
+struct TerminalSignalTests {
+    @Test("each ending signal puts the terminal back (cursor, screen, echo and line mode) and exits 128 + the signal",
+          .timeLimit(.minutes(1)), arguments: [SIGHUP, SIGINT, SIGQUIT, SIGTERM])
+    func restored(signal number: Int32) throws {
+        let executable = try #require(Tictactoe.executable)
+        let terminal = try #require(PseudoTerminal())
+        defer { close(terminal.master) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, terminal.slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        let argv = [executable, "simulate"].map { argument in argument.withCString { strdup($0) } } + [nil]
+        defer { argv.forEach { free($0) } }
+        // Started as a shell starts it: every signal at its default and none blocked, whatever
+        // the test runner ignores or blocks.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid = pid_t()
+        #expect(posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0)
+
+        // The game is up once it has drawn its first screen on the alternate screen.
+        let started = terminal.read(until: { $0.contains("\u{1B}[?1049h") && $0.contains("Press 1–9") }, seconds: 30)
+        #expect(started.contains("\u{1B}[?1049h\u{1B}[?25l"), "the game did not start: \(started.debugDescription)")
+        var raw = termios()
+        #expect(tcgetattr(terminal.master, &raw) == 0 && raw.c_lflag & tcflag_t(ICANON | ECHO) == 0, "not in raw mode")
+
+        kill(pid, number)
+        let rest = terminal.read(until: { $0.contains("\u{1B}[?25h\u{1B}[?1049l") }, seconds: 30)
+        let status = try #require(exitStatus(of: pid, within: 30), "still running after the signal")
+        #expect(status & 0x7F == 0, "ended by the signal itself, without putting the terminal back")
+        #expect((status >> 8) & 0xFF == 128 + number)
+        #expect(rest.contains("\u{1B}[?25h\u{1B}[?1049l"), "the cursor and the main screen were not restored")
+        var restored = termios()
+        #expect(tcgetattr(terminal.master, &restored) == 0)
+        #expect(restored.c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO), "echo and line mode not restored")
+    }
+}
