@@ -44,4 +44,8 @@ extension String {
 
     /// ``shown(limit:)`` in double quotes.
     public func quoted(limit: Int = 40) -> String { "\"" + shown(limit: limit) + "\"" }
+
+    /// A path as messages and the log show it: invisible characters spelt, and one longer than
+    /// any real path a person types cut to "…" so that a hostile one cannot flood a message.
+    public var shownPath: String { shown(limit: 200) }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// A problem with a configuration file: which file and line, which key, and what to do.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String
@@ -15,7 +17,7 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
 
     /// `FILE, line N: message`, the message naming the key and what to do.
     public var description: String {
-        let place = line.map { "\(file), line \($0)" } ?? file
+        let place = line.map { "\(file.shownPath), line \($0)" } ?? file.shownPath
         return "\(place): \(message)"
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// What went wrong with a chip or its lines, worded for the person at the board.
 public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line is held by another request (the kernel's EBUSY).
@@ -16,7 +18,8 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAGPIOChip(path: String)
     /// The chip's device file exists but this user may not open it.
     case permissionDenied(path: String)
-    /// Any other failure of the GPIO library or the kernel, with the C error number.
+    /// Any other failure of the GPIO library or the kernel, with the C error number (kept for
+    /// code that tells failures apart; the message says it in words).
     case system(chip: String, operation: String, errno: Int32, message: String)
 
     public var description: String {
@@ -25,7 +28,8 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
             let holder = consumer.map { "\"\($0)\"" } ?? "another program"
             return "\(chip) line \(offset.rawValue) (\(offset)) is busy: \(holder) holds it. Stop that program (or the tictactoe service) and try again."
         case .offsetOutOfRange(let chip, let offset, let count):
-            return "\(chip) has no line \(offset.rawValue): it has lines 0...\(count - 1). Check the pin numbers in the configuration."
+            let lines = count == 0 ? "it has no lines at all" : count == 1 ? "its only line is 0" : "it has lines 0 to \(count - 1)"
+            return "\(chip) has no line \(offset.rawValue): \(lines). Check the pin numbers in the configuration, and the chip."
         case .duplicateLine(let chip, let offset):
             return "\(chip) line \(offset.rawValue) (\(offset)) was requested twice in one request."
         case .released(let chip):
@@ -36,13 +40,13 @@ public enum GPIOError: Error, Sendable, Hashable, CustomStringConvertible {
             let list = available.isEmpty
                 ? "no GPIO chips exist here (is this a Raspberry Pi, and is the gpio character device enabled?)"
                 : "the chips here are: " + available.map(\.description).joined(separator: "; ")
-            return "no GPIO chip matches \"\(spec)\"; \(list). Give a path (/dev/gpiochip0), a name (gpiochip0) or a label (pinctrl-bcm2711)."
+            return "no GPIO chip matches \(spec.quoted(limit: 200)); \(list). Give a path (/dev/gpiochip0), a name (gpiochip0) or a label (pinctrl-bcm2711)."
         case .notAGPIOChip(let path):
-            return "\(path) is not a GPIO chip. Give a chip's device (/dev/gpiochip0), its name (gpiochip0) or its label (pinctrl-bcm2711); `gpiodetect` lists them."
+            return "\(path.shownPath) is not a GPIO chip. Give a chip's device (/dev/gpiochip0), its name (gpiochip0) or its label (pinctrl-bcm2711); `gpiodetect` lists them."
         case .permissionDenied(let path):
-            return "\(path): permission denied. Add your user to the gpio group (sudo usermod -aG gpio $USER, then log in again), or install a udev rule giving the group gpio read-write access to gpiochip devices."
-        case .system(let chip, let operation, let errno, let message):
-            return "\(chip): \(operation) failed: \(message) (errno \(errno))."
+            return "\(path.shownPath): permission denied. Add your user to the gpio group (sudo usermod -aG gpio $USER, then log in again), or install a udev rule giving the group gpio read-write access to gpiochip devices."
+        case .system(let chip, let operation, _, let message):
+            return "\(chip): \(operation) failed: \(message)."
         }
     }
 }

@@ -57,7 +57,7 @@ public struct StateStore: Sendable {
         } catch {
             problem = .invalid("unreadable JSON")
         }
-        return .unusable(problem: "\(path) \(problem)")
+        return .unusable(problem: "\(path.shownPath) \(problem)")
     }
 
     /// Moves the state file out of the way, kept for a person to look at, and returns where to:

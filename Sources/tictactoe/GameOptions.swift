@@ -23,7 +23,13 @@ struct GameOptions: ParsableArguments {
     /// a dash, so that -1 is refused for its value.
     @Option(
         name: .customLong("idle-sleep"), parsing: .unconditional,
-        help: "Seconds without a press before the lights sleep: \(ConfigurationSchema.idleSleep.allowed) (default: \(ConfigurationSchema.idleSleep.defaultText), or the configuration's).")
+        help: "Seconds without a press before the lights sleep: \(ConfigurationSchema.idleSleep.allowed) (default: \(ConfigurationSchema.idleSleep.defaultText), or the configuration's).",
+        transform: { text in
+            guard let seconds = Int(text) else {
+                throw ValidationError("give a whole number of seconds, \(ConfigurationSchema.idleSleep.allowed).")
+            }
+            return seconds
+        })
     var idleSleep: Int?
 
     /// The configuration's limits, so that the command line cannot ask for what a file may not.

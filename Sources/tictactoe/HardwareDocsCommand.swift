@@ -36,7 +36,7 @@ struct HardwareDocsCommand: ParsableCommand {
         for (name, contents) in files {
             let path = output + "/" + name
             do { try TextFile.write(contents, to: path) } catch {
-                printError("\(path): \(error.reason). Give an existing, writable --output folder.")
+                printError("\(path.shownPath): \(error.reason). Give an existing, writable --output folder.")
                 throw ExitStatus.cannotCreate
             }
             say("wrote \(path)")

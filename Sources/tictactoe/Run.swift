@@ -40,7 +40,14 @@ struct Run: AsyncParsableCommand {
     var logLevel: String = "info"
 
     /// SCHED_FIFO priority for the game loop; 0 keeps normal scheduling.
-    @Option(name: .customLong("realtime-priority"), help: "SCHED_FIFO priority (1–99) for the game loop that scans the LEDs; 0 for normal scheduling.")
+    @Option(
+        name: .customLong("realtime-priority"), parsing: .unconditional, help: "SCHED_FIFO priority (1–99) for the game loop that scans the LEDs; 0 for normal scheduling.",
+        transform: { text in
+            guard let priority = Int32(text) else {
+                throw ValidationError("give 0 (normal scheduling) or a priority from 1 to 99.")
+            }
+            return priority
+        })
     var realtimePriority: Int32 = 10
 
     /// The labels of the 40-pin header's chip on the Pi models this supports.
@@ -49,11 +56,11 @@ struct Run: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...99).contains(realtimePriority) else {
-            throw ValidationError("--realtime-priority must be 0 (off) or 1–99 (got \(realtimePriority)).")
+            throw ValidationError("--realtime-priority is \(realtimePriority); give 0 (normal scheduling) or a priority from 1 to 99.")
         }
         guard ServiceLog.Level(name: logLevel) != nil else {
             let names = ServiceLog.Level.allCases.map(\.description).joined(separator: ", ")
-            throw ValidationError("--log-level must be one of \(names) (got \(logLevel)).")
+            throw ValidationError("--log-level is \(logLevel.quoted()); it must be one of \(names).")
         }
     }
 
