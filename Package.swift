@@ -103,7 +103,9 @@ let package = Package(
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
-        .testTarget(name: "BoardConfigurationTests", dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "WiredBoard"]),
+        .testTarget(
+            name: "BoardConfigurationTests",
+            dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
@@ -112,7 +114,7 @@ let package = Package(
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
         .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.
         .testTarget(name: "tictactoeTests", dependencies: ["TicTacToe"]),

@@ -18,8 +18,9 @@ packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,pkg-config,git,ca-cer
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
 # arm64 runtime libraries beside the amd64 ones (multiarch), so that dpkg-shlibdeps finds them
 # and their symbols files for the arm64 binary; systemd, so that the package's own installation
-# test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper).
-later=(dpkg-dev lintian file systemd libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64)
+# test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper); python3, whose
+# tomllib the TOML reader's tests compare with.
+later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 if [[ -f $tree/.complete ]]; then

@@ -43,6 +43,8 @@ if [[ $mode == --tests ]]; then
     # and for the arm64 appliance: systemd-analyze, the cross compiler for its kernel, QEMU's
     # arm64 machine, a Debian root file system and ext4 images.
     systemd gcc-aarch64-linux-gnu qemu-system-arm debootstrap e2fsprogs
+    # and python3 (3.11 or newer), whose tomllib the TOML reader's tests compare with.
+    python3
   )
 fi
 

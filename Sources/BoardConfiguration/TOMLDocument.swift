@@ -275,7 +275,6 @@ private struct Parser {
         case "n": text += "\n"
         case "f": text += "\u{0C}"
         case "r": text += "\r"
-        case "e": text += "\u{1B}"
         case "\"": text += "\""
         case "\\": text += "\\"
         case "u", "U":
@@ -419,7 +418,10 @@ private struct Parser {
         if token.isEmpty { throw error("expected a value after '=', found \(found)") }
         if let value = Self.classify(token) { return value }
         index = start
-        throw error("\(token) is not a value TOML knows: write text in quotes, a number, true or false, or a list in brackets")
+        if Self.isIntegerBeyond64Bits(token) {
+            throw error("\(token.shown()) is beyond the 64-bit integers a TOML reader keeps; no key of the configuration takes a number near that")
+        }
+        throw error("\(token.shown()) is not a value TOML knows: write text in quotes, a number, true or false, or a list in brackets")
     }
 
     private static func looksLikeDate(_ token: String) -> Bool {
@@ -445,13 +447,20 @@ private struct Parser {
         return nil
     }
 
-    private static func isDateTime(_ token: String) -> Bool {
-        token.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "0"..."9", "-", ":", ".", "T", "t", "Z", "z", "+", " ": true
-            default: false
-            }
-        }
+    /// Whether `token` is one of TOML 1.0's four date and time forms, exactly as RFC 3339
+    /// writes them: an offset date-time, a local date-time, a local date or a local time. The
+    /// date must exist (no February 30th) in years 1 to 9999, as in Python's `tomllib`, the
+    /// reference reader the tests compare with.
+    static func isDateTime(_ token: String) -> Bool {
+        var scanner = DateScanner(Array(token.unicodeScalars))
+        if scanner.peek(2) == ":" { return scanner.time() && scanner.atEnd }
+        guard scanner.date() else { return false }
+        if scanner.atEnd { return true }
+        guard scanner.take(["T", "t", " "]), scanner.time() else { return false }
+        if scanner.atEnd { return true }
+        if scanner.take(["Z", "z"]) { return scanner.atEnd }
+        return scanner.take(["+", "-"]) && scanner.number(2, in: 0...23) && scanner.take([":"])
+            && scanner.number(2, in: 0...59) && scanner.atEnd
     }
 
     /// Digits with single underscores between them, as TOML allows.
@@ -482,6 +491,17 @@ private struct Parser {
         return Int(sign + plain)
     }
 
+    /// Whether `token` is written as an integer, but one too large for 64 bits.
+    private static func isIntegerBeyond64Bits(_ token: String) -> Bool {
+        let decimal: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where token.hasPrefix(prefix) {
+            return digits(token.dropFirst(2), allowed: { Int(String($0), radix: radix) != nil }) != nil
+        }
+        let body = token.first == "+" || token.first == "-" ? token.dropFirst() : Substring(token)
+        guard let plain = digits(body, allowed: decimal) else { return false }
+        return !plain.hasPrefix("0") && Int(plain) == nil
+    }
+
     private static func float(_ token: String) -> Double? {
         var body = Substring(token)
         if let first = body.first, first == "+" || first == "-" { body = body.dropFirst() }
@@ -491,6 +511,8 @@ private struct Parser {
         let isDecimal: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
         let halves = mantissa.split(separator: ".", omittingEmptySubsequences: false)
         guard halves.count <= 2, halves.allSatisfy({ digits($0, allowed: isDecimal) != nil }) else { return nil }
+        // The whole part follows the integers' rule: no leading zero.
+        if let whole = digits(halves[0], allowed: isDecimal), whole.count > 1, whole.hasPrefix("0") { return nil }
         guard halves.count == 2 || parts.count == 2 else { return nil }
         if parts.count == 2 {
             var exponent = parts[1]
@@ -498,5 +520,58 @@ private struct Parser {
             guard digits(exponent, allowed: isDecimal) != nil else { return nil }
         }
         return Double(token.filter { $0 != "_" })
+    }
+}
+
+/// Reads the fields of a date or time one at a time, each with its exact width and range.
+private struct DateScanner {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    var atEnd: Bool { index == scalars.count }
+
+    func peek(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
+
+    /// Takes one of `choices`, if it is next.
+    mutating func take(_ choices: Set<Unicode.Scalar>) -> Bool {
+        guard let next = peek(0), choices.contains(next) else { return false }
+        index += 1
+        return true
+    }
+
+    /// Takes exactly `width` digits whose value is in `range`.
+    mutating func number(_ width: Int, in range: ClosedRange<Int>) -> Bool {
+        value(width).map(range.contains) ?? false
+    }
+
+    private mutating func value(_ width: Int) -> Int? {
+        guard index + width <= scalars.count else { return nil }
+        var result = 0
+        for scalar in scalars[index..<index + width] {
+            guard let digit = Int(String(scalar)), ("0"..."9").contains(scalar) else { return nil }
+            result = result * 10 + digit
+        }
+        index += width
+        return result
+    }
+
+    /// `YYYY-MM-DD`, a day that exists.
+    mutating func date() -> Bool {
+        guard let year = value(4), (1...9999).contains(year), take(["-"]), let month = value(2), (1...12).contains(month),
+              take(["-"]), let day = value(2) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
+    }
+
+    /// `HH:MM:SS`, with any number of digits of a fraction after a point.
+    mutating func time() -> Bool {
+        guard number(2, in: 0...23), take([":"]), number(2, in: 0...59), take([":"]), number(2, in: 0...59) else { return false }
+        guard take(["."]) else { return true }
+        let start = index
+        while let next = peek(0), ("0"..."9").contains(next) { index += 1 }
+        return index > start
     }
 }
