@@ -1,3 +1,4 @@
+import Basics
 import Devices
 import Dispatch
 import GPIO
@@ -65,7 +66,7 @@ public final class TerminalGame: Sendable {
         // back to normal (the screen, the cursor, echo), then the signal's exit status. Ctrl-C
         // arrives as a key (raw mode), but a SIGINT from elsewhere, a closed terminal's SIGHUP
         // and SIGQUIT must not leave the terminal raw.
-        let terminations = Self.endingSignals.map { number in
+        let terminations = endingSignals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -91,7 +92,4 @@ public final class TerminalGame: Sendable {
         for source in terminations { source.cancel() }
         finish()
     }
-
-    /// The signals that end the game, each putting the terminal back first.
-    static let endingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 }

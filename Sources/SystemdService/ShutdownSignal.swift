@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Reactive
 #if canImport(Glibc)
@@ -6,8 +7,9 @@ import Glibc
 import Musl
 #endif
 
-/// The signals that ask the service to stop gracefully (SIGTERM from systemd, SIGINT from a
-/// terminal), caught from the moment this is made and turned into something a task can await.
+/// The signals that ask the service to stop gracefully (SIGTERM from systemd; SIGINT, SIGHUP
+/// and SIGQUIT from a terminal that is interrupted or closed), caught from the moment this is
+/// made and turned into something a task can await.
 ///
 /// ## Contract
 /// - From ``init(_:)`` on, the signals' default action (ending the process at once, LEDs lit)
@@ -28,7 +30,7 @@ public final class ShutdownSignal: Sendable {
     private let queue = DispatchQueue(label: "tictactoe.shutdown-signal")
     private let first = Protected<Int32??>(nil)
 
-    public init(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+    public init(_ signals: [Int32] = endingSignals) {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) != 0 {
             preconditionFailure("no pipe for the shutdown signal: \(String(cString: strerror(errno)))")
@@ -62,12 +64,13 @@ public final class ShutdownSignal: Sendable {
         }
     }
 
-    /// "SIGTERM", "SIGINT", or "signal N" for the others: how a log names what arrived.
+    /// "SIGTERM", "SIGINT", … or "signal N" for the others: how a log names what arrived.
     public static func name(of number: Int32) -> String {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
         case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
         default: "signal \(number)"
         }
     }

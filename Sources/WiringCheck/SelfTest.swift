@@ -37,9 +37,10 @@ public struct SelfTest: Sendable {
 
     /// The whole walk-through. Returns the faults found (empty: the board is right). Throws a
     /// ``GPIOError`` when the lines cannot be had, or ``NoAnswer`` when the operator cannot
-    /// answer; either way every LED is off and every line released when it returns.
+    /// answer; either way every LED is off and every line released when it returns. `stop`
+    /// ends it from another thread (a signal).
     public func run(
-        chip: any GPIOChip, scheduler: any Scheduler, operator person: any SelfTestOperator
+        chip: any GPIOChip, scheduler: any Scheduler, operator person: any SelfTestOperator, stop: SelfTestStop = SelfTestStop()
     ) throws -> [String] {
         let outputs = try chip.requestOutputs(OutputConfiguration(
             offsets: pins.outputOffsets, initialLevel: .low, consumer: "tictactoe-selftest"))
@@ -55,7 +56,7 @@ public struct SelfTest: Sendable {
         let frames = frame.signal.observe(on: scheduler)
         let bindings = CompositeDisposable([matrix <~ frames, status <~ frames])
         scheduler.runAndWait { matrix.start() }
-        defer {
+        stop.arm {
             scheduler.runAndWait {
                 bindings.dispose()
                 matrix.stop()
@@ -64,6 +65,7 @@ public struct SelfTest: Sendable {
             pad.release()
             outputs.release()
         }
+        defer { stop.disarm()?() }
 
         var faults = stuckButtons(pad)
         faults += try checkMatrix(frame: frame, person: person)

@@ -1,3 +1,4 @@
+import Basics
 import ArgumentParser
 import BoardConfiguration
 import Dispatch
@@ -7,6 +8,7 @@ import Glibc
 import GPIO
 import KernelGPIO
 import Reactive
+import SystemdService
 import TicTacToe
 import WiringCheck
 
@@ -37,13 +39,27 @@ struct SelfTestCommand: ParsableCommand {
         let settings = loaded.settings
         let test = SelfTest(pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod)
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
+        // A signal (Ctrl-C, a closed terminal, kill) ends the test with every LED off.
+        let stop = SelfTestStop()
+        let signals = endingSignals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                stop.stop()
+                printError("self-test stopped by \(ShutdownSignal.name(of: number)); every LED is off.")
+                Glibc.exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        defer { for source in signals { source.cancel() } }
         let faults: [String]
         do {
             let gpio = try LibgpiodChip.open(chip ?? loaded.chip ?? Run.headerChip())
             say("self-test on \(gpio.name) [\(gpio.label)]")
             faults = nonInteractive
                 ? try test.checkInputsAtRest(chip: gpio, scheduler: scheduler)
-                : try test.run(chip: gpio, scheduler: scheduler, operator: TerminalOperator())
+                : try test.run(chip: gpio, scheduler: scheduler, operator: TerminalOperator(), stop: stop)
         } catch let error as NoAnswer {
             printError(error.description)
             throw ExitStatus.inputError

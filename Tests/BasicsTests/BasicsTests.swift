@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import Basics
 
@@ -25,5 +28,42 @@ struct MonotonicClockTests {
             last = next
         }
         #expect(last > .zero)
+    }
+}
+
+@Suite("Text files")
+struct TextFileTests {
+    private func folder() -> String {
+        let path = "/tmp/tictactoe-textfile-\(MonotonicInstant.now().nanoseconds)"
+        #expect((try? TextFile.makeDirectory(path)) != nil)
+        return path
+    }
+
+    @Test("a write replaces the file whole, and a link planted at the temporary name is removed, not written through")
+    func plantedLink() throws {
+        let directory = folder()
+        try TextFile.write("precious", to: directory + "/victim")
+        #expect(symlink(directory + "/victim", directory + "/wiring.svg.tmp") == 0)
+        try TextFile.write("<svg/>", to: directory + "/wiring.svg")
+        #expect(try TextFile.read(directory + "/victim") == "precious")
+        #expect(try TextFile.read(directory + "/wiring.svg") == "<svg/>")
+        var status = stat()
+        #expect(lstat(directory + "/wiring.svg", &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
+        #expect(access(directory + "/wiring.svg.tmp", F_OK) != 0, "the temporary file was left behind")
+    }
+
+    @Test("setting aside picks a free name: nothing is overwritten")
+    func setAside() throws {
+        let directory = folder()
+        let path = directory + "/state.json"
+        var asides: [String] = []
+        for text in ["one", "two", "three"] {
+            try TextFile.write(text, to: path)
+            asides.append(try TextFile.setAside(path, suffix: ".corrupt-1"))
+        }
+        #expect(asides == [path + ".corrupt-1", path + ".corrupt-1-2", path + ".corrupt-1-3"])
+        #expect(try asides.map { try TextFile.read($0) } == ["one", "two", "three"])
+        #expect(access(path, F_OK) != 0)
+        #expect(throws: TextFileError.self) { try TextFile.setAside(path, suffix: ".x") }
     }
 }

@@ -15,6 +15,8 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
     let scheduler: TestScheduler
     /// How many questions they answer before walking away (their input ends); nil: all.
     var answersLeft: Int?
+    /// Done as they walk away, before the question goes unanswered.
+    var beforeWalkingAway: () -> Void = {}
 
     init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap, answers: Int? = nil) {
         board = SimulatedBoard(chip: chip, pins: actual, scheduler: scheduler)
@@ -24,7 +26,10 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
 
     private func answer() throws(NoAnswer) {
         guard let left = answersLeft else { return }
-        guard left > 0 else { throw NoAnswer(reason: "standard input ended") }
+        guard left > 0 else {
+            beforeWalkingAway()
+            throw NoAnswer(reason: "standard input ended")
+        }
         answersLeft = left - 1
     }
 
@@ -83,6 +88,31 @@ struct SelfTestTests {
         }
         #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }, "an LED was left lit")
         #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }, "a line was left requested")
+    }
+
+    @Test("a stop from another thread (a signal) switches every LED off and releases every line at once, mid-question")
+    func stoppedFromOutside() throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard, answers: 4)
+        let stop = SelfTestStop()
+        let ledsLitBeforeStop = Protected(false)
+        let allOffAfterStop = Protected(false)
+        builder.beforeWalkingAway = {
+            ledsLitBeforeStop.withValue { $0 = PinMap.standard.outputOffsets.contains { chip.level(of: $0) == .high } }
+            stop.stop()
+            allOffAfterStop.withValue {
+                $0 = PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }
+                    && (0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }
+            }
+        }
+        #expect(throws: NoAnswer.self) {
+            try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
+                .run(chip: chip, scheduler: scheduler, operator: builder, stop: stop)
+        }
+        #expect(ledsLitBeforeStop.value, "nothing was lit to switch off")
+        #expect(allOffAfterStop.value, "the stop left an LED lit or a line requested")
+        stop.stop()  // after the test: nothing to do
     }
 
     @Test("a correctly wired board passes")
