@@ -91,7 +91,15 @@ extension TextFile {
             throw TextFileError(reason: "cannot write the file: cannot remove the old \(temporary.shown(limit: 200)): \(describeErrno(errno))")
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TextFileError(reason: "cannot write the file: \(describeErrno(errno))") }
+        guard fd >= 0 else {
+            let failure = errno
+            var status = stat()
+            if failure == ENOENT, stat(directory(of: path), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                // The folder is there but makes no new files: /proc, /sys and their like.
+                throw TextFileError(reason: "cannot write the file: its folder takes no new files (as /proc and /sys do not)")
+            }
+            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
+        }
         var failure: Int32?
         if !writeAll(fd, bytes) || fsync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == nil { failure = errno }

@@ -114,6 +114,17 @@ struct StateStoreTests {
         #expect(store.load() == .unusable(problem: "\(store.path) cannot be read: cannot read the file: it is a pipe (FIFO), not a regular file"))
     }
 
+    @Test("a state file nested half a million deep is unusable, not a crash")
+    func deeplyNested() throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        try Data((String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000)).utf8)
+            .write(to: URL(fileURLWithPath: store.path))
+        guard case .unusable = store.load() else {
+            Issue.record("a nested file was not refused")
+            return
+        }
+    }
+
     @Test("setting aside never overwrites an earlier file set aside in the same second")
     func setAsideTwice() throws {
         let store = StateStore(directory: try temporaryDirectory())

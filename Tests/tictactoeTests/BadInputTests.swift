@@ -81,6 +81,8 @@ private let badInputs: [BadInput] = [
              status: 69, says: "no GPIO chip matches \"gpioU+000Achip\""),
     BadInput("a 10,000-character configuration path", ["check-config", "/tmp/" + String(repeating: "a", count: 10_000)], status: 78,
              says: "/tmp/" + String(repeating: "a", count: 195) + "…: cannot read the file"),
+    BadInput("a folder that takes no new files for the hardware documents", ["hardware-docs", "--output", "/proc"], status: 73,
+             says: "/proc/wiring.svg: cannot write the file: its folder takes no new files (as /proc and /sys do not). Give an existing, writable --output folder."),
     BadInput("a configuration that is a directory", ["check-config", "/tmp"], status: 78, says: "/tmp: cannot read the file: it is a directory"),
     BadInput("a configuration that is a device", ["check-config", "/dev/null"], status: 78, says: "/dev/null: cannot read the file"),
     BadInput("a missing configuration for run", ["run", "--config", "/nonexistent/tictactoe.toml"], status: 78,
