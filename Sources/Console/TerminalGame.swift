@@ -66,15 +66,9 @@ public final class TerminalGame: Sendable {
         // back to normal (the screen, the cursor, echo), then the signal's exit status. Ctrl-C
         // arrives as a key (raw mode), but a SIGINT from elsewhere, a closed terminal's SIGHUP
         // and SIGQUIT must not leave the terminal raw.
-        let terminations = endingSignals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                finish()
-                exit(128 + number)
-            }
-            source.resume()
-            return source
+        let terminations = catchEndingSignals { number in
+            finish()
+            exit(128 + number)
         }
 
         keys: while let byte = terminal.readKey() {

@@ -41,16 +41,10 @@ struct SelfTestCommand: ParsableCommand {
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
         // A signal (Ctrl-C, a closed terminal, kill) ends the test with every LED off.
         let stop = SelfTestStop()
-        let signals = endingSignals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                stop.stop()
-                printError("self-test stopped by \(ShutdownSignal.name(of: number)); every LED is off.")
-                Glibc.exit(128 + number)
-            }
-            source.resume()
-            return source
+        let signals = catchEndingSignals { number in
+            stop.stop()
+            printError("self-test stopped by \(ShutdownSignal.name(of: number)); every LED is off.")
+            Glibc.exit(128 + number)
         }
         defer { for source in signals { source.cancel() } }
         let faults: [String]
