@@ -46,6 +46,9 @@ public struct StateStore: Sendable {
         let problem: StateFileProblem
         do {
             let text = try TextFile.read(path)
+            if let (line, scalar) = Self.controlCharacterInText(text) {
+                throw StateFileProblem.invalid("damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)")
+            }
             let saved = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
             return .restored(try saved.snapshot())
         } catch let error as StateFileProblem {
@@ -90,6 +93,25 @@ public struct StateStore: Sendable {
         } catch {
             throw StoreError(path: path, reason: error.reason)
         }
+    }
+
+    /// The first control character standing raw inside a JSON string, which JSON forbids: Swift
+    /// 6.0's decoder (the Pi's) traps on one instead of throwing, and a damaged file must be set
+    /// aside, not crash the service at every start.
+    static func controlCharacterInText(_ text: String) -> (line: Int, scalar: Unicode.Scalar)? {
+        var inString = false, escaped = false, line = 1
+        for scalar in text.unicodeScalars {
+            if inString && scalar.value < 0x20 { return (line, scalar) }
+            if scalar == "\n" { line += 1 }
+            if escaped {
+                escaped = false
+            } else if inString && scalar == "\\" {
+                escaped = true
+            } else if scalar == "\"" {
+                inString.toggle()
+            }
+        }
+        return nil
     }
 
     private static func describe(_ error: DecodingError) -> String {
