@@ -79,6 +79,17 @@ struct SimulatedChipTests {
         #expect(chip.consumer(of: 3) == nil)
     }
 
+    @Test("a line past the chip's end is named with the lines the chip has, in words")
+    func outOfRangeWords() {
+        #expect(GPIOError.offsetOutOfRange(chip: "gpiochip0", offset: 40, lineCount: 28).description
+                == "gpiochip0 has no line 40: it has lines 0 to 27. Check the pin numbers in the configuration, and the chip.")
+        #expect(GPIOError.offsetOutOfRange(chip: "gpiochip9", offset: 3, lineCount: 1).description.contains("its only line is 0"))
+        #expect(GPIOError.offsetOutOfRange(chip: "gpiochip9", offset: 3, lineCount: 0).description.contains("it has no lines at all"))
+        #expect(GPIOError.system(chip: "gpiochip0", operation: "reading events", errno: 21, message: "is a directory").description
+                == "gpiochip0: reading events failed: is a directory.")
+        #expect(GPIOError.chipNotFound(spec: "a\u{1B}[2J", available: []).description.hasPrefix("no GPIO chip matches \"aU+001B[2J\""))
+    }
+
     @Test("output writes are recorded with their time; unrequested lines are refused")
     func outputs() throws {
         let chip = SimulatedChip(clock: scheduler)
