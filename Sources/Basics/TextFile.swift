@@ -108,8 +108,9 @@ extension TextFile {
             unlink(temporary)
             throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
         }
+        // EINVAL: a file system that has nothing to flush for a directory.
         let directoryFD = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryFD >= 0, fsync(directoryFD) == 0 else {
+        guard directoryFD >= 0, fsync(directoryFD) == 0 || errno == EINVAL else {
             let failure = errno
             if directoryFD >= 0 { close(directoryFD) }
             throw TextFileError(reason: "the file was written, but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))")
