@@ -11,17 +11,34 @@ import Darwin
 /// A scheduler on a serial dispatch queue, with timers on the monotonic clock: for work that
 /// needs no thread of its own (the terminal game, the self-test, the watchdog's pings).
 ///
-/// Actions run on the queue's thread, one at a time. Timer deadlines are measured on
-/// `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
+/// ## Contract
+/// Serial, in deadline order, ties in scheduling order, as ``Scheduler`` promises: every action
+/// (`schedule {}` is an action due now) waits in one ``TimerQueue``, and one dispatch timer,
+/// armed for the earliest deadline, runs what is due on the queue. A repeating action that
+/// falls more than one interval behind skips the missed ticks rather than bursting. Timer
+/// deadlines are measured on `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO events with.
 public final class QueueScheduler: Scheduler {
+    private struct State {
+        var actions = TimerQueue()
+        /// The deadline the timer is armed for; nil when it is idle.
+        var armedFor: MonotonicInstant?
+    }
+
     private let queue: DispatchQueue
     private let onQueue = QueueMark()
+    private let timer: Timer
+    private let state = Protected(State())
 
     /// A scheduler on a new serial queue.
     public init(label: String = "tictactoe.scheduler", qos: DispatchQoS = .userInteractive) {
         queue = DispatchQueue(label: label, qos: qos)
         queue.setSpecific(key: onQueue.key, value: true)
+        timer = Timer(DispatchSource.makeTimerSource(flags: .strict, queue: queue))
+        timer.source.setEventHandler { [weak self] in self?.runDue() }
+        timer.source.resume()
     }
+
+    deinit { timer.source.cancel() }
 
     public func runAndWait(_ work: @escaping @Sendable () -> Void) {
         if DispatchQueue.getSpecific(key: onQueue.key) == true { work() } else { queue.sync(execute: work) }
@@ -31,24 +48,12 @@ public final class QueueScheduler: Scheduler {
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let token = ActionDisposable {}
-        queue.async {
-            guard !token.isDisposed else { return }
-            action()
-        }
-        return token
+        enqueue(at: now, interval: nil, action)
     }
 
     @discardableResult
     public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let timer = Timer(DispatchSource.makeTimerSource(queue: queue))
-        timer.source.schedule(deadline: dispatchTime(for: deadline), leeway: .microseconds(50))
-        timer.source.setEventHandler {
-            timer.source.cancel()
-            action()
-        }
-        timer.source.resume()
-        return ActionDisposable { timer.source.cancel() }
+        enqueue(at: deadline, interval: nil, action)
     }
 
     @discardableResult
@@ -56,21 +61,39 @@ public final class QueueScheduler: Scheduler {
         at deadline: MonotonicInstant, repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        let timer = Timer(DispatchSource.makeTimerSource(flags: .strict, queue: queue))
-        timer.source.schedule(
-            deadline: dispatchTime(for: deadline),
-            repeating: .nanoseconds(Int(interval.nanoseconds)),
-            leeway: .microseconds(20))
-        timer.source.setEventHandler(handler: action)
-        timer.source.resume()
-        return ActionDisposable { timer.source.cancel() }
+        precondition(interval > .zero, "QueueScheduler: a repeating interval must be positive")
+        return enqueue(at: deadline, interval: interval, action)
     }
 
-    // Dispatch keeps its own uptime clock; convert through the distance from now rather than
-    // assuming the two clocks share an epoch.
-    private func dispatchTime(for deadline: MonotonicInstant) -> DispatchTime {
+    private func enqueue(at deadline: MonotonicInstant, interval: Duration?, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        state.withValue { state in
+            let token = state.actions.insert(at: deadline, repeatingEvery: interval, action)
+            if state.armedFor.map({ deadline < $0 }) ?? true { arm(&state, for: deadline) }
+            return token
+        }
+    }
+
+    /// Runs every action due now, in order, then arms the timer for the next. On the queue.
+    private func runDue() {
+        state.withValue { $0.armedFor = nil }
+        while true {
+            let current = now
+            guard let entry = state.withValue({ $0.actions.popDue(by: current, skippingMissedAfter: current) }) else { break }
+            entry.action()
+        }
+        state.withValue { state in
+            if let next = state.actions.nextDeadline(), state.armedFor.map({ next < $0 }) ?? true { arm(&state, for: next) }
+        }
+    }
+
+    /// Arms the timer for `deadline`, under the state's lock, so that arming from two threads
+    /// cannot leave it set for the later of two deadlines.
+    private func arm(_ state: inout State, for deadline: MonotonicInstant) {
+        state.armedFor = deadline
+        // Dispatch keeps its own uptime clock; convert through the distance from now rather
+        // than assuming the two clocks share an epoch.
         let delay = max(0, (deadline - now).nanoseconds)
-        return .now() + .nanoseconds(Int(delay))
+        timer.source.schedule(deadline: .now() + .nanoseconds(Int(delay)), repeating: .never, leeway: .microseconds(50))
     }
 
     // Dispatch sources are thread-safe; the wrapper only tells the compiler so.

@@ -56,6 +56,47 @@ struct SchedulerTests {
         #expect(!ran.value)
     }
 
+    @Test("QueueScheduler runs actions due at the same instant in scheduling order, and a passed deadline before a later schedule {}",
+          .timeLimit(.minutes(1)))
+    func queueSchedulerOrder() {
+        for _ in 0..<20 {
+            let scheduler = QueueScheduler(label: "test.order")
+            let log = Protected<[Int]>([])
+            let done = DispatchSemaphore(value: 0)
+            let instant = scheduler.now + .milliseconds(5)
+            // Held up on the queue, so that all of them are waiting when their instant comes.
+            let gate = DispatchSemaphore(value: 0)
+            scheduler.schedule { gate.wait() }
+            for index in 0..<50 { scheduler.schedule(at: instant) { log.withValue { $0.append(index) } } }
+            scheduler.schedule(at: scheduler.now - .seconds(1)) { log.withValue { $0.append(-1) } }
+            scheduler.schedule { log.withValue { $0.append(-2) } }
+            scheduler.schedule(at: instant) { done.signal() }
+            gate.signal()
+            done.wait()
+            #expect(log.value == [-1, -2] + Array(0..<50))
+        }
+    }
+
+    @Test("QueueScheduler: a repeating action repeats until disposed; a disposed one never runs", .timeLimit(.minutes(1)))
+    func queueSchedulerRepeats() {
+        let scheduler = QueueScheduler(label: "test.repeat")
+        let count = Protected(0)
+        let third = DispatchSemaphore(value: 0)
+        let cancelled = scheduler.schedule(after: .milliseconds(1)) { count.withValue { $0 += 1000 } }
+        cancelled.dispose()
+        let repeating = scheduler.schedule(every: .milliseconds(1)) {
+            if count.withValue({ $0 += 1; return $0 }) == 3 { third.signal() }
+        }
+        third.wait()
+        scheduler.runAndWait { repeating.dispose() }
+        let stopped = count.value
+        let later = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: .milliseconds(5)) { later.signal() }
+        later.wait()
+        #expect(stopped >= 3 && stopped < 1000)
+        #expect(count.value == stopped, "ran after being disposed")
+    }
+
     @Test("QueueScheduler runs actions serially in order on its queue")
     func queueScheduler() {
         let scheduler = QueueScheduler(label: "test")
