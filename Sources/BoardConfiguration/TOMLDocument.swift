@@ -418,7 +418,7 @@ private struct Parser {
         if token.isEmpty { throw error("expected a value after '=', found \(found)") }
         if let value = Self.classify(token) { return value }
         index = start
-        if Self.isIntegerBeyond64Bits(token) {
+        if case .beyond64Bits = Self.integer(token) {
             throw error("\(token.shown()) is beyond the 64-bit integers a TOML reader keeps; no key of the configuration takes a number near that")
         }
         throw error("\(token.shown()) is not a value TOML knows: write text in quotes, a number, true or false, or a list in brackets")
@@ -442,7 +442,7 @@ private struct Parser {
         if scalars.count >= 5, scalars[2] == ":" || (scalars.count >= 8 && scalars[4] == "-") {
             return isDateTime(token) ? .dateTime(token) : nil
         }
-        if let integer = integer(token) { return .integer(integer) }
+        if case .value(let integer) = integer(token) { return .integer(integer) }
         if let float = float(token) { return .float(float) }
         return nil
     }
@@ -472,12 +472,19 @@ private struct Parser {
         return plain
     }
 
-    private static func integer(_ token: String) -> Int? {
+    /// An integer token: its value, or too large for the 64 bits a TOML reader keeps.
+    private enum Integer {
+        case value(Int)
+        case beyond64Bits
+    }
+
+    /// What `token` is as an integer; nil when it is not written as one.
+    private static func integer(_ token: String) -> Integer? {
         let isDecimal: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
         for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where token.hasPrefix(prefix) {
             let body = token.dropFirst(2)
             guard let plain = digits(body, allowed: { Int(String($0), radix: radix) != nil }) else { return nil }
-            return Int(plain, radix: radix)
+            return Int(plain, radix: radix).map(Integer.value) ?? .beyond64Bits
         }
         var body = Substring(token)
         var sign = ""
@@ -488,18 +495,7 @@ private struct Parser {
         guard let plain = digits(body, allowed: isDecimal) else { return nil }
         // TOML forbids leading zeros, which some would read as octal.
         if plain.count > 1 && plain.hasPrefix("0") { return nil }
-        return Int(sign + plain)
-    }
-
-    /// Whether `token` is written as an integer, but one too large for 64 bits.
-    private static func isIntegerBeyond64Bits(_ token: String) -> Bool {
-        let decimal: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
-        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where token.hasPrefix(prefix) {
-            return digits(token.dropFirst(2), allowed: { Int(String($0), radix: radix) != nil }) != nil
-        }
-        let body = token.first == "+" || token.first == "-" ? token.dropFirst() : Substring(token)
-        guard let plain = digits(body, allowed: decimal) else { return false }
-        return !plain.hasPrefix("0") && Int(plain) == nil
+        return Int(sign + plain).map(Integer.value) ?? .beyond64Bits
     }
 
     private static func float(_ token: String) -> Double? {

@@ -13,13 +13,7 @@ public final class SelfTestStop: Sendable {
 
     public init() {}
 
-    public func stop() {
-        let body = teardown.withValue { body -> (@Sendable () -> Void)? in
-            defer { body = nil }
-            return body
-        }
-        body?()
-    }
+    public func stop() { disarm()?() }
 
     func arm(_ body: @escaping @Sendable () -> Void) { teardown.withValue { $0 = body } }
 

@@ -63,6 +63,15 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
     }
 }
 
+/// The self-test of the standard wiring, with the default timings.
+private let standardTest = SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
+
+/// Whether `chip` is as a finished self-test must leave it: every LED line low, no line held.
+private func leftDark(_ chip: SimulatedChip) -> Bool {
+    PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }
+        && (0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }
+}
+
 @Suite("Self-test on the simulated chip")
 struct SelfTestTests {
     private func run(actual: PinMap, stuck: LineOffset? = nil) throws -> [String] {
@@ -70,9 +79,8 @@ struct SelfTestTests {
         let chip = SimulatedChip(clock: scheduler)
         if let stuck { chip.drive(stuck, to: .low) }
         let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: actual)
-        let faults = try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).run(chip: chip, scheduler: scheduler, operator: builder)
-        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
-        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil })
+        let faults = try standardTest.run(chip: chip, scheduler: scheduler, operator: builder)
+        #expect(leftDark(chip), "an LED was left lit or a line requested")
         return faults
     }
 
@@ -83,11 +91,9 @@ struct SelfTestTests {
         let chip = SimulatedChip(clock: scheduler)
         let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard, answers: answers)
         #expect(throws: NoAnswer(reason: "standard input ended")) {
-            try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
-                .run(chip: chip, scheduler: scheduler, operator: builder)
+            try standardTest.run(chip: chip, scheduler: scheduler, operator: builder)
         }
-        #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }, "an LED was left lit")
-        #expect((0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }, "a line was left requested")
+        #expect(leftDark(chip), "an LED was left lit or a line requested")
     }
 
     @Test("a stop from another thread (a signal) switches every LED off and releases every line at once, mid-question")
@@ -101,14 +107,10 @@ struct SelfTestTests {
         builder.beforeWalkingAway = {
             ledsLitBeforeStop.withValue { $0 = PinMap.standard.outputOffsets.contains { chip.level(of: $0) == .high } }
             stop.stop()
-            allOffAfterStop.withValue {
-                $0 = PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low }
-                    && (0..<28).allSatisfy { chip.consumer(of: LineOffset(UInt32($0))) == nil }
-            }
+            allOffAfterStop.withValue { $0 = leftDark(chip) }
         }
         #expect(throws: NoAnswer.self) {
-            try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
-                .run(chip: chip, scheduler: scheduler, operator: builder, stop: stop)
+            try standardTest.run(chip: chip, scheduler: scheduler, operator: builder, stop: stop)
         }
         #expect(ledsLitBeforeStop.value, "nothing was lit to switch off")
         #expect(allOffAfterStop.value, "the stop left an LED lit or a line requested")
@@ -177,9 +179,9 @@ struct SelfTestTests {
     func atRest() throws {
         let scheduler = TestScheduler()
         let chip = SimulatedChip(clock: scheduler)
-        #expect(try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).checkInputsAtRest(chip: chip, scheduler: scheduler) == [])
+        #expect(try standardTest.checkInputsAtRest(chip: chip, scheduler: scheduler) == [])
         chip.drive(PinMap.standard.newGameButton, to: .low)
-        #expect(try SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500)).checkInputsAtRest(chip: chip, scheduler: scheduler) == [
+        #expect(try standardTest.checkInputsAtRest(chip: chip, scheduler: scheduler) == [
             "the new-game button (GPIO3) reads pressed with nobody touching it: the button is stuck down or GPIO3 is shorted to ground.",
         ])
     }
