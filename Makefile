@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -75,9 +75,13 @@ hardware-docs: setup
 	command -v rsvg-convert >/dev/null || apt-get install -y -qq librsvg2-bin
 	rsvg-convert -w 1100 Hardware/wiring.svg -o Hardware/wiring.png
 
-## Run the benchmarks (package-benchmark, release build) and print the tables.
-bench: setup
+## Run the benchmarks (package-benchmark, release build) and count a press's instructions.
+bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
+	SWIFT=$(SWIFT) bash scripts/bench-instructions.sh
+
+setup-bench:
+	@bash scripts/setup-host.sh --bench
 
 clean:
 	rm -rf .build .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build

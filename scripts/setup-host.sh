@@ -5,6 +5,7 @@
 #   setup-host.sh               building and playing here (needs Swift 6.0 or newer on PATH)
 #   setup-host.sh --packaging   make deb: Debian 13's own Swift in a trixie root (no Swift here)
 #   setup-host.sh --tests       make test: all of the above and the emulated machines
+#   setup-host.sh --bench       make bench: building here, and valgrind to count instructions
 set -euo pipefail
 mode=${1:-}
 
@@ -33,6 +34,10 @@ packaging=(
 )
 if [[ $mode == --packaging ]]; then
   packages=("${packaging[@]}")
+fi
+if [[ $mode == --bench ]]; then
+  # callgrind counts the instructions of a press (scripts/bench-instructions.sh).
+  packages+=(valgrind)
 fi
 if [[ $mode == --tests ]]; then
   packages+=("${packaging[@]}")

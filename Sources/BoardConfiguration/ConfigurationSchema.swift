@@ -147,7 +147,7 @@ public enum ConfigurationSchema {
     /// The key that sets the lines of `group`.
     public static func key(for group: PinGroup) -> Key {
         guard let key = keys.first(where: { if case .pins(group) = $0.value { true } else { false } }) else {
-            preconditionFailure("ConfigurationSchema: no key sets \(group)")
+            fatalError("ConfigurationSchema: no key sets \(group)")
         }
         return key
     }

@@ -5,9 +5,11 @@ import Reactive
 /// One push-button on one input line, debounced on its edge timestamps.
 ///
 /// ## Contract
-/// - Edges are handed in by the owner (``ButtonPad``) on its scheduler; ``presses`` and
-///   ``releases`` are sent from there, stamped with the edge's time (or the settle time, when
-///   the level is only known once the debounce window ends).
+/// - Edges are handed in by the owner (``ButtonPad``) on its scheduler; the owner hears each
+///   debounced change first, by a direct call, then ``isPressed`` changes, then ``presses`` and
+///   ``releases`` send, stamped with the edge's time (or the settle time, when the level is
+///   only known once the debounce window ends). ``presses`` and ``releases`` are derived when
+///   asked for: unobserved, they cost nothing per change.
 /// - Presses and releases strictly alternate, starting from the level read at creation: a
 ///   button already held down at start produces a release first, never a phantom press.
 /// - A settle check is scheduled only when edges arrive inside a debounce window (a bounce),
@@ -17,15 +19,19 @@ public final class Button: @unchecked Sendable {
     public let offset: LineOffset
     public let polarity: Polarity
     /// Debounced presses, with their time.
-    public let presses: Signal<MonotonicInstant>
+    public var presses: Signal<MonotonicInstant> { changes.filter(\.down).map(\.at) }
     /// Debounced releases, with their time.
-    public let releases: Signal<MonotonicInstant>
+    public var releases: Signal<MonotonicInstant> { changes.filter { !$0.down }.map(\.at) }
     /// Whether the button is down, debounced.
     public let isPressed: Property<Bool>
+    /// The owner's reaction to each debounced change, called before anything else hears of
+    /// it. Set by the owner, which clears it when it lets go (the closure may refer back to it).
+    var changed: (@Sendable (_ down: Bool, _ at: MonotonicInstant) -> Void)?
 
-    /// Every debounced change, the one source the three outputs above derive from.
+    /// Every debounced change, the one source `presses` and `releases` derive from.
     private let changes: Signal<(down: Bool, at: MonotonicInstant)>
     private let changeInput: Signal<(down: Bool, at: MonotonicInstant)>.Input
+    private let pressed: MutableProperty<Bool>
     private var debouncer: Debouncer
     private var settleTimer: (any Disposable)?
     private let scheduler: any Scheduler
@@ -35,13 +41,16 @@ public final class Button: @unchecked Sendable {
         self.polarity = polarity
         self.scheduler = scheduler
         (changes, changeInput) = Signal<(down: Bool, at: MonotonicInstant)>.pipe()
-        presses = changes.filter(\.down).map(\.at)
-        releases = changes.filter { !$0.down }.map(\.at)
-        isPressed = Property(initial: polarity.isActive(initialLevel), then: changes.map(\.down))
+        pressed = MutableProperty(polarity.isActive(initialLevel))
+        isPressed = Property(pressed)
         debouncer = Debouncer(window: debounce, initialLevel: initialLevel)
     }
 
     deinit { settleTimer?.dispose() }
+
+    /// Whether the button is down, debounced, for its owner on the scheduler (``isPressed``
+    /// is the same fact for anyone, anywhere).
+    var isDown: Bool { polarity.isActive(debouncer.stableLevel) }
 
     /// Feeds one edge of this button's line. Call on the scheduler.
     func handle(_ event: EdgeEvent) {
@@ -72,6 +81,9 @@ public final class Button: @unchecked Sendable {
     }
 
     private func announce(_ level: LineLevel, at time: MonotonicInstant) {
-        changeInput.send((polarity.isActive(level), time))
+        let down = polarity.isActive(level)
+        changed?(down, time)
+        pressed.value = down
+        changeInput.send((down, time))
     }
 }

@@ -40,12 +40,11 @@ public final class ButtonPad: Sendable {
 
     private let lines: any InputLines
     private let subscriptions = CompositeDisposable()
-    private let holdTimer = SerialDisposable()
-    private let gestureInput: Signal<NewGamePress>.Input
+    private let gesture: Gesture
 
     /// Requests the button lines of `pins` from `chip` and starts listening.
     public init(chip: any GPIOChip, pins: PinMap, timings: ButtonTimings, scheduler: any Scheduler) throws(GPIOError) {
-        precondition(pins.cellButtons.count == 9, "ButtonPad: validate the pin map first (buttons.cells needs 9 lines)")
+        require(pins.cellButtons.count == 9, "ButtonPad: validate the pin map first (buttons.cells needs 9 lines)")
         lines = try chip.requestInputs(InputConfiguration(
             offsets: pins.inputOffsets,
             bias: pins.buttonPolarity == .activeLow ? .pullUp : .pullDown,
@@ -63,40 +62,28 @@ public final class ButtonPad: Sendable {
                    debounce: timings.debounce, scheduler: scheduler)
         }
         cells = Array(made.prefix(9))
-        let newGame = made[9]
-        self.newGame = newGame
+        newGame = made[9]
+        let positionsPipe = Signal<Position>.pipe()
+        positions = positionsPipe.output
+        let gestures = Signal<NewGamePress>.pipe()
+        newGamePresses = gestures.output
+        gesture = Gesture(
+            newGameDown: newGame.isDown, hold: timings.hold, scheduler: scheduler, positions: positionsPipe.input,
+            gestures: gestures.input)
+        // Each button tells the pad of its changes by a direct call: the seed's merge of nine
+        // tap signals, without a signal per step on the way from an edge to a position.
+        for (position, button) in zip(Position.all, cells) {
+            button.changed = { [gesture] down, _ in if down { gesture.cellPressed(position) } }
+        }
+        newGame.changed = { [gesture] down, time in gesture.newGameChanged(down: down, at: time) }
 
-        // The seed's idea: one tap signal per cell, merged into a single stream of positions;
-        // cells tapped while new game is held are the opponent gesture instead.
-        let cellPresses = Signal.merge(zip(Position.all, cells).map { position, button in
-            button.presses.map { _ in (position, newGame.isPressed.value) }
-        })
-        positions = cellPresses.filter { !$0.1 }.map(\.0)
-
-        (newGamePresses, gestureInput) = Signal<NewGamePress>.pipe()
-
-        let byOffset = Dictionary(uniqueKeysWithValues: made.map { ($0.offset, $0) })
+        var buttonByOffset = [Button?](repeating: nil, count: Int(LineLevels.capacity))
+        for button in made { buttonByOffset[Int(button.offset.rawValue)] = button }
         // Derived, not a pipe: it costs nothing on the event path unless someone observes it.
         edges = lines.events.observe(on: scheduler)
-        subscriptions += edges.observeValues { event in
-            byOffset[event.offset]?.handle(event)
-        }
-        subscriptions += newGame.presses.observeValues { [holdTimer, gestureInput, newGame] time in
-            holdTimer.inner = scheduler.schedule(at: time + timings.hold) {
-                guard newGame.isPressed.value else { return }
-                holdTimer.inner = nil
-                gestureInput.send(.held)
-            }
-        }
-        subscriptions += newGame.releases.observeValues { [holdTimer, gestureInput] _ in
-            // A pending hold timer means the hold time has not passed: a short press.
-            guard let pending = holdTimer.inner, !pending.isDisposed else { return }
-            holdTimer.inner = nil
-            gestureInput.send(.short)
-        }
-        subscriptions += cellPresses.filter(\.1).observeValues { [holdTimer, gestureInput] position, _ in
-            holdTimer.inner = nil
-            gestureInput.send(.withCell(position))
+        subscriptions += edges.observeValues { [buttonByOffset] event in
+            let index = Int(event.offset.rawValue)
+            if index < buttonByOffset.count { buttonByOffset[index]?.handle(event) }
         }
     }
 
@@ -115,7 +102,7 @@ public final class ButtonPad: Sendable {
     /// Stops listening and frees the lines.
     public func release() {
         subscriptions.dispose()
-        holdTimer.dispose()
+        gesture.holdTimer.dispose()
         lines.release()
     }
 
@@ -139,5 +126,53 @@ public struct ButtonTimings: Sendable, Hashable {
         self.debounce = debounce
         self.kernelDebounce = kernelDebounce
         self.hold = hold
+    }
+}
+
+/// What the pad makes of its buttons' debounced changes, on the scheduler: positions, or the
+/// new-game gestures (short, held, with a cell). Confined to the scheduler, like the buttons
+/// that call it; it refers to none of them, so their closures make no cycle through it.
+private final class Gesture: @unchecked Sendable {
+    let holdTimer = SerialDisposable()
+    private var newGameDown: Bool
+    private let hold: Duration
+    private let scheduler: any Scheduler
+    private let positions: Signal<Position>.Input
+    private let gestures: Signal<NewGamePress>.Input
+
+    init(newGameDown: Bool, hold: Duration, scheduler: any Scheduler, positions: Signal<Position>.Input,
+         gestures: Signal<NewGamePress>.Input) {
+        self.newGameDown = newGameDown
+        self.hold = hold
+        self.scheduler = scheduler
+        self.positions = positions
+        self.gestures = gestures
+    }
+
+    /// A cell went down: a move, or with new game held, the opponent gesture (after which that
+    /// press of new game sends nothing more).
+    func cellPressed(_ position: Position) {
+        guard newGameDown else {
+            positions.send(position)
+            return
+        }
+        holdTimer.inner = nil
+        gestures.send(.withCell(position))
+    }
+
+    func newGameChanged(down: Bool, at time: MonotonicInstant) {
+        newGameDown = down
+        if down {
+            holdTimer.inner = scheduler.schedule(at: time + hold) { [weak self] in
+                guard let self, newGameDown else { return }
+                holdTimer.inner = nil
+                gestures.send(.held)
+            }
+        } else {
+            // A pending hold timer means the hold time has not passed: a short press.
+            guard let pending = holdTimer.inner, !pending.isDisposed else { return }
+            holdTimer.inner = nil
+            gestures.send(.short)
+        }
     }
 }

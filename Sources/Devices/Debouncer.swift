@@ -16,7 +16,10 @@ import Reactive
 /// in the order they arrived, which for one line is the kernel's order. The caller calls ``settle(at:)`` a little after
 /// ``settleDeadline``, allowing for that delivery latency. Pure: the caller schedules.
 public struct Debouncer: Sendable, Hashable {
-    public let window: Duration
+    public var window: Duration { .nanoseconds(windowNanoseconds) }
+    /// The window in whole nanoseconds: on the path of every edge, where `Duration`'s 128-bit
+    /// arithmetic would cost more than the rest of the check.
+    private let windowNanoseconds: Int64
     /// The debounced level.
     public private(set) var stableLevel: LineLevel
     private var lockedUntil: MonotonicInstant?
@@ -28,7 +31,7 @@ public struct Debouncer: Sendable, Hashable {
     }
 
     public init(window: Duration, initialLevel: LineLevel) {
-        self.window = window
+        windowNanoseconds = window.nanoseconds
         self.stableLevel = initialLevel
     }
 
@@ -69,7 +72,7 @@ public struct Debouncer: Sendable, Hashable {
     private mutating func accept(_ level: LineLevel, at time: MonotonicInstant) -> LineLevel? {
         guard level != stableLevel else { return nil }
         stableLevel = level
-        lockedUntil = time + window
+        lockedUntil = MonotonicInstant(nanoseconds: time.nanoseconds + windowNanoseconds)
         return level
     }
 }

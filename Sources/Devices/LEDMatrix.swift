@@ -20,67 +20,91 @@ import Reactive
 /// - ``stop()`` stops the scan and switches every matrix line off; the matrix stays stopped.
 /// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
 ///   ``start()`` and ``stop()`` must be called there, so its state needs no lock.
-public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
-    private let lines: any OutputLines
-    private let scheduler: any Scheduler
-    private let rowPeriod: Duration
-    private var scan: RowScan
-    private var row = 2
-    private var cells = Frame.dark.cells
-    private var isRunning = false
-    private var scanTimer: (any Disposable)?
+public final class LEDMatrix: BindingTargetProvider, Sendable {
+    /// The scan itself. Bindings and the scan timer hold it strongly, not the matrix weakly: a
+    /// weak reference would put every retain of it on the runtime's slow path, on every step.
+    private let scan: MatrixScan
     private let token: Lifetime.Token
     private let lifetime: Lifetime
-    /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
-    private var rowsToWrite: Int?
     public let failures: Signal<GPIOError>
-    private let failureInput: Signal<GPIOError>.Input
     public let framesWritten: Signal<Void>
-    private let framesWrittenInput: Signal<Void>.Input
 
     /// A matrix on `lines`, which must include the pin map's rows and columns.
     public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
-        self.lines = lines
-        self.rowPeriod = rowPeriod
-        self.scheduler = scheduler
-        scan = RowScan(pins: pins)
+        let failures = Signal<GPIOError>.pipe(), framesWritten = Signal<Void>.pipe()
+        scan = MatrixScan(
+            lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, failures: failures.input,
+            framesWritten: framesWritten.input)
+        self.failures = failures.output
+        self.framesWritten = framesWritten.output
         (lifetime, token) = Lifetime.make()
-        (failures, failureInput) = Signal<GPIOError>.pipe()
-        (framesWritten, framesWrittenInput) = Signal<Void>.pipe()
     }
 
     /// The frame whose cells the matrix shows.
     public var bindingTarget: BindingTarget<Frame> {
-        BindingTarget(lifetime: lifetime) { [weak self] frame in self?.show(frame.cells) }
+        BindingTarget(lifetime: lifetime) { [scan] frame in scan.show(frame.cells) }
     }
 
     /// The cells being shown.
-    public var shownCells: [LEDColor] { cells }
+    public var shownCells: FrameCells { scan.cells }
 
     /// Whether scan steps are scheduled now (only while started and something is lit).
-    public var isScanning: Bool { scanTimer != nil }
+    public var isScanning: Bool { scan.isScanning }
 
     /// Starts showing: scans while any cell is lit.
-    public func start() {
+    public func start() { scan.start() }
+
+    /// Stops scanning and switches the whole matrix off.
+    public func stop() { scan.stop() }
+
+    /// Its timer holds the scan: cancelling it lets the scan go with the matrix.
+    deinit { scan.cancelScan() }
+}
+
+/// The matrix's state and scan steps, confined to the scheduler.
+private final class MatrixScan: @unchecked Sendable {
+    private let lines: any OutputLines
+    private let scheduler: any Scheduler
+    private let rowPeriod: Duration
+    private var writes: RowScan
+    private var row = 2
+    private(set) var cells = FrameCells()
+    private var isRunning = false
+    private var scanTimer: (any Disposable)?
+    /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
+    private var rowsToWrite: Int?
+    private let failureInput: Signal<GPIOError>.Input
+    private let framesWrittenInput: Signal<Void>.Input
+
+    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
+         failures: Signal<GPIOError>.Input, framesWritten: Signal<Void>.Input) {
+        self.lines = lines
+        self.rowPeriod = rowPeriod
+        self.scheduler = scheduler
+        writes = RowScan(pins: pins)
+        failureInput = failures
+        framesWrittenInput = framesWritten
+    }
+
+    var isScanning: Bool { scanTimer != nil }
+
+    func start() {
         isRunning = true
         rowsToWrite = 3
-        if !scan.isLit { write(scan.blank) }
+        if !writes.isLit { write(writes.blank) }
         followCells()
     }
 
-    /// Stops scanning and switches the whole matrix off.
-    public func stop() {
+    func stop() {
         isRunning = false
         cancelScan()
-        try? lines.set(scan.blank)
+        try? lines.set(writes.blank)
     }
 
-    deinit { scanTimer?.dispose() }
-
-    private func show(_ newCells: [LEDColor]) {
+    func show(_ newCells: FrameCells) {
         guard newCells != cells else { return }
         cells = newCells
-        scan.show(newCells)
+        writes.show(newCells)
         rowsToWrite = 3
         followCells()
     }
@@ -88,13 +112,13 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
     /// Schedules the scan while started and lit; otherwise blanks once and cancels it.
     private func followCells() {
         guard isRunning else { return }
-        if scan.isLit {
+        if writes.isLit {
             guard scanTimer == nil else { return }
-            scanTimer = scheduler.schedule(every: rowPeriod) { [weak self] in self?.step() }
+            scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
         } else {
             if scanTimer != nil {
                 cancelScan()
-                write(scan.blank)
+                write(writes.blank)
             }
             frameWritten()
         }
@@ -105,15 +129,15 @@ public final class LEDMatrix: BindingTargetProvider, @unchecked Sendable {
         framesWrittenInput.send()
     }
 
-    private func cancelScan() {
+    func cancelScan() {
         scanTimer?.dispose()
         scanTimer = nil
     }
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.
-    func step() {
+    private func step() {
         row = (row + 1) % 3
-        guard write(scan.blank), write(scan.rows[row]), let rows = rowsToWrite else { return }
+        guard write(writes.blank), write(writes.rows[row]), let rows = rowsToWrite else { return }
         if rows > 1 { rowsToWrite = rows - 1 } else { frameWritten() }
     }
 

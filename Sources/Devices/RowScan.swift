@@ -1,3 +1,4 @@
+import Basics
 import GPIO
 import Lights
 
@@ -17,7 +18,7 @@ public struct RowScan: Sendable {
     private let pins: PinMap
 
     public init(pins: PinMap) {
-        precondition(pins.rows.count == 3 && pins.redColumns.count == 3 && pins.greenColumns.count == 3,
+        require(pins.rows.count == 3 && pins.redColumns.count == 3 && pins.greenColumns.count == 3,
                      "RowScan: validate the pin map first (3 rows, 3 red and 3 green columns)")
         self.pins = pins
         blank = pins.matrixOff
@@ -30,7 +31,7 @@ public struct RowScan: Sendable {
     }
 
     /// Prepares the writes for `cells` (reading order).
-    public mutating func show(_ cells: [LEDColor]) {
+    public mutating func show(_ cells: FrameCells) {
         isLit = false
         for row in 0..<3 {
             for column in 0..<3 {

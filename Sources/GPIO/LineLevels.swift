@@ -24,7 +24,7 @@ public struct LineLevels: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func mask(_ offset: LineOffset) -> UInt64 {
-        precondition(offset.rawValue < 64, "LineLevels holds lines 0...63")
+        require(offset.rawValue < 64, "LineLevels holds lines 0...63")
         return 1 << UInt64(offset.rawValue)
     }
 

@@ -5,19 +5,23 @@
 /// the chip's output lines back into frames: one type, so tests compare what was meant with
 /// what an eye would see.
 public struct Frame: Sendable, Hashable, CustomStringConvertible {
-    public var cells: [LEDColor]
+    public var cells: FrameCells
     public var xStatus: Bool
     public var oStatus: Bool
 
-    public init(cells: [LEDColor], xStatus: Bool, oStatus: Bool) {
-        precondition(cells.count == 9, "Frame: a frame has exactly nine cells")
+    public init(cells: FrameCells, xStatus: Bool, oStatus: Bool) {
         self.cells = cells
         self.xStatus = xStatus
         self.oStatus = oStatus
     }
 
+    /// A frame of `cells`, which must hold exactly nine colours (reading order).
+    public init(cells: [LEDColor], xStatus: Bool, oStatus: Bool) {
+        self.init(cells: FrameCells(cells), xStatus: xStatus, oStatus: oStatus)
+    }
+
     /// Everything off.
-    public static let dark = Frame(cells: Array(repeating: .off, count: 9), xStatus: false, oStatus: false)
+    public static let dark = Frame(cells: FrameCells(), xStatus: false, oStatus: false)
 
     /// The colour of the cell at `row`, `column` (both `0...2`).
     public subscript(row: Int, column: Int) -> LEDColor {
@@ -25,7 +29,7 @@ public struct Frame: Sendable, Hashable, CustomStringConvertible {
         set { cells[row * 3 + column] = newValue }
     }
 
-    public var isDark: Bool { self == .dark }
+    public var isDark: Bool { !cells.isLit && !xStatus && !oStatus }
 
     /// Three lines of `.` (off), `R`, `G`, `A`, then the status LEDs: compact and diffable.
     public var description: String {

@@ -11,6 +11,11 @@ import TicTacToe
 /// O's cells: its positions are merged with the buttons'.
 ///
 /// ## Contract
+/// - **Pushed only what is watched.** ``state`` and ``frame`` are kept up to date on every
+///   input; every other output is derived from ``state`` when asked for: reading its value
+///   costs one derivation, and it costs nothing per input unless someone holds or observes it.
+///   Each access makes a new derived property; hold one to share its derivation among
+///   several observers.
 /// - Confined to the game's scheduler: inputs must arrive there (the button pad delivers on it),
 ///   and the view model's timers run there; outputs change there, in input order.
 /// - A free cell takes the mover's mark; an occupied cell flashes amber for
@@ -34,22 +39,23 @@ public final class GameViewModel: Sendable {
     /// The whole session: every output below is derived from this one value, which each input
     /// changes exactly once, so no output ever shows an intermediate state.
     public let state: Property<SessionState>
-    public let board: Property<Board>
-    /// Who moves now, or `nil` once the game is over.
-    public let turn: Property<Player?>
-    public let winner: Property<Player?>
-    /// Every line the winner completed (one, or two closed by one mark); empty otherwise.
-    public let winningLines: Property<WinningLines>
-    public let isDraw: Property<Bool>
-    public let isOver: Property<Bool>
-    /// Whether a cell press can still place a mark.
-    public let canMakeMove: Property<Bool>
-    public let score: Property<Score>
-    public let isAsleep: Property<Bool>
-    /// The occupied cell flashing amber after an illegal press, if any.
-    public let flashingCell: Property<Position?>
-    /// Everything the lights show.
+    /// Everything the lights show: the one output kept up to date on every input, since the
+    /// LEDs always watch it.
     public let frame: Property<Frame>
+    public var board: Property<Board> { state.map(\.board).skipRepeats() }
+    /// Who moves now, or `nil` once the game is over.
+    public var turn: Property<Player?> { state.map(\.board.turn).skipRepeats() }
+    public var winner: Property<Player?> { state.map(\.board.winner).skipRepeats() }
+    /// Every line the winner completed (one, or two closed by one mark); empty otherwise.
+    public var winningLines: Property<WinningLines> { state.map(\.board.winningLines).skipRepeats() }
+    public var isDraw: Property<Bool> { state.map(\.board.isDraw).skipRepeats() }
+    public var isOver: Property<Bool> { state.map(\.board.isOver).skipRepeats() }
+    /// Whether a cell press can still place a mark.
+    public var canMakeMove: Property<Bool> { state.map(\.board.canMakeMove).skipRepeats() }
+    public var score: Property<Score> { state.map(\.score).skipRepeats() }
+    public var isAsleep: Property<Bool> { state.map(\.isAsleep).skipRepeats() }
+    /// The occupied cell flashing amber after an illegal press, if any.
+    public var flashingCell: Property<Position?> { state.map(\.flashing).skipRepeats() }
     public let players: PlayerNames
     /// ``players`` as they stand against the opponent now at the board ("Computer (O)" when it
     /// plays): for an event's text, read when the event arrives.
@@ -57,7 +63,7 @@ public final class GameViewModel: Sendable {
     /// What happened, as it happens, sent after the state has changed.
     public let events: Signal<GameEvent>
     /// What to save to survive a restart: the game, the next starter, the score.
-    public let snapshot: Property<GameSnapshot>
+    public var snapshot: Property<GameSnapshot> { state.map(\.snapshot).skipRepeats() }
 
     // MARK: Inputs
     /// A short press of new game: starts a new game once this one is over. Refused mid-game,
@@ -103,27 +109,18 @@ public final class GameViewModel: Sendable {
         events = session.events
 
         state = Property(session.state)
-        board = state.map(\.board).skipRepeats()
-        turn = board.map(\.turn).skipRepeats()
-        winner = board.map(\.winner).skipRepeats()
-        winningLines = board.map(\.winningLines).skipRepeats()
-        isDraw = board.map(\.isDraw).skipRepeats()
-        isOver = board.map(\.isOver).skipRepeats()
-        canMakeMove = board.map(\.canMakeMove).skipRepeats()
-        score = state.map(\.score).skipRepeats()
-        isAsleep = state.map(\.isAsleep).skipRepeats()
-        flashingCell = state.map(\.flashing).skipRepeats()
         frame = state.map { FrameRenderer.frame(of: $0) }.skipRepeats()
-        self.snapshot = state.map(\.snapshot).skipRepeats()
 
         newGame = Action(enabledIf: state.map(\.acceptsNewGame).skipRepeats()) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
         nextOpponent = Action { session.chooseNextOpponent() }
         observations = CompositeDisposable()
-        // The computer's presses enter like the buttons': one merged stream of cells.
-        let presses = Signal.merge(positions.map(CellPress.person), computer.moves.map(CellPress.computer))
-        observations += presses.observeValues { [weak session] in session?.press($0) }
-        observations += state.producer.startWithValues { [weak computer] in computer?.follow($0) }
+        // One way in for every cell press: the buttons', the computer's (and, later, remote
+        // ones) all call the session's press. The session does not hold these signals, so the
+        // strong captures make no cycle; deinit ends them.
+        observations += positions.observeValues { [session] in session.press(.person($0)) }
+        observations += computer.moves.observeValues { [session] in session.press(.computer($0)) }
+        observations += state.producer.startWithValues { [computer] in computer.follow($0) }
         observations += newGame.disabledAttempts.observeValues { [weak session] _ in
             session?.noteActivity()
             session?.refuseShortNewGame()

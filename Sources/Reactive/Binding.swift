@@ -29,25 +29,27 @@ public protocol BindingTargetProvider<Value> {
 }
 
 /// Sends every value of `source` into `target`, on the source's thread, until the target's
-/// lifetime ends, the source completes or the returned disposable is disposed.
+/// lifetime ends, the source completes or the returned disposable is disposed. Whichever comes
+/// first ends the binding on both sides: nothing of it stays in the target's lifetime.
 @discardableResult
 public func <~ <Target: BindingTargetProvider>(
     target: Target, source: Signal<Target.Value>
 ) -> any Disposable {
-    bind(target.bindingTarget) { consume in source.observeValues(consume) }
+    bind(target.bindingTarget) { observer in source.observe(observer) }
 }
 
-/// Starts `source` and sends its values into `target`, until the target's lifetime ends or the
-/// returned disposable is disposed.
+/// Starts `source` and sends its values into `target`, until the target's lifetime ends, the
+/// source completes or the returned disposable is disposed.
 @discardableResult
 public func <~ <Target: BindingTargetProvider>(
     target: Target, source: SignalProducer<Target.Value>
 ) -> any Disposable {
-    bind(target.bindingTarget) { consume in source.startWithValues(consume) }
+    bind(target.bindingTarget) { observer in source.start(observer) }
 }
 
 /// Sends the current value of `source` into `target` at once, then every change, until the
-/// target's lifetime ends or the returned disposable is disposed.
+/// target's lifetime ends, the source completes (its owner is gone) or the returned disposable
+/// is disposed.
 @discardableResult
 public func <~ <Target: BindingTargetProvider, Source: PropertyProtocol>(
     target: Target, source: Source
@@ -55,14 +57,23 @@ public func <~ <Target: BindingTargetProvider, Source: PropertyProtocol>(
     target <~ source.producer
 }
 
-/// Starts an observation feeding `target` and ties it to the target's lifetime.
+/// Starts an observation feeding `target`, ties it to the target's lifetime, and unties it when
+/// the source completes.
 private func bind<Value: Sendable>(
-    _ target: BindingTarget<Value>, _ observe: (@escaping @Sendable (Value) -> Void) -> any Disposable
+    _ target: BindingTarget<Value>, _ observe: (Observer<Value>) -> any Disposable
 ) -> any Disposable {
-    let observation = observe { target.consume($0) }
-    let whenEnded = target.lifetime.observeEnded { observation.dispose() }
+    // Set after the observation starts; a source that completes at once finds it unset and
+    // the serial disposable, disposed, refuses the lifetime's request as soon as it is made.
+    let untie = SerialDisposable()
+    let observation = observe(Observer { event in
+        switch event {
+        case .value(let value): target.consume(value)
+        case .completed: untie.dispose()
+        }
+    })
+    untie.inner = target.lifetime.observeEnded { observation.dispose() }
     return ActionDisposable {
         observation.dispose()
-        whenEnded.dispose()
+        untie.dispose()
     }
 }

@@ -8,3 +8,9 @@ public enum Event<Value: Sendable>: Sendable {
 }
 
 extension Event: Equatable where Value: Equatable {}
+
+extension Event {
+    var isCompleted: Bool {
+        if case .completed = self { true } else { false }
+    }
+}

@@ -35,7 +35,8 @@ final class Lock: @unchecked Sendable {
     /// Takes the lock; traps with `message` if the calling thread already holds it.
     func lock(orFail message: @autoclosure () -> String = "lock taken recursively") {
         let me = Self.currentThread
-        precondition(owner.load(ordering: .relaxed) != me, message())
+        // fatalError, not precondition: the message must reach the journal in release builds.
+        if owner.load(ordering: .relaxed) == me { fatalError(message()) }
         pthread_mutex_lock(mutex)
         owner.store(me, ordering: .relaxed)
     }
@@ -51,7 +52,8 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 
-    private static var currentThread: UInt {
+    /// The calling thread's identity, never 0.
+    static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

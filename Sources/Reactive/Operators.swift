@@ -86,11 +86,17 @@ extension Signal {
     /// This is how events cross from a hardware reader thread (or a key-reading thread) onto the
     /// thread the game runs on. An event still waiting on the scheduler when an observer is
     /// disposed, or when this signal stops, is not delivered.
+    ///
+    /// Events wait in a queue that one prepared action drains, scheduled when the queue goes
+    /// from empty to not: a hop allocates nothing once its queue has grown to the largest burst.
     public func observe(on scheduler: any Scheduler) -> Signal<Value> {
         Signal { observer in
-            observe(Observer { event in
-                scheduler.schedule { observer.send(event as Event<Value>) }
-            })
+            let hop = Hop(to: scheduler, delivering: observer)
+            let observation = observe(Observer { event in hop.enqueue(event) })
+            return ActionDisposable {
+                observation.dispose()
+                hop.cancel()
+            }
         }
     }
 }
@@ -100,5 +106,68 @@ extension Signal where Value: Equatable {
     public func skipRepeats() -> Signal<Value> {
         // A closure, not the `==` operator itself: Swift 6.0 cannot prove the operator Sendable.
         skipRepeats { $0 == $1 }
+    }
+}
+
+/// The queue of one ``Signal/observe(on:)``: events arrive on any thread and leave on the
+/// scheduler, in arrival order.
+private final class Hop<Value: Sendable>: Sendable {
+    private struct Queue {
+        var events: [Event<Value>]
+        /// An empty array kept for its capacity: the two take turns, so that queueing and
+        /// draining do not allocate unless a burst outgrows them.
+        var spare: [Event<Value>]
+        var isCancelled = false
+
+        init() {
+            events = []
+            events.reserveCapacity(16)
+            spare = []
+            spare.reserveCapacity(16)
+        }
+    }
+
+    private let queue = Protected(Queue())
+    private let scheduler: any Scheduler
+    /// Captures the queue and the observer, not the hop: a drain still waiting on the scheduler
+    /// keeps what it needs alive.
+    private let drain: ScheduledAction
+
+    init(to scheduler: any Scheduler, delivering observer: Observer<Value>) {
+        self.scheduler = scheduler
+        drain = ScheduledAction { [queue] in Hop.deliverQueued(from: queue, to: observer) }
+    }
+
+    func enqueue(_ event: Event<Value>) {
+        let wasEmpty = queue.withValue { queue -> Bool in
+            guard !queue.isCancelled else { return false }
+            queue.events.append(event)
+            return queue.events.count == 1
+        }
+        if wasEmpty { scheduler.schedule(prepared: drain) }
+    }
+
+    /// Drops what is queued; nothing more is delivered, even from a batch being drained.
+    func cancel() {
+        drain.dispose()
+        queue.withValue { queue in
+            queue.isCancelled = true
+            queue.events.removeAll()
+        }
+    }
+
+    private static func deliverQueued(from queue: Protected<Queue>, to observer: Observer<Value>) {
+        var batch = queue.withValue { queue -> [Event<Value>] in
+            var batch = queue.spare
+            queue.spare = []
+            swap(&batch, &queue.events)
+            return batch
+        }
+        for event in batch {
+            guard !queue.withValue({ $0.isCancelled }) else { return }
+            observer.send(event)
+        }
+        batch.removeAll(keepingCapacity: true)
+        queue.withValue { queue in swap(&queue.spare, &batch) }
     }
 }

@@ -68,7 +68,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
             }
         })
         guard let storage = slot.value else {
-            preconditionFailure("Property(composing:): the producer sent no value on start")
+            fatalError("Property(composing:): the producer sent no value on start")
         }
         self.storage = storage
         source = nil
@@ -100,14 +100,11 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 }
 
 extension PropertyProtocol {
-    /// A property holding `transform` of this one's value, kept up to date.
+    /// A property holding `transform` of this one's value, kept up to date. A key path works
+    /// too (`state.map(\.board)`), as a function: the compiler reads the property directly,
+    /// where a `KeyPath` value would be projected by the runtime on every change.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
         Property(composing: producer.map(transform), fusable: true)
-    }
-
-    /// A property holding the value at `keyPath`, kept up to date.
-    public func map<U: Sendable>(_ keyPath: KeyPath<Value, U> & Sendable) -> Property<U> {
-        map { $0[keyPath: keyPath] }
     }
 
     /// A property that only announces changes that are not equal to the previous value.

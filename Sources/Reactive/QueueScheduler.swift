@@ -51,6 +51,14 @@ public final class QueueScheduler: Scheduler {
         enqueue(at: now, interval: nil, action)
     }
 
+    public func schedule(prepared: ScheduledAction) {
+        state.withValue { state in
+            let deadline = now
+            state.actions.insert(prepared, at: deadline)
+            if state.armedFor.map({ deadline < $0 }) ?? true { arm(&state, for: deadline) }
+        }
+    }
+
     @discardableResult
     public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         enqueue(at: deadline, interval: nil, action)
@@ -61,7 +69,7 @@ public final class QueueScheduler: Scheduler {
         at deadline: MonotonicInstant, repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        precondition(interval > .zero, "QueueScheduler: a repeating interval must be positive")
+        require(interval > .zero, "QueueScheduler: a repeating interval must be positive")
         return enqueue(at: deadline, interval: interval, action)
     }
 

@@ -22,6 +22,12 @@ public protocol Scheduler: AnyObject, Sendable {
     @discardableResult
     func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable
 
+    /// Runs `prepared` as soon as possible, after anything already due, like `schedule {}` but
+    /// without allocating: for an action that runs again and again, such as a hop's drain. Hand
+    /// it in again only once it has started to run (it is queued once per call); disposing it
+    /// stops it for good.
+    func schedule(prepared: ScheduledAction)
+
     /// Runs `action` at `deadline`.
     @discardableResult
     func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable

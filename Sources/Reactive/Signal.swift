@@ -13,13 +13,19 @@ import Synchronization
 /// - **Threading.** Events are delivered synchronously on the sender's thread, before `send`
 ///   returns. Use ``observe(on:)`` to hop to a scheduler.
 /// - **Ordering.** One event at a time: sends from several threads are serialized by the
-///   signal's delivery lock, and every observer sees the same order. Sending into a signal from
-///   one of its own observers is a programming error and traps with a message.
+///   signal's delivery lock, and every observer sees the same order. Sending a value into a
+///   signal from one of its own observers is a programming error and traps with a message. A
+///   recursive *completion* is allowed (an observer may release the last owner of what it
+///   observes, as when a bound property is released from its own observer): it is delivered
+///   once the event in flight has reached every observer.
 /// - **Termination.** After `.completed`, nothing more is delivered; observing a completed signal
 ///   delivers `.completed` at once. A pipe completes when its input sends completion or is
 ///   deallocated; an operator's signal completes when its source does.
-/// - **Disposal.** After the disposable returned by `observe` is disposed, the observer gets no
-///   further event. Disposing from another thread waits for an event being delivered to finish.
+/// - **Disposal.** Once the disposable returned by `observe` is disposed, no further event starts
+///   to reach the observer. Disposal never waits: an event already being delivered to the
+///   observer on another thread may finish while `dispose()` returns (as in ReactiveSwift), so
+///   an observer that waits on the disposing thread cannot deadlock it. On the delivering
+///   thread itself (an observer disposing another), the disposed observer gets nothing more.
 /// - **Memory.** A signal lives while it is referenced or observed, and an operator's signal no
 ///   longer than its source. Once it is neither referenced nor observed, it stops observing its
 ///   sources, so a chain of operators nobody listens to costs nothing. Observers never keep a
@@ -119,6 +125,9 @@ final class SignalCore<Value: Sendable>: Sendable {
 
     private let delivery = Lock()
     private let state: Mutex<State>
+    /// A completion sent from inside a delivery, delivered when that delivery ends. Only the
+    /// thread holding the delivery lock touches it.
+    private let completionPending = Atomic(false)
 
     /// A core with `handles` owners to begin with (see ``retainHandle()``).
     init(handles: Int = 1) { state = Mutex(State(handles: handles)) }
@@ -153,14 +162,9 @@ final class SignalCore<Value: Sendable>: Sendable {
     }
 
     fileprivate func remove(_ entry: ObserverEntry<Value>) {
+        // The delivery loop checks the flag before each observer. No waiting for a delivery in
+        // flight: its observer may be waiting for this very thread.
         entry.isActive.store(false, ordering: .releasing)
-        // From another thread, wait for an event being delivered to finish, so that nothing
-        // reaches the observer once this returns. On the delivering thread it is enough that
-        // the entry is inactive: the delivery loop checks before each observer.
-        if !delivery.isHeldByCurrentThread {
-            delivery.lock()
-            delivery.unlock()
-        }
         let unused = state.withLock { state -> Bool in
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
@@ -180,10 +184,25 @@ final class SignalCore<Value: Sendable>: Sendable {
     }
 
     func send(_ event: Event<Value>) {
-        delivery.lock(orFail: "Signal: recursive send. An observer sent an event into the signal it is observing; send from outside the observer or hop with observe(on:).")
+        if event.isCompleted, delivery.isHeldByCurrentThread {
+            // A recursive completion: the delivery in flight on this thread ends with it.
+            completionPending.store(true, ordering: .relaxed)
+            return
+        }
+        delivery.lock(orFail: "Signal: recursive send. An observer sent a value into the signal it is observing; send from outside the observer or hop with observe(on:).")
         deliverHoldingLock(event)
+        let completedMeanwhile = deliverPendingCompletion()
         delivery.unlock()
-        if case .completed = event { disposeUpstream() }
+        if event.isCompleted || completedMeanwhile { disposeUpstream() }
+    }
+
+    /// Delivers a completion sent while this thread held the delivery lock, before letting go
+    /// of it. Returns whether there was one.
+    private func deliverPendingCompletion() -> Bool {
+        guard completionPending.load(ordering: .relaxed) else { return false }
+        completionPending.store(false, ordering: .relaxed)
+        deliverHoldingLock(.completed)
+        return true
     }
 
     /// Runs `update` and delivers the event it returns, all under the delivery lock, so that
@@ -193,9 +212,14 @@ final class SignalCore<Value: Sendable>: Sendable {
         orFail message: @autoclosure () -> String, _ update: () throws -> (Result, Event<Value>?)
     ) rethrows -> Result {
         delivery.lock(orFail: message())
-        defer { delivery.unlock() }
+        var completes = false
+        defer {
+            delivery.unlock()
+            if completes { disposeUpstream() }
+        }
         let (result, event) = try update()
         if let event { deliverHoldingLock(event) }
+        completes = deliverPendingCompletion()
         return result
     }
 
@@ -204,8 +228,14 @@ final class SignalCore<Value: Sendable>: Sendable {
     func withoutConcurrentDelivery<Result>(_ body: () throws -> Result) rethrows -> Result {
         if delivery.isHeldByCurrentThread { return try body() }
         delivery.lock()
-        defer { delivery.unlock() }
-        return try body()
+        var completes = false
+        defer {
+            delivery.unlock()
+            if completes { disposeUpstream() }
+        }
+        let result = try body()
+        completes = deliverPendingCompletion()
+        return result
     }
 
     private func deliverHoldingLock(_ event: Event<Value>) {
@@ -247,10 +277,12 @@ final class ObserverEntry<Value: Sendable>: Sendable {
     init(_ observer: Observer<Value>) { self.observer = observer }
 }
 
-/// Ends one observation. It does not keep the signal alive.
-private final class Observation<Value: Sendable>: Disposable, @unchecked Sendable {
-    // Set once, in init; `weak let` needs Swift 6.2.
-    private weak var core: SignalCore<Value>?
+/// Ends one observation. It does not keep the signal alive: whether a signal lives is counted
+/// in its core (handles and observers), and the core it holds here, once terminated, holds no
+/// observers and no sources. It holds the core strongly because a weak reference would move
+/// every core's reference counting onto the runtime's slow side-table path, on every send.
+private final class Observation<Value: Sendable>: Disposable, Sendable {
+    private let core: SignalCore<Value>
     private let entry: ObserverEntry<Value>
 
     init(core: SignalCore<Value>, entry: ObserverEntry<Value>) {
@@ -262,6 +294,6 @@ private final class Observation<Value: Sendable>: Disposable, @unchecked Sendabl
 
     func dispose() {
         guard entry.isActive.load(ordering: .acquiring) else { return }
-        if let core { core.remove(entry) } else { entry.isActive.store(false, ordering: .releasing) }
+        core.remove(entry)
     }
 }

@@ -32,6 +32,10 @@ public final class TestScheduler: Scheduler {
         enqueue(at: nil, interval: nil, action)
     }
 
+    public func schedule(prepared: ScheduledAction) {
+        state.withValue { state in state.queue.insert(prepared, at: state.now) }
+    }
+
     @discardableResult
     public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         enqueue(at: deadline, interval: nil, action)
@@ -42,7 +46,7 @@ public final class TestScheduler: Scheduler {
         at deadline: MonotonicInstant, repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        precondition(interval > .zero, "TestScheduler: a repeating interval must be positive")
+        require(interval > .zero, "TestScheduler: a repeating interval must be positive")
         return enqueue(at: deadline, interval: interval, action)
     }
 

@@ -67,6 +67,13 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         enqueue(at: now, interval: nil, action)
     }
 
+    public func schedule(prepared: ScheduledAction) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        queue.insert(prepared, at: now)
+        pthread_cond_signal(condition)
+    }
+
     public func runAndWait(_ work: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         let isStopped = stopped
@@ -99,7 +106,7 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     public func schedule(
         at deadline: MonotonicInstant, repeatingEvery interval: Duration, _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        precondition(interval > .zero, "ThreadScheduler: a repeating interval must be positive")
+        require(interval > .zero, "ThreadScheduler: a repeating interval must be positive")
         return enqueue(at: deadline, interval: interval, action)
     }
 

@@ -1,16 +1,19 @@
 import Basics
 import Synchronization
 
-/// An action waiting on a scheduler, and the disposable that cancels it: one object, so that
-/// scheduling costs one allocation besides the closure.
-final class ScheduledAction: Disposable {
+/// An action for a scheduler, and the disposable that cancels it: one object, so that
+/// scheduling costs one allocation besides the closure, and none when an action made once is
+/// scheduled again and again (``Scheduler/schedule(prepared:)``).
+public final class ScheduledAction: Disposable {
     let action: @Sendable () -> Void
     private let cancelled = Atomic(false)
 
-    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+    /// An action to hand to ``Scheduler/schedule(prepared:)`` as often as it is needed.
+    public init(_ action: @escaping @Sendable () -> Void) { self.action = action }
 
-    var isDisposed: Bool { cancelled.load(ordering: .acquiring) }
-    func dispose() { cancelled.store(true, ordering: .releasing) }
+    /// Once disposed, the action never runs again, wherever it is queued.
+    public var isDisposed: Bool { cancelled.load(ordering: .acquiring) }
+    public func dispose() { cancelled.store(true, ordering: .releasing) }
 }
 
 /// The pending actions of a scheduler, in deadline order with ties in scheduling order: the
@@ -34,9 +37,16 @@ struct TimerQueue {
         }
     }
 
-    private var heap: [Entry] = []
+    private var heap: [Entry]
     private var sequence = 0
     private var sweepAt = 64
+
+    /// Room for the sweep threshold from the start: a game loop's queue (a scan, a few timers,
+    /// a hop's drain) never grows it, so scheduling does not allocate for the heap.
+    init() {
+        heap = []
+        heap.reserveCapacity(64)
+    }
 
     /// Adds an action; disposing the returned token cancels it.
     mutating func insert(
@@ -46,6 +56,13 @@ struct TimerQueue {
         push(Entry(deadline: deadline, sequence: nextSequence(), interval: interval?.nanoseconds, scheduled: scheduled))
         if heap.count >= sweepAt { sweep() }
         return scheduled
+    }
+
+    /// Adds an action made beforehand, to run once at `deadline`: no allocation while the heap
+    /// has room.
+    mutating func insert(_ scheduled: ScheduledAction, at deadline: MonotonicInstant) {
+        push(Entry(deadline: deadline, sequence: nextSequence(), interval: nil, scheduled: scheduled))
+        if heap.count >= sweepAt { sweep() }
     }
 
     /// The earliest deadline among live actions.

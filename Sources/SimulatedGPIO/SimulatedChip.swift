@@ -56,7 +56,7 @@ public final class SimulatedChip: GPIOChip {
         name: String = "gpiochip-sim", label: String = "tictactoe-sim", lineCount: Int = 28,
         clock: any Scheduler, historyCapacity: Int = 65_536
     ) {
-        precondition((1...LineLevels.capacity).contains(lineCount), "SimulatedChip: 1...64 lines")
+        require((1...LineLevels.capacity).contains(lineCount), "SimulatedChip: 1...64 lines")
         self.name = name
         self.label = label
         self.lineCount = lineCount

@@ -33,7 +33,7 @@ public final class ShutdownSignal: Sendable {
     public init(_ signals: [Int32] = endingSignals) {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) != 0 {
-            preconditionFailure("no pipe for the shutdown signal: \(String(cString: strerror(errno)))")
+            fatalError("no pipe for the shutdown signal: \(String(cString: strerror(errno)))")
         }
         readEnd = ends[0]
         writeEnd = ends[1]

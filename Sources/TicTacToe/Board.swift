@@ -21,9 +21,8 @@ public struct Board: Sendable, Hashable {
 
     /// The mark in a cell, or `nil` when it is free.
     public subscript(position: Position) -> Player? {
-        let bit: UInt16 = 1 << UInt16(position.index)
-        if xMarks & bit != 0 { return .x }
-        if oMarks & bit != 0 { return .o }
+        if xMarks & position.bit != 0 { return .x }
+        if oMarks & position.bit != 0 { return .o }
         return nil
     }
 
@@ -46,6 +45,9 @@ public struct Board: Sendable, Hashable {
 
     public var isOver: Bool { turn == nil }
 
+    /// The free cells as a mask (bit `i`: the cell with reading-order index `i`).
+    var freeCells: UInt16 { ~(xMarks | oMarks) & 0x1FF }
+
     /// How many marks are on the board.
     public var moveCount: Int { (xMarks | oMarks).nonzeroBitCount }
 
@@ -63,8 +65,7 @@ public struct Board: Sendable, Hashable {
         guard let mover = turn else { throw .gameOver }
         if let owner = self[position] { throw .cellOccupied(position, by: owner) }
         var next = self
-        let bit: UInt16 = 1 << UInt16(position.index)
-        if mover == .x { next.xMarks |= bit } else { next.oMarks |= bit }
+        if mover == .x { next.xMarks |= position.bit } else { next.oMarks |= position.bit }
         next.outcome = next.evaluate(lastMover: mover)
         return next
     }

@@ -46,7 +46,7 @@ public struct ComputerPlayer<Source: RandomNumberGenerator & Sendable>: Sendable
     }
 
     private mutating func randomMove(on board: Board) -> Position? {
-        Position.all.filter { board[$0] == nil }.randomElement(using: &random)
+        randomCell(in: board.freeCells)
     }
 
     /// A move that completes a line of the mover's, else one that takes the cell the other
@@ -54,29 +54,45 @@ public struct ComputerPlayer<Source: RandomNumberGenerator & Sendable>: Sendable
     /// completes runs through it.)
     private mutating func winningOrBlocking(on board: Board) -> Position? {
         guard let mover = board.turn else { return nil }
-        let free = Position.all.filter { board[$0] == nil }
         for player in [mover, mover.opponent] {
             let marks = player == .x ? board.xMarks : board.oMarks
-            let closing = free.filter { !WinningLines(completedBy: marks | 1 << UInt16($0.index)).isEmpty }
-            if let cell = closing.randomElement(using: &random) { return cell }
+            var closing: UInt16 = 0
+            for cell in Position.all where board.freeCells & cell.bit != 0 {
+                if !WinningLines(completedBy: marks | cell.bit).isEmpty { closing |= cell.bit }
+            }
+            if let cell = randomCell(in: closing) { return cell }
         }
         return nil
     }
 
     /// One of the moves worth the most under perfect play.
     private mutating func perfectMove(on board: Board) -> Position? {
-        var best: [Position] = []
+        var best: UInt16 = 0
         var bestValue = Int8.min
         for cell in Position.all {
             guard let value = GameValues.value(of: cell, on: board) else { continue }
             if value > bestValue {
                 bestValue = value
-                best = [cell]
+                best = cell.bit
             } else if value == bestValue {
-                best.append(cell)
+                best |= cell.bit
             }
         }
-        return best.randomElement(using: &random)
+        return randomCell(in: best)
+    }
+
+    /// One of the cells in `mask` (bit `i`: the cell with reading-order index `i`), drawn as
+    /// `randomElement` draws from the same cells listed in reading order: the same numbers from
+    /// the source give the same cell, with no array made.
+    private mutating func randomCell(in mask: UInt16) -> Position? {
+        let count = mask.nonzeroBitCount
+        guard count > 0 else { return nil }
+        var skip = Int.random(in: 0..<count, using: &random)
+        for cell in Position.all where mask & cell.bit != 0 {
+            if skip == 0 { return cell }
+            skip -= 1
+        }
+        return nil
     }
 }
 

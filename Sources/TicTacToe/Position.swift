@@ -31,6 +31,9 @@ public struct Position: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Reading-order index: `row * 3 + column`.
     public var index: Int { row * 3 + column }
 
+    /// This cell's bit in a board's nine-bit masks.
+    var bit: UInt16 { 1 << UInt16(index) }
+
     /// All nine cells in reading order.
     public static let all: [Position] = (0..<9).map { Position(unchecked: $0 / 3, $0 % 3) }
 

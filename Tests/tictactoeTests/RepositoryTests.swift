@@ -125,4 +125,20 @@ struct RepositoryTests {
         }
         #expect(mentions == 1)
     }
+
+    @Test("every trap in the sources prints its message in release builds too (no precondition, whose message -O drops)")
+    func trapsSpeak() throws {
+        var silent: [String] = []
+        let files = FileManager.default.enumerator(at: repository.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in source.components(separatedBy: "\n").enumerated()
+            where line.contains("precondition(") || line.contains("preconditionFailure(") || line.contains("assert(") {
+                silent.append("\(file.lastPathComponent):\(number + 1)")
+            }
+        }
+        #expect(files.count > 50, "the sources were not read")
+        #expect(silent.isEmpty, "use require(_:_:) or fatalError: \(silent)")
+    }
 }

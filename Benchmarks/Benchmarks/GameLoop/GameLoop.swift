@@ -15,10 +15,14 @@ import WiredBoard
 //     scheduler runs the edge through the button pad, the debouncer, the merged positions, the
 //     view model, the frame and the bindings into the matrix and status LEDs, then scan steps
 //     run until the chip's lines light the pressed cell.
+// (a′) the same on a counting chip (edges sent straight in, writes kept as one word and
+//     counted): the program's own cost, without the simulated chip's bookkeeping.
 // (b) "press to row writes (imperative baseline)": the same work by direct calls of the same
 //     pure functions (debounce the edge, play the move, render the frame, compute the row
 //     writes, write the status LEDs, then scan steps until the cell is lit), with no signals,
-//     properties or scheduler. (a)/(b) is what the reactive plumbing costs.
+//     properties or scheduler, on the simulated chip.
+// (b′) the imperative baseline on the counting chip: it allocates nothing. (a′)/(b′) is what
+//     the reactive plumbing costs; docs/BENCHMARKS.md holds the figures.
 // (c) "scan step (lit frame)": one steady scan step, blank and row write, through the scheduler.
 // (d) "dark board for a virtual minute": the board has gone to sleep; the metric "actions" is
 //     how many scheduled actions ran in the minute after the last frame went dark.
@@ -30,156 +34,20 @@ import WiredBoard
 // replay the same games; new-game presses, releases and debounce settling happen outside the
 // measurement.
 
-private let games: [[Int]] = [
-    [0, 1, 4, 2, 8],                   // X wins on the diagonal
-    [4, 0, 1, 2, 7],                   // O starts and wins column 1
-    [0, 1, 2, 4, 3, 5, 7, 6, 8],       // a draw (X starts)
-]
+import BoardUnderTest
 
-/// The next cell of the replayed games, and whether a new game must start first.
-private struct GameReplay {
-    var game = 0
-    var move = 0
-
-    mutating func next() -> (cell: Position, newGame: Bool) {
-        var newGame = false
-        if move == games[game].count {
-            move = 0
-            game = (game + 1) % games.count
-            newGame = true
+/// Each iteration presses the next cell of the replayed games and measures until it is lit;
+/// new games and releases happen outside the measurement.
+private func pressBenchmark<Board: PressedBoard>(_ name: String, _ make: @escaping @Sendable () -> Board) {
+    Benchmark(name) { benchmark in
+        var board = make()
+        for _ in benchmark.scaledIterations {
+            let cell = board.nextCell()
+            benchmark.startMeasurement()
+            blackHole(board.pressUntilLit(cell))
+            benchmark.stopMeasurement()
+            board.release(cell)
         }
-        defer { move += 1 }
-        return (Position.all[games[game][move]], newGame)
-    }
-}
-
-private let pins = PinMap.standard
-
-/// Whether `chip`'s LED lines light `cell` now: its row on and one of its columns on.
-private func lights(_ cell: Position, on chip: SimulatedChip) -> Bool {
-    pins.color(ofCell: cell.index, at: chip.outputLevels).isLit
-}
-
-/// The whole stack on a simulated chip in virtual time.
-private final class FullStack: @unchecked Sendable {
-    let scheduler = TestScheduler()
-    let chip: SimulatedChip
-    let board: GameBoard
-    let rowPeriod: Duration
-    var replay = GameReplay()
-
-    init(settings: BoardSettings = BoardSettings()) {
-        chip = SimulatedChip(clock: scheduler, historyCapacity: 0)
-        rowPeriod = settings.scanRowPeriod
-        do {
-            board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
-        } catch {
-            fatalError("benchmark board failed to start: \(error)")
-        }
-        board.start()
-        scheduler.advance(by: .milliseconds(10))
-    }
-
-    func nextCell() -> Position {
-        let (cell, newGame) = replay.next()
-        if newGame {
-            chip.drive(pins.newGameButton, to: .low)
-            scheduler.advance(by: .milliseconds(50))
-            chip.drive(pins.newGameButton, to: nil)
-            scheduler.advance(by: .milliseconds(100))
-        }
-        return cell
-    }
-
-    /// Presses `cell` and runs scan steps until it is lit. Returns the steps taken.
-    func pressUntilLit(_ cell: Position) -> Int {
-        chip.drive(pins.button(for: cell), to: .low)
-        scheduler.advance()
-        var steps = 0
-        while !lights(cell, on: chip) {
-            scheduler.advance(by: rowPeriod)
-            steps += 1
-            precondition(steps < 10, "the pressed cell never lit")
-        }
-        return steps
-    }
-
-    func release(_ cell: Position) {
-        chip.drive(pins.button(for: cell), to: nil)
-        scheduler.advance(by: .milliseconds(100))
-    }
-}
-
-/// The same work as a plain program: direct calls of the same pure functions (Debouncer,
-/// Board, FrameRenderer, RowScan), one struct of state, no reactive plumbing.
-private struct ImperativeBoard {
-    let chip: SimulatedChip
-    let outputs: any OutputLines
-    var debouncers: [Debouncer]
-    var state = SessionState(snapshot: GameSnapshot(board: Board(), nextStarter: .o))
-    var scan = RowScan(pins: pins)
-    var statusWrite = [LineSetting(pins.xStatus, .low), LineSetting(pins.oStatus, .low)]
-    var row = 2
-    var now = MonotonicInstant(nanoseconds: 1_000_000_000)
-    var replay = GameReplay()
-    let cellByOffset: [Int]
-
-    init() {
-        let clock = TestScheduler()
-        chip = SimulatedChip(clock: clock, historyCapacity: 0)
-        do {
-            outputs = try chip.requestOutputs(OutputConfiguration(
-                offsets: pins.outputOffsets, initialLevel: .low, consumer: "baseline"))
-        } catch {
-            fatalError("baseline lines: \(error)")
-        }
-        debouncers = Array(repeating: Debouncer(window: .milliseconds(20), initialLevel: .high), count: 9)
-        var cellByOffset = Array(repeating: -1, count: 64)
-        for (index, offset) in pins.cellButtons.enumerated() { cellByOffset[Int(offset.rawValue)] = index }
-        self.cellByOffset = cellByOffset
-    }
-
-    mutating func nextCell() -> Position {
-        let (cell, newGame) = replay.next()
-        if newGame { state.board = Board(starter: state.board.starter.opponent) }
-        return cell
-    }
-
-    /// One edge of a button line: debounce, play, render, recompute the row writes.
-    mutating func handle(_ event: EdgeEvent) {
-        let index = cellByOffset[Int(event.offset.rawValue)]
-        guard index >= 0, let level = debouncers[index].edge(to: event.edge.level, at: event.timestamp),
-              pins.buttonPolarity.isActive(level),
-              let next = try? state.board.playing(Position.all[index]) else { return }
-        state.board = next
-        let frame = FrameRenderer.frame(of: state)
-        scan.show(frame.cells)
-        statusWrite[0].level = pins.statusPolarity.level(active: frame.xStatus)
-        statusWrite[1].level = pins.statusPolarity.level(active: frame.oStatus)
-        try? outputs.set(statusWrite)
-    }
-
-    mutating func scanStep() {
-        row = (row + 1) % 3
-        try? outputs.set(scan.blank)
-        if scan.isLit { try? outputs.set(scan.rows[row]) }
-    }
-
-    mutating func pressUntilLit(_ cell: Position) -> Int {
-        handle(EdgeEvent(offset: pins.button(for: cell), edge: .falling, timestamp: now))
-        var steps = 0
-        while !lights(cell, on: chip) {
-            scanStep()
-            steps += 1
-            precondition(steps < 10, "the pressed cell never lit")
-        }
-        return steps
-    }
-
-    mutating func release(_ cell: Position) {
-        now += .milliseconds(50)
-        handle(EdgeEvent(offset: pins.button(for: cell), edge: .rising, timestamp: now))
-        now += .milliseconds(50)
     }
 }
 
@@ -190,39 +58,28 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 5_000)
 
-    Benchmark("(a) press to row writes (full stack)") { benchmark in
-        let stack = FullStack()
-        for _ in benchmark.scaledIterations {
-            let cell = stack.nextCell()
-            benchmark.startMeasurement()
-            blackHole(stack.pressUntilLit(cell))
-            benchmark.stopMeasurement()
-            stack.release(cell)
-        }
-    }
+    pressBenchmark("(a) press to row writes (full stack)") { FullStack() }
 
-    Benchmark("(b) press to row writes (imperative baseline)") { benchmark in
-        var baseline = ImperativeBoard()
-        for _ in benchmark.scaledIterations {
-            let cell = baseline.nextCell()
-            benchmark.startMeasurement()
-            blackHole(baseline.pressUntilLit(cell))
-            benchmark.stopMeasurement()
-            baseline.release(cell)
-        }
-    }
+    pressBenchmark("(b) press to row writes (imperative baseline)") { ImperativeBoard(chip: SimulatedChip(clock: TestScheduler(), historyCapacity: 0)) }
 
-    Benchmark("(c) scan step (lit frame)") { benchmark in
-        let stack = FullStack()
+    pressBenchmark("(a′) press to row writes (full stack, counting chip)") { FullStack(chip: CountingChip()) }
+
+    pressBenchmark("(b′) press to row writes (imperative, counting chip)") { ImperativeBoard(chip: CountingChip()) }
+
+    Benchmark("(c) scan step (lit frame, counting chip)") { benchmark in
+        let stack = FullStack(chip: CountingChip())
         let cell = stack.nextCell()
         _ = stack.pressUntilLit(cell)
         stack.release(cell)
+        let period = stack.rowPeriod.nanoseconds
         for _ in benchmark.scaledIterations {
+            // The test clock's `Duration` arithmetic is outside: it is not the scan's cost.
+            let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
             benchmark.startMeasurement()
-            stack.scheduler.advance(by: stack.rowPeriod)
+            stack.scheduler.advance(to: next)
             benchmark.stopMeasurement()
         }
-        blackHole(stack.chip.outputWriteCount)
+        blackHole(stack.chip.writes)
     }
 
     Benchmark(

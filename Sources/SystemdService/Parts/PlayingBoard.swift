@@ -40,7 +40,7 @@ public final class PlayingBoard: ServicePart {
     public var chip: any GPIOChip { started.chip }
 
     private var started: (chip: any GPIOChip, board: GameBoard) {
-        guard let running = running.value else { preconditionFailure("PlayingBoard: used before start() or after stop()") }
+        guard let running = running.value else { fatalError("PlayingBoard: used before start() or after stop()") }
         return running
     }
 

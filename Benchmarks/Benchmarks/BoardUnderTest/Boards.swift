@@ -1,0 +1,189 @@
+// The boards the benchmarks press, shared by the package-benchmark suite (GameLoop) and the
+// instruction count (PressCount). What each does is described at the top of GameLoop.swift.
+import Basics
+import Devices
+import GPIO
+import Lights
+import Presentation
+import Reactive
+import SimulatedGPIO
+import TicTacToe
+import WiredBoard
+
+let games: [[Int]] = [
+    [0, 1, 4, 2, 8],                   // X wins on the diagonal
+    [4, 0, 1, 2, 7],                   // O starts and wins column 1
+    [0, 1, 2, 4, 3, 5, 7, 6, 8],       // a draw (X starts)
+]
+
+/// The next cell of the replayed games, and whether a new game must start first.
+struct GameReplay {
+    var game = 0
+    var move = 0
+
+    mutating func next() -> (cell: Position, newGame: Bool) {
+        var newGame = false
+        if move == games[game].count {
+            move = 0
+            game = (game + 1) % games.count
+            newGame = true
+        }
+        defer { move += 1 }
+        return (Position.all[games[game][move]], newGame)
+    }
+}
+
+let pins = PinMap.standard
+
+/// Whether `chip`'s LED lines light `cell` now: its row on and one of its columns on.
+func lights(_ cell: Position, on chip: some BenchmarkChip) -> Bool {
+    pins.color(ofCell: cell.index, at: chip.outputLevels).isLit
+}
+
+extension SimulatedChip: BenchmarkChip {
+    public func press(_ line: LineOffset, at time: MonotonicInstant) { drive(line, to: .low) }
+    public func release(_ line: LineOffset, at time: MonotonicInstant) { drive(line, to: nil) }
+}
+
+/// The whole stack on a chip in virtual time.
+public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
+    public let scheduler: TestScheduler
+    public let chip: Chip
+    public let board: GameBoard
+    public let rowPeriod: Duration
+    var replay = GameReplay()
+
+    public init(settings: BoardSettings = BoardSettings(), scheduler: TestScheduler = TestScheduler(), chip: Chip) {
+        self.scheduler = scheduler
+        self.chip = chip
+        rowPeriod = settings.scanRowPeriod
+        do {
+            board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        } catch {
+            fatalError("benchmark board failed to start: \(error)")
+        }
+        board.start()
+        scheduler.advance(by: .milliseconds(10))
+    }
+
+    public func nextCell() -> Position {
+        let (cell, newGame) = replay.next()
+        if newGame {
+            chip.press(pins.newGameButton, at: scheduler.now)
+            scheduler.advance(by: .milliseconds(50))
+            chip.release(pins.newGameButton, at: scheduler.now)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        return cell
+    }
+
+    /// Presses `cell` and runs scan steps until it is lit. Returns the steps taken.
+    public func pressUntilLit(_ cell: Position) -> Int {
+        chip.press(pins.button(for: cell), at: scheduler.now)
+        scheduler.advance()
+        var steps = 0
+        while !lights(cell, on: chip) {
+            scheduler.advance(by: rowPeriod)
+            steps += 1
+            precondition(steps < 10, "the pressed cell never lit")
+        }
+        return steps
+    }
+
+    public func release(_ cell: Position) {
+        chip.release(pins.button(for: cell), at: scheduler.now)
+        scheduler.advance(by: .milliseconds(100))
+    }
+}
+
+extension FullStack where Chip == SimulatedChip {
+    /// On a simulated chip that counts writes but keeps no history.
+    public convenience init(settings: BoardSettings = BoardSettings()) {
+        let scheduler = TestScheduler()
+        self.init(settings: settings, scheduler: scheduler, chip: SimulatedChip(clock: scheduler, historyCapacity: 0))
+    }
+}
+
+/// The same work as a plain program: direct calls of the same pure functions (Debouncer,
+/// Board, FrameRenderer, RowScan), one struct of state, no reactive plumbing.
+public struct ImperativeBoard<Chip: BenchmarkChip> {
+    let chip: Chip
+    let outputs: any OutputLines
+    var debouncers: [Debouncer]
+    var state = SessionState(snapshot: GameSnapshot(board: Board(), nextStarter: .o))
+    var scan = RowScan(pins: pins)
+    var statusWrite = [LineSetting(pins.xStatus, .low), LineSetting(pins.oStatus, .low)]
+    var row = 2
+    var now = MonotonicInstant(nanoseconds: 1_000_000_000)
+    var replay = GameReplay()
+    let cellByOffset: [Int]
+
+    public init(chip: Chip) {
+        self.chip = chip
+        do {
+            outputs = try chip.requestOutputs(OutputConfiguration(
+                offsets: pins.outputOffsets, initialLevel: .low, consumer: "baseline"))
+        } catch {
+            fatalError("baseline lines: \(error)")
+        }
+        debouncers = Array(repeating: Debouncer(window: .milliseconds(20), initialLevel: .high), count: 9)
+        var cellByOffset = Array(repeating: -1, count: 64)
+        for (index, offset) in pins.cellButtons.enumerated() { cellByOffset[Int(offset.rawValue)] = index }
+        self.cellByOffset = cellByOffset
+    }
+
+    public mutating func nextCell() -> Position {
+        let (cell, newGame) = replay.next()
+        if newGame { state.board = Board(starter: state.board.starter.opponent) }
+        return cell
+    }
+
+    /// One edge of a button line: debounce, play, render, recompute the row writes.
+    mutating func handle(_ event: EdgeEvent) {
+        let index = cellByOffset[Int(event.offset.rawValue)]
+        guard index >= 0, let level = debouncers[index].edge(to: event.edge.level, at: event.timestamp),
+              pins.buttonPolarity.isActive(level),
+              let next = try? state.board.playing(Position.all[index]) else { return }
+        state.board = next
+        let frame = FrameRenderer.frame(of: state)
+        scan.show(frame.cells)
+        statusWrite[0].level = pins.statusPolarity.level(active: frame.xStatus)
+        statusWrite[1].level = pins.statusPolarity.level(active: frame.oStatus)
+        try? outputs.set(statusWrite)
+    }
+
+    mutating func scanStep() {
+        row = (row + 1) % 3
+        try? outputs.set(scan.blank)
+        if scan.isLit { try? outputs.set(scan.rows[row]) }
+    }
+
+    public mutating func pressUntilLit(_ cell: Position) -> Int {
+        handle(EdgeEvent(offset: pins.button(for: cell), edge: .falling, timestamp: now))
+        var steps = 0
+        while !lights(cell, on: chip) {
+            scanStep()
+            steps += 1
+            precondition(steps < 10, "the pressed cell never lit")
+        }
+        return steps
+    }
+
+    public mutating func release(_ cell: Position) {
+        now += .milliseconds(50)
+        handle(EdgeEvent(offset: pins.button(for: cell), edge: .rising, timestamp: now))
+        now += .milliseconds(50)
+    }
+}
+
+/// What a press benchmark does with a board: take the next cell of the replayed games (starting
+/// a new game first when one has ended), press it until it is lit, release it.
+public protocol PressedBoard {
+    mutating func nextCell() -> Position
+    /// Presses `cell` and runs scan steps until it is lit; returns the steps taken.
+    mutating func pressUntilLit(_ cell: Position) -> Int
+    mutating func release(_ cell: Position)
+}
+
+extension FullStack: PressedBoard {}
+extension ImperativeBoard: PressedBoard {}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instructions per press and per scan step, counted by callgrind on a release build: the
+# full stack and the imperative baseline on the counting chip, and their ratio. Only the code
+# inside PressCount's `measured` is counted. Instructions do not vary with the machine's load,
+# so this ratio holds where wall-time figures wander (docs/BENCHMARKS.md).
+set -euo pipefail
+cd "$(dirname "$0")/../Benchmarks"
+swift=${SWIFT:-swift}
+runs=${RUNS:-20000}
+
+"$swift" build -c release --product PressCount >/dev/null
+binary="$("$swift" build -c release --show-bin-path)/PressCount"
+# Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift compiler writes: count on a copy
+# without debug information (the symbols stay, so the counted function is still found).
+copy=$(mktemp)
+trap 'rm -f "$copy"' EXIT
+cp "$binary" "$copy"
+chmod +x "$copy"
+strip --strip-debug "$copy"
+
+count() {
+    local report
+    report=$(valgrind --tool=callgrind --toggle-collect='*measured*' --callgrind-out-file=/dev/null \
+        "$copy" "$1" "$2" 2>&1 >/dev/null)
+    local total
+    total=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' <<<"$report")
+    if [[ -z "$total" ]]; then
+        echo "bench-instructions: callgrind gave no count for '$1'; its report:" >&2
+        echo "$report" >&2
+        exit 1
+    fi
+    echo $((total / $2))
+}
+
+full=$(count full "$runs")
+imperative=$(count imperative "$runs")
+scan=$(count scan "$runs")
+echo "instructions per press, counting chip ($runs presses, callgrind):"
+echo "  (a′) full stack:   $full"
+echo "  (b′) imperative:   $imperative"
+awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
+echo "instructions per scan step, lit frame: $scan"
