@@ -111,7 +111,8 @@ public final class GameViewModel: Sendable {
         state = Property(session.state)
         frame = state.map { FrameRenderer.frame(of: $0) }.skipRepeats()
 
-        newGame = Action(enabledIf: state.map(\.acceptsNewGame).skipRepeats()) { session.requestNewGame() }
+        // A closure, not a key path: it runs on every input, and the runtime projects key paths.
+        newGame = Action(enabledIf: state.map { $0.acceptsNewGame }.skipRepeats()) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
         nextOpponent = Action { session.chooseNextOpponent() }
         observations = CompositeDisposable()

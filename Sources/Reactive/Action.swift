@@ -25,28 +25,23 @@ public final class Action<Input: Sendable, Output: Sendable>: BindingTargetProvi
     private let disabledInput: Signal<Input>.Input
     private let work: @Sendable (Input) -> Output
     /// Whether `enabledIf` holds, and whether an execution runs: what `isEnabled` is made of.
-    private let gate: MutableProperty<Gate>
+    private let gate: MutableProperty<ActionGate>
     private let followsEnabledIf: any Disposable
     private let token: Lifetime.Token
     /// Ends when the action is deallocated.
     public let lifetime: Lifetime
 
-    private struct Gate: Sendable, Equatable {
-        var allowed: Bool
-        var executing = false
-        var isEnabled: Bool { allowed && !executing }
-    }
-
     /// An action that is enabled exactly when `enabledIf` holds and it is not executing.
     public init<Enabled: PropertyProtocol>(
         enabledIf: Enabled, execute work: @escaping @Sendable (Input) -> Output
     ) where Enabled.Value == Bool {
-        let gate = MutableProperty(Gate(allowed: false))
+        let gate = MutableProperty(ActionGate(allowed: false))
         self.gate = gate
         // The producer sends the value now, then each change: none missed in between.
         followsEnabledIf = enabledIf.producer.startWithValues { allowed in gate.modify { $0.allowed = allowed } }
-        isEnabled = gate.map(\.isEnabled).skipRepeats()
-        isExecuting = gate.map(\.executing).skipRepeats()
+        // Closures, not key paths: a key path is projected by the runtime on every change.
+        isEnabled = gate.map { $0.isEnabled }.skipRepeats()
+        isExecuting = gate.map { $0.executing }.skipRepeats()
         (values, valuesInput) = Signal<Output>.pipe()
         (disabledAttempts, disabledInput) = Signal<Input>.pipe()
         self.work = work
@@ -89,3 +84,11 @@ extension Action where Input == Void {
 }
 
 extension Action: Sendable {}
+
+/// What enables an ``Action``. Not nested in the generic class: a nested type would be generic
+/// too, and its property's code would run unspecialised, looking up type metadata on each change.
+struct ActionGate: Sendable, Equatable {
+    var allowed: Bool
+    var executing = false
+    var isEnabled: Bool { allowed && !executing }
+}

@@ -101,8 +101,8 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 
 extension PropertyProtocol {
     /// A property holding `transform` of this one's value, kept up to date. A key path works
-    /// too (`state.map(\.board)`), as a function: the compiler reads the property directly,
-    /// where a `KeyPath` value would be projected by the runtime on every change.
+    /// too (`state.map(\.board)`), but the runtime projects it on every change: on a hot path,
+    /// write the closure (`state.map { $0.board }`).
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
         Property(composing: producer.map(transform), fusable: true)
     }

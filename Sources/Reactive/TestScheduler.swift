@@ -76,15 +76,18 @@ public final class TestScheduler: Scheduler {
             entry.action()
             ran = true
         }
-        state.withValue { state in state.now = max(state.now, deadline) }
     }
 
     // Counts the action that just ran (one lock per action, not two), then pops the earliest
-    // live entry due by `deadline` and sets the clock to its time.
+    // live entry due by `deadline` and sets the clock to its time; with none left, sets the
+    // clock to `deadline`.
     private func nextDue(by deadline: MonotonicInstant, countingOneRun ran: Bool) -> TimerQueue.Entry? {
         state.withValue { state -> TimerQueue.Entry? in
             if ran { state.completed += 1 }
-            guard let entry = state.queue.popDue(by: deadline) else { return nil }
+            guard let entry = state.queue.popDue(by: deadline) else {
+                state.now = max(state.now, deadline)
+                return nil
+            }
             state.now = max(state.now, entry.deadline)
             return entry
         }

@@ -51,12 +51,14 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
     public let chip: Chip
     public let board: GameBoard
     public let rowPeriod: Duration
+    private let rowPeriodNanoseconds: Int64
     var replay = GameReplay()
 
     public init(settings: BoardSettings = BoardSettings(), scheduler: TestScheduler = TestScheduler(), chip: Chip) {
         self.scheduler = scheduler
         self.chip = chip
         rowPeriod = settings.scanRowPeriod
+        rowPeriodNanoseconds = settings.scanRowPeriod.nanoseconds
         do {
             board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         } catch {
@@ -83,7 +85,8 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
         scheduler.advance()
         var steps = 0
         while !lights(cell, on: chip) {
-            scheduler.advance(by: rowPeriod)
+            // In whole nanoseconds: the test clock's `Duration` arithmetic is not the program's.
+            scheduler.advance(to: MonotonicInstant(nanoseconds: scheduler.now.nanoseconds + rowPeriodNanoseconds))
             steps += 1
             precondition(steps < 10, "the pressed cell never lit")
         }

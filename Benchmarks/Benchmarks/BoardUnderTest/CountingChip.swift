@@ -35,7 +35,13 @@ public final class CountingChip: GPIOChip, @unchecked Sendable {
     }
 
     fileprivate func apply(_ settings: [LineSetting]) {
-        for setting in settings { levels[setting.offset] = setting.level }
+        // Bit by bit, without `LineLevels`' range check: the request's lines are all below 64.
+        var bits = levels.bits
+        for setting in settings {
+            let mask: UInt64 = 1 << UInt64(setting.offset.rawValue & 63)
+            bits = setting.level.isHigh ? bits | mask : bits & ~mask
+        }
+        levels.bits = bits
         writes += 1
     }
 }
