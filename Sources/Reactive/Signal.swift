@@ -128,6 +128,9 @@ final class SignalCore<Value: Sendable>: Sendable {
     /// A completion sent from inside a delivery, delivered when that delivery ends. Only the
     /// thread holding the delivery lock touches it.
     private let completionPending = Atomic(false)
+    /// How many observers the list holds, written under the state lock: a value sent while
+    /// there are none is dropped without taking either lock (an unobserved pipe costs a load).
+    private let observerCount = Atomic(0)
 
     /// A core with `handles` owners to begin with (see ``retainHandle()``).
     init(handles: Int = 1) { state = Mutex(State(handles: handles)) }
@@ -152,6 +155,7 @@ final class SignalCore<Value: Sendable>: Sendable {
         let added = state.withLock { state -> Bool in
             guard state.status == .alive else { return false }
             state.observers.append(entry)
+            observerCount.store(state.observers.count, ordering: .relaxed)
             return true
         }
         guard added else {
@@ -168,6 +172,7 @@ final class SignalCore<Value: Sendable>: Sendable {
         let unused = state.withLock { state -> Bool in
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
+                observerCount.store(state.observers.count, ordering: .relaxed)
             }
             return state.observers.isEmpty && state.handles == 0 && state.status == .alive
         }
@@ -184,6 +189,9 @@ final class SignalCore<Value: Sendable>: Sendable {
     }
 
     func send(_ event: Event<Value>) {
+        // Nobody to tell. An observer arriving at this very moment on another thread may miss
+        // this value, as it may miss any value sent while it is being added.
+        if !event.isCompleted, observerCount.load(ordering: .relaxed) == 0 { return }
         if event.isCompleted, delivery.isHeldByCurrentThread {
             // A recursive completion: the delivery in flight on this thread ends with it.
             completionPending.store(true, ordering: .relaxed)
@@ -243,7 +251,10 @@ final class SignalCore<Value: Sendable>: Sendable {
             guard state.status == .alive else { return nil }
             guard case .completed = event else { return state.observers }
             state.status = .completed
-            defer { state.observers = [] }
+            defer {
+                state.observers = []
+                observerCount.store(0, ordering: .relaxed)
+            }
             return state.observers
         }
         guard let observers else { return }
@@ -256,6 +267,7 @@ final class SignalCore<Value: Sendable>: Sendable {
         state.withLock { state in
             if state.status == .alive { state.status = .terminated }
             state.observers = []
+            observerCount.store(0, ordering: .relaxed)
         }
         disposeUpstream()
     }
