@@ -52,10 +52,13 @@ public final class QueueScheduler: Scheduler {
     }
 
     public func schedule(prepared: ScheduledAction) {
-        state.withValue { state in
+        // Returns the deadline only to keep Swift 6.0.3's optimiser off a Void-returning
+        // specialisation it crashes on (see TestScheduler.schedule(prepared:)).
+        _ = state.withValue { state -> MonotonicInstant in
             let deadline = now
             state.actions.insert(prepared, at: deadline)
             if state.armedFor.map({ deadline < $0 }) ?? true { arm(&state, for: deadline) }
+            return deadline
         }
     }
 

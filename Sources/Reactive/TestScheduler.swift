@@ -33,7 +33,13 @@ public final class TestScheduler: Scheduler {
     }
 
     public func schedule(prepared: ScheduledAction) {
-        state.withValue { state in state.queue.insert(prepared, at: state.now) }
+        // The closure returns the deadline only because Swift 6.0.3's optimiser crashes on a
+        // Void-returning specialisation of `withValue` for this state when a client module
+        // inlines it under cross-module optimisation (make deb's release build).
+        _ = state.withValue { state -> MonotonicInstant in
+            state.queue.insert(prepared, at: state.now)
+            return state.now
+        }
     }
 
     @discardableResult
