@@ -96,6 +96,7 @@ let package = Package(
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive"]),
+        .testTarget(name: "LightsTests", dependencies: ["Lights"]),
         .testTarget(name: "DevicesTests", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
         .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),

@@ -1,0 +1,50 @@
+import Testing
+import Lights
+
+@Suite("Frame cells")
+struct FrameCellsTests {
+    @Test("every colour in every cell reads back as written, and only that cell changes")
+    func roundTrip() {
+        for index in 0..<9 {
+            for color in LEDColor.allCases {
+                for background in LEDColor.allCases {
+                    var cells = FrameCells(Array(repeating: background, count: 9))
+                    cells[index] = color
+                    let expected = (0..<9).map { $0 == index ? color : background }
+                    #expect(Array(cells) == expected, "cell \(index): \(color) on \(background)")
+                }
+            }
+        }
+    }
+
+    @Test("cells compare and hash by their colours; lit means any cell lit")
+    func equality() {
+        let a: FrameCells = [.red, .off, .off, .off, .green, .off, .off, .off, .amber]
+        var b = FrameCells()
+        b[0] = .red
+        b[4] = .green
+        b[8] = .amber
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a.isLit && !FrameCells().isLit)
+        b[8] = .off
+        #expect(a != b)
+        #expect(Frame(cells: Array(a), xStatus: true, oStatus: false).cells == a)
+        #expect(Frame.dark.isDark && !Frame(cells: a, xStatus: false, oStatus: false).isDark)
+        #expect(!Frame(cells: FrameCells(), xStatus: false, oStatus: true).isDark)
+    }
+
+    #if compiler(>=6.2)
+    @Test("a frame of eight or ten colours is refused with a message")
+    func wrongCount() async {
+        let eight = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FrameCells(Array(repeating: LEDColor.red, count: 8))
+        }
+        let message = String(decoding: eight?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("exactly nine cells, not 8"), "\(message)")
+        await #expect(processExitsWith: .failure) {
+            _ = FrameCells(Array(repeating: LEDColor.red, count: 10))
+        }
+    }
+    #endif
+}
