@@ -2,7 +2,8 @@
 # Instructions per press and per scan step, counted by callgrind on a release build: the
 # full stack and the imperative baseline on the counting chip, and their ratio. Only the code
 # inside PressCount's `measured` is counted. Instructions do not vary with the machine's load,
-# so this ratio holds where wall-time figures wander (docs/BENCHMARKS.md).
+# so this ratio holds where wall-time figures wander (docs/BENCHMARKS.md). Then the same work
+# timed by a plain loop, without package-benchmark around it.
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 swift=${SWIFT:-swift}
@@ -40,3 +41,6 @@ echo "  (a′) full stack:   $full"
 echo "  (b′) imperative:   $imperative"
 awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
 echo "instructions per scan step, lit frame: $scan"
+# The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
+echo "wall time, plain loop ($runs runs):"
+for kind in full imperative scan; do echo "  $("$binary" "$kind" "$runs")"; done

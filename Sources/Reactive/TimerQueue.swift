@@ -31,10 +31,6 @@ struct TimerQueue {
         var scheduled: ScheduledAction
 
         var action: @Sendable () -> Void { scheduled.action }
-
-        func precedes(_ other: Entry) -> Bool {
-            (deadline, sequence) < (other.deadline, other.sequence)
-        }
     }
 
     private var heap: [Entry]
@@ -68,7 +64,7 @@ struct TimerQueue {
     /// The earliest deadline among live actions.
     mutating func nextDeadline() -> MonotonicInstant? {
         dropCancelledTop()
-        return heap.first?.deadline
+        return heap.isEmpty ? nil : heap[0].deadline
     }
 
     var liveCount: Int { heap.lazy.filter { !$0.scheduled.isDisposed }.count }
@@ -78,16 +74,15 @@ struct TimerQueue {
     /// interval behind that time is moved to an interval after it instead of bursting.
     mutating func popDue(by limit: MonotonicInstant, skippingMissedAfter now: MonotonicInstant? = nil) -> Entry? {
         dropCancelledTop()
-        guard let top = heap.first, top.deadline <= limit else { return nil }
+        // Entries are read in place (`heap[0].…`): copying one out retains its action.
+        guard !heap.isEmpty, heap[0].deadline <= limit else { return nil }
+        let top = heap[0]
         if let interval = top.interval {
             // Requeue in place: the same entry, one interval on, sifted down from the top.
-            var next = top
-            next.deadline.nanoseconds += interval
-            if let now, next.deadline.nanoseconds + interval < now.nanoseconds {
-                next.deadline.nanoseconds = now.nanoseconds + interval
-            }
-            next.sequence = nextSequence()
-            heap[0] = next
+            var deadline = top.deadline.nanoseconds + interval
+            if let now, deadline + interval < now.nanoseconds { deadline = now.nanoseconds + interval }
+            heap[0].deadline.nanoseconds = deadline
+            heap[0].sequence = nextSequence()
             siftDown(0)
         } else {
             removeTop()
@@ -103,7 +98,12 @@ struct TimerQueue {
     }
 
     private mutating func dropCancelledTop() {
-        while let top = heap.first, top.scheduled.isDisposed { removeTop() }
+        while !heap.isEmpty, heap[0].scheduled.isDisposed { removeTop() }
+    }
+
+    /// Whether the entry at `i` runs before the one at `j`: (deadline, sequence) order.
+    private func precedes(_ i: Int, _ j: Int) -> Bool {
+        heap[i].deadline < heap[j].deadline || (heap[i].deadline == heap[j].deadline && heap[i].sequence < heap[j].sequence)
     }
 
     private mutating func sweep() {
@@ -117,7 +117,7 @@ struct TimerQueue {
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
+            guard precedes(child, parent) else { break }
             heap.swapAt(child, parent)
             child = parent
         }
@@ -137,8 +137,8 @@ struct TimerQueue {
             guard left < heap.count else { return }
             let right = left + 1
             var first = left
-            if right < heap.count, heap[right].precedes(heap[left]) { first = right }
-            guard heap[first].precedes(heap[parent]) else { return }
+            if right < heap.count, precedes(right, left) { first = right }
+            guard precedes(first, parent) else { return }
             heap.swapAt(first, parent)
             parent = first
         }

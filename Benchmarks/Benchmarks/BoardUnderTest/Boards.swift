@@ -79,18 +79,17 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
         return cell
     }
 
-    /// Presses `cell` and runs scan steps until it is lit. Returns the steps taken.
-    public func pressUntilLit(_ cell: Position) -> Int {
+    public func pressAndScanOneFrame(_ cell: Position) -> Int {
         chip.press(pins.button(for: cell), at: scheduler.now)
         scheduler.advance()
-        var steps = 0
-        while !lights(cell, on: chip) {
+        var litSteps = 0
+        for _ in 0..<3 {
             // In whole nanoseconds: the test clock's `Duration` arithmetic is not the program's.
             scheduler.advance(to: MonotonicInstant(nanoseconds: scheduler.now.nanoseconds + rowPeriodNanoseconds))
-            steps += 1
-            precondition(steps < 10, "the pressed cell never lit")
+            if lights(cell, on: chip) { litSteps += 1 }
         }
-        return steps
+        precondition(litSteps == 1, "the pressed cell was not lit once in a frame")
+        return litSteps
     }
 
     public func release(_ cell: Position) {
@@ -161,15 +160,15 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
         if scan.isLit { try? outputs.set(scan.rows[row]) }
     }
 
-    public mutating func pressUntilLit(_ cell: Position) -> Int {
+    public mutating func pressAndScanOneFrame(_ cell: Position) -> Int {
         handle(EdgeEvent(offset: pins.button(for: cell), edge: .falling, timestamp: now))
-        var steps = 0
-        while !lights(cell, on: chip) {
+        var litSteps = 0
+        for _ in 0..<3 {
             scanStep()
-            steps += 1
-            precondition(steps < 10, "the pressed cell never lit")
+            if lights(cell, on: chip) { litSteps += 1 }
         }
-        return steps
+        precondition(litSteps == 1, "the pressed cell was not lit once in a frame")
+        return litSteps
     }
 
     public mutating func release(_ cell: Position) {
@@ -183,8 +182,10 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
 /// a new game first when one has ended), press it until it is lit, release it.
 public protocol PressedBoard {
     mutating func nextCell() -> Position
-    /// Presses `cell` and runs scan steps until it is lit; returns the steps taken.
-    mutating func pressUntilLit(_ cell: Position) -> Int
+    /// Presses `cell` and runs one frame of the scan (three row steps, so the same work for
+    /// every board and every press, whatever row the scan was on); returns how many of the
+    /// steps lit the cell, which must be one.
+    mutating func pressAndScanOneFrame(_ cell: Position) -> Int
     mutating func release(_ cell: Position)
 }
 

@@ -12,14 +12,15 @@ import WiredBoard
 // The game loop's costs, all measured in one run so their ratios hold on a noisy machine:
 //
 // (a) "press to row writes (full stack)": a button line of the simulated chip goes low, the
-//     scheduler runs the edge through the button pad, the debouncer, the merged positions, the
-//     view model, the frame and the bindings into the matrix and status LEDs, then scan steps
-//     run until the chip's lines light the pressed cell.
+//     scheduler runs the edge through the button pad, the debouncer, the pad's positions, the
+//     view model, the frame and the bindings into the matrix and status LEDs, then one frame of
+//     the scan (three row steps, in one of which the chip's lines light the pressed cell). One
+//     frame, not "until lit", so that every press and every board does the same scan work.
 // (a′) the same on a counting chip (edges sent straight in, writes kept as one word and
 //     counted): the program's own cost, without the simulated chip's bookkeeping.
 // (b) "press to row writes (imperative baseline)": the same work by direct calls of the same
 //     pure functions (debounce the edge, play the move, render the frame, compute the row
-//     writes, write the status LEDs, then scan steps until the cell is lit), with no signals,
+//     writes, write the status LEDs, then one frame of scan steps), with no signals,
 //     properties or scheduler, on the simulated chip.
 // (b′) the imperative baseline on the counting chip: it allocates nothing. (a′)/(b′) is what
 //     the reactive plumbing costs; docs/BENCHMARKS.md holds the figures.
@@ -44,7 +45,7 @@ private func pressBenchmark<Board: PressedBoard>(_ name: String, _ make: @escapi
         for _ in benchmark.scaledIterations {
             let cell = board.nextCell()
             benchmark.startMeasurement()
-            blackHole(board.pressUntilLit(cell))
+            blackHole(board.pressAndScanOneFrame(cell))
             benchmark.stopMeasurement()
             board.release(cell)
         }
@@ -69,7 +70,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("(c) scan step (lit frame, counting chip)") { benchmark in
         let stack = FullStack(chip: CountingChip())
         let cell = stack.nextCell()
-        _ = stack.pressUntilLit(cell)
+        _ = stack.pressAndScanOneFrame(cell)
         stack.release(cell)
         let period = stack.rowPeriod.nanoseconds
         for _ in benchmark.scaledIterations {
@@ -92,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
         settings.game.idleSleep = .seconds(10)
         let stack = FullStack(settings: settings)
         let cell = stack.nextCell()
-        _ = stack.pressUntilLit(cell)
+        _ = stack.pressAndScanOneFrame(cell)
         stack.release(cell)
         stack.scheduler.advance(by: .seconds(11))
         precondition(stack.board.viewModel.isAsleep.value && stack.board.viewModel.frame.value.isDark,

@@ -4,9 +4,11 @@ import BoardUnderTest
 import Glibc
 #endif
 
-// Runs one of the benchmarks' workloads on the counting chip, for `make bench-instructions`,
-// which counts the instructions executed inside `measured` under callgrind and divides by the
-// count given here. Instructions, unlike wall time, hold still on a busy machine.
+// Runs one of the benchmarks' workloads on the counting chip, for scripts/bench-instructions.sh
+// (run by `make bench`), which counts the instructions executed inside `measured` under
+// callgrind and divides by the count given here. Instructions, unlike wall time, hold still on a
+// busy machine. Run natively, it prints the wall time of each run too (a plain loop around the
+// same work, with no benchmark harness around it).
 //
 //   PressCount full N        N presses through the whole stack, each until its cell is lit
 //   PressCount imperative N  the same presses by the imperative program
@@ -21,12 +23,24 @@ guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     print("usage: PressCount full|imperative|scan COUNT")
     exit(2)
 }
+/// The wall time of each run, in nanoseconds, read outside `measured`.
+var times: [Int64] = []
+times.reserveCapacity(count)
+
+/// Runs `work` inside `measured` and notes how long it took.
+@MainActor func timed(_ work: () -> Int) -> Int {
+    let start = MonotonicInstant.now()
+    let result = measured(work)
+    times.append(MonotonicInstant.now().nanoseconds - start.nanoseconds)
+    return result
+}
+
 /// Presses `count` cells of the replayed games on `board`, counting only the presses.
-func press<Board: PressedBoard>(_ board: inout Board, times count: Int) -> Int {
+@MainActor func press<Board: PressedBoard>(_ board: inout Board, times count: Int) -> Int {
     var steps = 0
     for _ in 0..<count {
         let cell = board.nextCell()
-        steps += measured { board.pressUntilLit(cell) }
+        steps += timed { board.pressAndScanOneFrame(cell) }
         board.release(cell)
     }
     return steps
@@ -43,14 +57,14 @@ case "imperative":
 case "scan":
     let stack = FullStack(chip: CountingChip())
     let cell = stack.nextCell()
-    _ = stack.pressUntilLit(cell)
+    _ = stack.pressAndScanOneFrame(cell)
     stack.release(cell)
     // The next deadline is worked out outside: `Duration` arithmetic is the test clock's cost,
     // not the scan's.
     let period = stack.rowPeriod.nanoseconds
     for _ in 0..<count {
         let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
-        steps += measured {
+        steps += timed {
             stack.scheduler.advance(to: next)
             return 1
         }
@@ -59,4 +73,5 @@ default:
     print("usage: PressCount full|imperative|scan COUNT")
     exit(2)
 }
-print("\(arguments[1]): \(count) runs, \(steps) scan steps")
+times.sort()
+print("\(arguments[1]): \(count) runs (checksum \(steps)); wall time p50 \(times[count / 2]) ns, p90 \(times[count * 9 / 10]) ns")
