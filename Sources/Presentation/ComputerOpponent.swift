@@ -8,8 +8,8 @@ import TicTacToe
 /// - Confined to the game's scheduler, like the view model that owns it: it observes the
 ///   session's state there and its think timer runs there.
 /// - ``moves`` sends one position per computer turn, chosen at the session's level for the
-///   board as it is when the thinking ends; the view model merges it with the button pad's
-///   positions. A turn that ends before (a new game, sleep, another opponent) cancels the
+///   board as it is when the thinking ends; the view model hands it to the session's `press`,
+///   the way the button pad's positions go in. A turn that ends before (a new game, sleep, another opponent) cancels the
 ///   thinking; a new board starts it again from the full delay.
 /// - Deterministic under a seeded random source.
 final class ComputerOpponent: @unchecked Sendable {

@@ -8,7 +8,7 @@ import TicTacToe
 /// (a short press), ``startOver`` (a hold) and ``nextOpponent`` (held while a cell is tapped).
 /// Outputs: properties for everything the board shows, ending in ``frame``, which the LED
 /// devices are bound to with `<~`. Against the computer, a ``ComputerOpponent`` inside presses
-/// O's cells: its positions are merged with the buttons'.
+/// O's cells: its positions enter the session's one `press`, as the buttons' do.
 ///
 /// ## Contract
 /// - **Pushed only what is watched.** ``state`` and ``frame`` are kept up to date on every
@@ -79,7 +79,7 @@ public final class GameViewModel: Sendable {
     private let observations: CompositeDisposable
 
     /// - Parameters:
-    ///   - positions: pressed cells (the button pad's merged signal).
+    ///   - positions: pressed cells (the button pad's positions).
     ///   - scheduler: runs the flash, blink, idle and thinking timers.
     ///   - firstStarter: who starts the first game.
     ///   - opponent: who plays O.
