@@ -14,7 +14,9 @@ public struct RowScan: Sendable {
     /// The write that lights each row, top row first: red and green of each column, then the row.
     public private(set) var rows: [[LineSetting]]
     /// Whether any cell is lit.
-    public private(set) var isLit = false
+    public var isLit: Bool { cells.isLit }
+    /// The cells the writes were prepared for.
+    private var cells = FrameCells()
     private let pins: PinMap
 
     public init(pins: PinMap) {
@@ -32,11 +34,10 @@ public struct RowScan: Sendable {
 
     /// Prepares the writes for `cells` (reading order).
     public mutating func show(_ cells: FrameCells) {
-        isLit = false
+        self.cells = cells
         for row in 0..<3 {
             for column in 0..<3 {
                 let color = cells[row * 3 + column]
-                isLit = isLit || color != .off
                 rows[row][2 * column].level = pins.columnPolarity.level(active: color.isRedLit)
                 rows[row][2 * column + 1].level = pins.columnPolarity.level(active: color.isGreenLit)
             }

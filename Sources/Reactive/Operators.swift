@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Signal {
     /// Each value transformed by `transform`, on the sender's thread; completion passes through.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U> {
@@ -117,7 +119,6 @@ private final class Hop<Value: Sendable>: Sendable {
         /// An empty array kept for its capacity: the two take turns, so that queueing and
         /// draining do not allocate unless a burst outgrows them.
         var spare: [Event<Value>]
-        var isCancelled = false
 
         init() {
             events = []
@@ -128,19 +129,23 @@ private final class Hop<Value: Sendable>: Sendable {
     }
 
     private let queue = Protected(Queue())
+    /// Read before each event of a batch without the queue's lock: one load an event.
+    private let cancelled = CancelFlag()
     private let scheduler: any Scheduler
-    /// Captures the queue and the observer, not the hop: a drain still waiting on the scheduler
-    /// keeps what it needs alive.
+    /// Captures the queue, the flag and the observer, not the hop: a drain still waiting on
+    /// the scheduler keeps what it needs alive.
     private let drain: ScheduledAction
 
     init(to scheduler: any Scheduler, delivering observer: Observer<Value>) {
         self.scheduler = scheduler
-        drain = ScheduledAction { [queue] in Hop.deliverQueued(from: queue, to: observer) }
+        drain = ScheduledAction { [queue, cancelled] in
+            Hop.deliverQueued(from: queue, to: observer, unless: cancelled)
+        }
     }
 
     func enqueue(_ event: Event<Value>) {
         let wasEmpty = queue.withValue { queue -> Bool in
-            guard !queue.isCancelled else { return false }
+            guard !cancelled.isSet else { return false }
             queue.events.append(event)
             return queue.events.count == 1
         }
@@ -151,12 +156,15 @@ private final class Hop<Value: Sendable>: Sendable {
     func cancel() {
         drain.dispose()
         queue.withValue { queue in
-            queue.isCancelled = true
+            cancelled.set()
             queue.events.removeAll()
         }
     }
 
-    private static func deliverQueued(from queue: Protected<Queue>, to observer: Observer<Value>) {
+    private static func deliverQueued(
+        from queue: Protected<Queue>, to observer: Observer<Value>, unless cancelled: CancelFlag
+    ) {
+        // Take the queued events, leaving the spare array (and its capacity) to queue into.
         var batch = queue.withValue { queue -> [Event<Value>] in
             var batch = queue.spare
             queue.spare = []
@@ -164,10 +172,17 @@ private final class Hop<Value: Sendable>: Sendable {
             return batch
         }
         for event in batch {
-            guard !queue.withValue({ $0.isCancelled }) else { return }
+            guard !cancelled.isSet else { return }
             observer.send(event)
         }
         batch.removeAll(keepingCapacity: true)
         queue.withValue { queue in swap(&queue.spare, &batch) }
     }
+}
+
+/// A flag that is set once and read from any thread without a lock.
+private final class CancelFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
