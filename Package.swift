@@ -15,11 +15,12 @@ import PackageDescription
 //   Presentation        -> Basics, Lights, Reactive, TicTacToe
 //   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
 //   BoardConfiguration  -> Basics, Devices, GPIO, Presentation, TicTacToe, WiredBoard
-//   SystemdService      -> Basics, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
+//   BoardAPI            -> Basics, Presentation, Reactive, TicTacToe
+//   SystemdService      -> Basics, BoardAPI, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
 //   HardwareDocs        -> Devices, GPIO
 //   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
-//   Console             -> Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
-//   tictactoe           -> Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Presentation, Reactive, SystemdService, TicTacToe, WiredBoard, WiringCheck
+//   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
+//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Presentation, Reactive, SimulatedGPIO, SystemdService, TicTacToe, WiredBoard, WiringCheck
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
@@ -71,21 +72,22 @@ let package = Package(
         .target(
             name: "BoardConfiguration",
             dependencies: ["Basics", "Devices", "GPIO", "Presentation", "TicTacToe", "WiredBoard"]),
+        .target(name: "BoardAPI", dependencies: ["Basics", "Presentation", "Reactive", "TicTacToe"]),
         .target(
             name: "SystemdService",
-            dependencies: ["Basics", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "BoardAPI", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard"]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
         .target(name: "WiringCheck", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .target(
             name: "Console",
             dependencies: [
-                "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard",
+                "BoardAPI", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard",
             ]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Presentation", "Reactive",
-                "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
+                "BoardAPI", "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Presentation", "Reactive",
+                "SimulatedGPIO", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -23,7 +23,7 @@ public enum BoardRenderer {
     /// The full interactive screen: title (with the computer's level when it plays), the
     /// pairing's score, the matrix in colour, the status LEDs, a message and the key help. Lines end with "clear to end of line" so a redraw in place
     /// leaves no debris.
-    public static func screen(frame: Frame, players: PlayerNames, score: Score, message: String) -> String {
+    public static func screen(frame: Frame, players: PlayerNames, score: Score, message: String, help: String = simulatorHelp) -> String {
         let clear = "\u{1B}[K"
         var lines: [String] = []
         lines.append("  \u{1B}[1m\(players.matchTitle)\u{1B}[0m")
@@ -40,9 +40,12 @@ public enum BoardRenderer {
         lines.append("")
         lines.append("  \(message)")
         lines.append("")
-        lines.append("  1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · m next opponent · q quit")
+        lines.append("  " + help)
         return lines.map { $0 + clear }.joined(separator: "\r\n")
     }
+
+    /// The simulator's keys.
+    public static let simulatorHelp = "1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · m next opponent · q quit"
 
     private static func dot(_ color: LEDColor) -> String {
         switch color {

@@ -1,5 +1,6 @@
 import Devices
 import Lights
+import Presentation
 import Reactive
 import SimulatedGPIO
 
@@ -12,6 +13,28 @@ public struct SeenBoard: Sendable, Hashable {
     public var blinkingCells: [Int: LEDColor]
     public var xBlinking: Bool
     public var oBlinking: Bool
+
+    /// What the lights show for `state` over a blink period: its frame on the bright phase, and
+    /// as blinking whatever the dark phase turns off. For views that have the state, not the
+    /// lines (`tictactoe watch`).
+    public init(showing state: SessionState) {
+        var bright = state, dark = state
+        bright.blinkOn = true
+        dark.blinkOn = false
+        frame = FrameRenderer.frame(of: bright)
+        let dim = FrameRenderer.frame(of: dark)
+        blinkingCells = [:]
+        for cell in 0..<9 where frame.cells[cell] != dim.cells[cell] { blinkingCells[cell] = frame.cells[cell] }
+        xBlinking = frame.xStatus != dim.xStatus
+        oBlinking = frame.oStatus != dim.oStatus
+    }
+
+    init(frame: Frame, blinkingCells: [Int: LEDColor], xBlinking: Bool, oBlinking: Bool) {
+        self.frame = frame
+        self.blinkingCells = blinkingCells
+        self.xBlinking = xBlinking
+        self.oBlinking = oBlinking
+    }
 
     /// Looks at `board` every `interval` from `start` for `count` samples; the first sample is
     /// the moment of looking. A light blinks when it turned on or off at least twice.

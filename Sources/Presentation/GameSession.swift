@@ -67,6 +67,9 @@ final class GameSession: @unchecked Sendable {
     /// The opponent gesture: the next opponent, a new game, and the choice shown for a moment.
     func chooseNextOpponent() { begin { $0.chooseNextOpponent() } }
 
+    /// An opponent named by the board's API: as the gesture, but that one.
+    func choose(_ opponent: Opponent) { begin { $0.choose(opponent) } }
+
     private func begin(_ change: (inout SessionState) -> GameEvent) {
         noteActivity()
         let event = state.modify(change)

@@ -4,8 +4,9 @@ import TicTacToe
 
 /// The game as the board's lights present it: MVVM's view model, testable without any GPIO.
 ///
-/// Inputs: a signal of pressed cells, and three actions for the new-game button: ``newGame``
-/// (a short press), ``startOver`` (a hold) and ``nextOpponent`` (held while a cell is tapped).
+/// Inputs: signals of pressed cells (the buttons', and remote ones from the board's API), three
+/// actions for the new-game button: ``newGame`` (a short press), ``startOver`` (a hold) and
+/// ``nextOpponent`` (held while a cell is tapped), and ``chooseOpponent`` for the API.
 /// Outputs: properties for everything the board shows, ending in ``frame``, which the LED
 /// devices are bound to with `<~`. Against the computer, a ``ComputerOpponent`` inside presses
 /// O's cells: its positions enter the session's one `press`, as the buttons' do.
@@ -73,6 +74,8 @@ public final class GameViewModel: Sendable {
     public let startOver: Action<Void, Void>
     /// The opponent gesture: the next opponent plays O from a new game on.
     public let nextOpponent: Action<Void, Void>
+    /// A named opponent plays O from a new game on, shown as the gesture shows it.
+    public let chooseOpponent: Action<Opponent, Void>
 
     private let session: GameSession
     private let computer: ComputerOpponent
@@ -80,17 +83,19 @@ public final class GameViewModel: Sendable {
 
     /// - Parameters:
     ///   - positions: pressed cells (the button pad's positions).
+    ///   - remotePositions: cells pressed through the board's API: each enters the game as a
+    ///     button's press does, and is refused the same way.
     ///   - scheduler: runs the flash, blink, idle and thinking timers.
     ///   - firstStarter: who starts the first game.
     ///   - opponent: who plays O.
     ///   - random: the computer's source of chance; seed it to replay a game.
     public convenience init(
-        positions: Signal<Position>, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
+        positions: Signal<Position>, remotePositions: Signal<Position> = .never, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
         firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(),
         random: SeededRandom = SeededRandom()
     ) {
         self.init(
-            positions: positions,
+            positions: positions, remotePositions: remotePositions,
             restoring: GameSnapshot(board: Board(starter: firstStarter), nextStarter: firstStarter.opponent, opponent: opponent),
             timings: timings, scheduler: scheduler, players: players, random: random)
     }
@@ -98,7 +103,7 @@ public final class GameViewModel: Sendable {
     /// A view model that carries on from `snapshot`: the game in progress (blinking at once if
     /// it had ended), the next starter and the score.
     public init(
-        positions: Signal<Position>, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
+        positions: Signal<Position>, remotePositions: Signal<Position> = .never, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
         scheduler: any Scheduler, players: PlayerNames = PlayerNames(), random: SeededRandom = SeededRandom()
     ) {
         let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
@@ -115,11 +120,13 @@ public final class GameViewModel: Sendable {
         newGame = Action(enabledIf: state.map { $0.acceptsNewGame }.skipRepeats()) { session.requestNewGame() }
         startOver = Action { session.requestNewGame() }
         nextOpponent = Action { session.chooseNextOpponent() }
+        chooseOpponent = Action { session.choose($0) }
         observations = CompositeDisposable()
-        // One way in for every cell press: the buttons', the computer's (and, later, remote
-        // ones) all call the session's press. The session does not hold these signals, so the
-        // strong captures make no cycle; deinit ends them.
+        // One way in for every cell press: the buttons', the remote ones and the computer's all
+        // call the session's press. The session does not hold these signals, so the strong
+        // captures make no cycle; deinit ends them.
         observations += positions.observeValues { [session] in session.press(.person($0)) }
+        observations += remotePositions.observeValues { [session] in session.press(.person($0)) }
         observations += computer.moves.observeValues { [session] in session.press(.computer($0)) }
         observations += state.producer.startWithValues { [computer] in computer.follow($0) }
         observations += newGame.disabledAttempts.observeValues { [weak session] _ in

@@ -99,9 +99,13 @@ public struct SessionState: Sendable, Hashable {
 
     /// The opponent gesture (new game held, a cell tapped): the next opponent in
     /// ``Opponent/allCases`` plays from a new game on, and the matrix shows who it is.
-    public mutating func chooseNextOpponent() -> GameEvent {
+    public mutating func chooseNextOpponent() -> GameEvent { choose(opponent.next) }
+
+    /// `chosen` plays O from a new game on, and the matrix shows who it is (the board's API
+    /// names an opponent instead of stepping to the next).
+    public mutating func choose(_ chosen: Opponent) -> GameEvent {
         if isAsleep { return wake() }
-        opponent = opponent.next
+        opponent = chosen
         showsOpponent = true
         let starter = beginNextGame()
         return .opponentChosen(opponent, starter: starter)

@@ -15,6 +15,7 @@ import Reactive
 /// | ``PlayingBoard`` | chip opened, saved game read, lines requested, state directory made | LEDs off, lines released |
 /// | ``Autosave`` | every new snapshot handed to saving | the final snapshot handed over |
 /// | ``EventLog`` | game events logged | logging ended |
+/// | ``LocalAPI`` | the API served on its socket, finished games recorded | clients closed, history written |
 /// | ``Readiness`` | board started; `READY=1` after its first frame | `STOPPING=1` |
 /// | ``Watchdog`` | `WATCHDOG=1` while the loop answers | pings ended |
 ///
@@ -32,6 +33,8 @@ public struct BoardService: Sendable {
     private let loop: ThreadScheduler
     private let watchdogClock: any Scheduler
     private let pingInterval: Duration
+    private let apiSocket: @Sendable () throws -> APIListener?
+    private let program: String
 
     /// - Parameters:
     ///   - openChip: opens the chip the configuration names.
@@ -40,6 +43,9 @@ public struct BoardService: Sendable {
     ///   - loop: the game loop; ``run(until:)`` stops it when it returns.
     ///   - watchdogClock: where the watchdog pings are timed, every `pingInterval` (half of
     ///     systemd's `WATCHDOG_USEC`, else a second).
+    ///   - apiSocket: the board's API's listening socket (systemd's, or one made at a path) and
+    ///     its name for the log; `nil` serves no API.
+    ///   - program: "tictactoe 0.4.0", for the API's hello.
     ///   - extraParts: parts added after the others, given the board (a test's faults).
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
@@ -47,6 +53,7 @@ public struct BoardService: Sendable {
         loop: ThreadScheduler = ThreadScheduler(),
         watchdogClock: any Scheduler = QueueScheduler(label: "tictactoe.watchdog", qos: .utility),
         pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
+        apiSocket: @escaping @Sendable () throws -> APIListener? = { nil }, program: String = "tictactoe",
         extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] }
     ) {
         self.loop = loop
@@ -59,6 +66,8 @@ public struct BoardService: Sendable {
         self.notifier = notifier
         self.logger = logger
         self.extraParts = extraParts
+        self.apiSocket = apiSocket
+        self.program = program
     }
 
     /// The parts, in the order they start.
@@ -72,6 +81,9 @@ public struct BoardService: Sendable {
             board,
             Autosave(board: board, saving: saving, loop: loop),
             EventLog(board: board, loop: loop, logger: logger),
+            LocalAPI(
+                board: board, saving: saving, socket: apiSocket, historyFile: store.directory + "/history.json", loop: loop,
+                program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
             Watchdog(board: board, loop: loop, clock: watchdogClock, interval: pingInterval, notifier: notifier, logger: logger),
         ] + extraParts(board)

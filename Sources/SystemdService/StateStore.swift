@@ -46,7 +46,7 @@ public struct StateStore: Sendable {
         let problem: StateFileProblem
         do {
             let text = try TextFile.read(path)
-            if let (line, scalar) = Self.controlCharacterInText(text) {
+            if let (line, scalar) = DecodingError.controlCharacterInText(text) {
                 throw StateFileProblem.invalid("damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)")
             }
             let saved = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
@@ -56,7 +56,7 @@ public struct StateStore: Sendable {
         } catch let error as TextFileError {
             problem = .unreadable(error.reason)
         } catch let error as DecodingError {
-            problem = .invalid(Self.describe(error))
+            problem = .invalid(error.problem)
         } catch {
             problem = .invalid("unreadable JSON")
         }
@@ -92,60 +92,6 @@ public struct StateStore: Sendable {
             try TextFile.write(bytes: Array(data), to: path)
         } catch {
             throw StoreError(path: path, reason: error.reason)
-        }
-    }
-
-    /// The first control character standing raw inside a JSON string, which JSON forbids: Swift
-    /// 6.0's decoder (the Pi's) traps on one instead of throwing, and a damaged file must be set
-    /// aside, not crash the service at every start.
-    static func controlCharacterInText(_ text: String) -> (line: Int, scalar: Unicode.Scalar)? {
-        var inString = false, escaped = false, line = 1
-        for scalar in text.unicodeScalars {
-            if inString && scalar.value < 0x20 { return (line, scalar) }
-            if scalar == "\n" { line += 1 }
-            if escaped {
-                escaped = false
-            } else if inString && scalar == "\\" {
-                escaped = true
-            } else if scalar == "\"" {
-                inString.toggle()
-            }
-        }
-        return nil
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            "damaged or truncated JSON (\(context.debugDescription.shown(limit: 200)))"
-        case .dataCorrupted(let context):
-            "\(place(context.codingPath)) holds a value of the wrong kind (\(context.debugDescription.shown(limit: 200)))"
-        case .keyNotFound(let key, let context):
-            "\(place(context.codingPath + [key])) is missing"
-        case .typeMismatch(let type, let context):
-            "\(place(context.codingPath)) holds a value of the wrong kind; it must be \(kind(of: type))"
-        case .valueNotFound(let type, let context):
-            "\(place(context.codingPath)) is null; it must be \(kind(of: type))"
-        @unknown default: "unreadable JSON"
-        }
-    }
-
-    /// "cells[3]", "scores.computer-1.xWins", or "the top level".
-    private static func place(_ path: [any CodingKey]) -> String {
-        guard !path.isEmpty else { return "the top level" }
-        var text = ""
-        for key in path {
-            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue.shown() }
-        }
-        return text
-    }
-
-    private static func kind(of type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "text"
-        case is Int.Type: "a whole number"
-        case is [String].Type, is [Any].Type: "a list"
-        default: "an object"
         }
     }
 }

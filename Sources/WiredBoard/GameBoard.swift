@@ -27,6 +27,9 @@ public final class GameBoard: Sendable {
     public let settings: BoardSettings
     /// Write errors from the LEDs; the board stops scanning on the first.
     public let failures: Signal<GPIOError>
+    /// Cells pressed from elsewhere than the buttons (the board's API): send on the scheduler;
+    /// each enters the game as a button's press does.
+    public let remotePresses: Signal<Position>.Input
 
     private let outputs: any OutputLines
     private let scheduler: any Scheduler
@@ -62,8 +65,10 @@ public final class GameBoard: Sendable {
 
         matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
         status = StatusLEDs(lines: outputs, pins: pins)
+        let remote = Signal<Position>.pipe()
+        remotePresses = remote.input
         viewModel = GameViewModel(
-            positions: pad.positions, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
+            positions: pad.positions, remotePositions: remote.output, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
             scheduler: scheduler, players: settings.players, random: random)
         failures = Signal.merge(matrix.failures, status.failures)
 

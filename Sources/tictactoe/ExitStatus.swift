@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoardAPI
 import GPIO
 import SystemdService
 import WiredBoard
@@ -18,8 +19,12 @@ enum ExitStatus {
     static let badConfiguration = ExitCode(78)
     /// The state directory cannot be made (EX_CANTCREAT).
     static let cannotCreate = ExitCode(73)
-    /// Not allowed to open the chip (EX_NOPERM).
+    /// Not allowed to open the chip, or the board's socket (EX_NOPERM).
     static let permissionDenied = ExitCode(77)
+    /// No board listens on the socket (EX_UNAVAILABLE).
+    static let boardUnavailable = ExitCode(69)
+    /// The board refused a command: a taken cell, the computer's turn (EX_DATAERR).
+    static let refused = ExitCode(65)
 
     static func `for`(_ error: GPIOError) -> ExitCode {
         switch error {
@@ -39,6 +44,12 @@ enum ExitStatus {
         case let error as BoardError:
             printError(error.description)
             return self.for(error)
+        case let error as UnixSocket.Failure:
+            printError("the board's API socket: \(error). Give --socket a path in a writable directory, or stop the board already listening there.")
+            return error.isPermissionDenied ? permissionDenied : cannotCreate
+        case let error as ListenedSocket.Failure:
+            printError("\(error).")
+            return badConfiguration
         case let error as StoreError:
             printError("the state directory \(error). Give a writable --state-dir.")
             return cannotCreate

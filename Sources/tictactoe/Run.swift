@@ -36,6 +36,10 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var game: GameOptions
 
+    /// Where to serve the board's API when systemd passes no socket.
+    @Option(help: "Serve the board's API on a socket made at this path (the service gets its socket from systemd, tictactoe.socket).")
+    var socket: String?
+
     @Option(name: .customLong("log-level"), help: "debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -87,6 +91,7 @@ struct Run: AsyncParsableCommand {
                 return chip
             },
             store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority, loop: loop,
+            apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
             extraParts: { _ in
                 // The appliance's test drop-in only (TICTACTOE_TEST_FAULTS=1): a `wedge-loop`
                 // file in the state directory wedges the game loop once.

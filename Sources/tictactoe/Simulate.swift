@@ -9,7 +9,7 @@ import Glibc
 import Presentation
 
 /// `tictactoe simulate`: the game on a simulated chip, in the terminal.
-struct Simulate: ParsableCommand {
+struct Simulate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play on a simulated GPIO chip in the terminal.",
         discussion: """
@@ -23,6 +23,10 @@ struct Simulate: ParsableCommand {
             (spaces and newlines ignored, # starts a comment, . waits a second, z waits until \
             the lights sleep) and the board is printed after each key as it goes, in virtual \
             time: nothing waits for the clock, and a z plays the whole idle time's LED scan.
+
+            With --serve PATH there is no terminal board: the simulated board runs headless in \
+            real time, as the service runs the real one, and serves the board's API at PATH until \
+            SIGTERM or SIGINT, so that watch, press, status and history can be tried anywhere.
             """)
 
     @OptionGroup var game: GameOptions
@@ -31,7 +35,23 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Simulate contact bounce on every press and release.")
     var bounce = false
 
-    func run() throws {
+    /// Headless, serving the board's API: the way to try the API with no GPIO.
+    @Option(help: "Run headless, serving the board's API on a socket made at this path, until SIGTERM or SIGINT.")
+    var serve: String?
+
+    /// Where a served simulation keeps its game and history.
+    @Option(name: .customLong("state-dir"), help: "With --serve: where the game and its history are kept. Default: a new temporary directory, removed at the end.")
+    var stateDirectory: String?
+
+    func validate() throws {
+        if stateDirectory != nil && serve == nil { throw ValidationError("--state-dir goes with --serve: the terminal game keeps no state.") }
+    }
+
+    func run() async throws {
+        if let serve {
+            try await SimulatedService(socket: serve, stateDirectory: stateDirectory, settings: game.applied(to: BoardSettings())).run()
+            return
+        }
         let settings = game.applied(to: BoardSettings())
         do {
             if TerminalGame.isInteractive {

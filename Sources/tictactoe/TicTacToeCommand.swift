@@ -13,7 +13,13 @@ struct TicTacToeCommand: AsyncParsableCommand {
         // tictactoeTests holds packaging/debian/changelog's latest entry to it.
         version: "0.4.0",
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
-        subcommands: [Simulate.self, Run.self, LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self])
+        subcommands: [
+            Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, Status.self, History.self,
+            LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self,
+        ])
+
+    /// The program and its version, as the board's API says hello.
+    static var program: String { "tictactoe " + (configuration.version) }
 
     /// ArgumentParser's own `main`, except that what it prints (usage errors echo the
     /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message,

@@ -1,3 +1,6 @@
+import BoardAPI
+import Reactive
+
 /// Writes the game to the state store off the game loop (a ``SnapshotSaver``), and finishes the
 /// last write before the service ends.
 ///
@@ -11,17 +14,32 @@
 public struct Saving: ServicePart {
     public let name = "saving"
     public let saver: SnapshotSaver
+    private let lastWrite: Protected<WallTime?>
 
     /// Saving to `store`, with failures logged.
     public init(store: StateStore, logger: ServiceLog) {
-        self.init(saver: SnapshotSaver(
-            save: { try store.save($0) },
-            failed: { error in logger.error("saving the game failed: \(error)") }))
+        let lastWrite = Protected<WallTime?>(nil)
+        self.init(
+            saver: SnapshotSaver(
+                save: { snapshot in
+                    try store.save(snapshot)
+                    lastWrite.withValue { $0 = WallTime.now() }
+                },
+                failed: { error in logger.error("saving the game failed: \(error)") }),
+            lastWrite: lastWrite)
     }
 
     public init(saver: SnapshotSaver) {
-        self.saver = saver
+        self.init(saver: saver, lastWrite: Protected(nil))
     }
+
+    private init(saver: SnapshotSaver, lastWrite: Protected<WallTime?>) {
+        self.saver = saver
+        self.lastWrite = lastWrite
+    }
+
+    /// When the game was last written, if it has been since the service started.
+    public var lastSave: WallTime? { lastWrite.value }
 
     public func start() async {}
 

@@ -1,0 +1,149 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TicTacToe
+
+/// One line a client sends: a JSON object naming a `command`, with that command's argument.
+///
+/// ```
+/// {"command":"press","cell":5}
+/// {"command":"new-game"}
+/// {"command":"abandon"}
+/// {"command":"opponent","opponent":"computer-2"}
+/// {"command":"status"}
+/// {"command":"history"}
+/// ```
+///
+/// Fields a command does not use are ignored. Each command enters the game the way its button
+/// does: `press` as a cell button, `new-game` as a short press of new game (refused mid-game),
+/// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
+public enum APIRequest: Sendable, Hashable {
+    /// A cell, by its keypad number (7 8 9 is the top row).
+    case press(Position)
+    case newGame
+    case abandon
+    case opponent(Opponent)
+    case status
+    case history
+
+    /// The commands, as a client names them.
+    public static let commandNames = ["press", "new-game", "abandon", "opponent", "status", "history"]
+
+    /// The longest line a client may send, newline excluded.
+    public static let maximumLineLength = 4096
+
+    public var command: String {
+        switch self {
+        case .press: "press"
+        case .newGame: "new-game"
+        case .abandon: "abandon"
+        case .opponent: "opponent"
+        case .status: "status"
+        case .history: "history"
+        }
+    }
+
+    /// The request as a line to send, without its newline.
+    public var line: String {
+        switch self {
+        case .press(let position): #"{"command":"press","cell":\#(position.keypadKey)}"#
+        case .opponent(let opponent): #"{"command":"opponent","opponent":"\#(opponent.name)"}"#
+        default: #"{"command":"\#(command)"}"#
+        }
+    }
+
+    /// The request a line holds (without its newline), or what is wrong with it.
+    public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<APIRequest, RequestError> {
+        guard line.count <= maximumLineLength else {
+            return .failure(RequestError(command: nil, text: "the line is longer than \(maximumLineLength) bytes"))
+        }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            return .failure(RequestError(command: nil, text: "the line is not valid UTF-8"))
+        }
+        if let (_, scalar) = DecodingError.controlCharacterInText(text) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return .failure(RequestError(command: nil, text: "a raw control character (\(code)) stands inside a string; JSON needs it escaped"))
+        }
+        let data = Data(text.utf8)
+        let name: String
+        do {
+            name = try JSONDecoder().decode(Head.self, from: data).command
+        } catch let error as DecodingError {
+            return .failure(RequestError(command: nil, text: headProblem(error)))
+        } catch {
+            return .failure(RequestError(command: nil, text: "not JSON"))
+        }
+        switch name {
+        case "press":
+            return argument(Press.self, of: name, in: data).flatMap { press in
+                guard let position = Position(keypadKey: press.cell) else {
+                    return .failure(RequestError(command: name, text: "\"cell\" is \(press.cell); \(cellRule)"))
+                }
+                return .success(.press(position))
+            }
+        case "opponent":
+            return argument(Choice.self, of: name, in: data).flatMap { choice in
+                guard let opponent = Opponent(name: choice.opponent) else {
+                    return .failure(RequestError(command: name, text: "\"opponent\" is \(choice.opponent.quoted()); \(opponentRule)"))
+                }
+                return .success(.opponent(opponent))
+            }
+        case "new-game": return .success(.newGame)
+        case "abandon": return .success(.abandon)
+        case "status": return .success(.status)
+        case "history": return .success(.history)
+        default:
+            return .failure(RequestError(
+                command: nil, text: "unknown command \(name.quoted()); the commands are \(commandNames.joined(separator: ", "))"))
+        }
+    }
+
+    static let cellRule = "give a cell from 1 to 9, as on a numeric keypad (7 8 9 is the top row)"
+    static let opponentRule = "give one of " + Opponent.allCases.map(\.name).joined(separator: ", ")
+
+    private struct Head: Decodable { var command: String }
+    private struct Press: Decodable { var cell: Int }
+    private struct Choice: Decodable { var opponent: String }
+
+    private static func headProblem(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            "not JSON: \(context.debugDescription.shown(limit: 120))"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            #"a request is a JSON object such as {"command":"press","cell":5}"#
+        case .keyNotFound:
+            #"no "command"; send one of "# + commandNames.joined(separator: ", ")
+        default:
+            #""command" must be text, one of "# + commandNames.joined(separator: ", ")
+        }
+    }
+
+    private static func argument<Argument: Decodable>(_ type: Argument.Type, of command: String, in data: Data) -> Result<Argument, RequestError> {
+        let (key, rule) = type == Press.self ? ("cell", "a whole number from 1 to 9, as on a numeric keypad (7 8 9 is the top row)") : ("opponent", "text, one of " + Opponent.allCases.map(\.name).joined(separator: ", "))
+        do {
+            return .success(try JSONDecoder().decode(type, from: data))
+        } catch DecodingError.keyNotFound {
+            return .failure(RequestError(command: command, text: "\(command) needs \"\(key)\": \(rule)"))
+        } catch {
+            return .failure(RequestError(command: command, text: "\"\(key)\" must be \(rule)"))
+        }
+    }
+}
+
+/// Why a line is not a request, or why the board refused one: the reply's text.
+public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The command, when the line named one.
+    public var command: String?
+    public var text: String
+
+    public init(command: String?, text: String) {
+        self.command = command
+        self.text = text
+    }
+
+    public var description: String { text }
+}

@@ -1,0 +1,114 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client's connection to the board's API: the messages it sends, one at a time, and the
+/// requests sent to it. For `tictactoe watch` and the other commands, and for tests.
+///
+/// Not thread-safe: one thread reads and sends.
+public final class BoardConnection {
+    public let path: String
+    /// The connection's socket, for a caller that waits on it beside other descriptors.
+    public let fd: Int32
+    private var lines = LineBuffer(limit: 1 << 22)
+    private var ready: [[UInt8]] = []
+    private let decoder = JSONDecoder()
+
+    /// Connects to the board listening at `path`.
+    public init(path: String) throws(UnixSocket.Failure) {
+        self.path = path
+        fd = try UnixSocket.connect(to: path)
+    }
+
+    deinit { close(fd) }
+
+    /// The next message, waiting at most `timeout` (for ever when `nil`); `nil` when the
+    /// board closed the connection or nothing came in time.
+    public func next(timeout: Duration? = nil) throws(ConnectionError) -> APIMessage? {
+        while true {
+            if !ready.isEmpty {
+                let line = ready.removeFirst()
+                do {
+                    return try decoder.decode(APIMessage.self, from: Data(line))
+                } catch {
+                    throw .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
+                }
+            }
+            if let timeout {
+                var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+                let ready = poll(&polled, 1, milliseconds)
+                if ready == 0 { return nil }
+            }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            for line in lines.append(buffer[..<count]) {
+                if case .complete(let bytes) = line { ready.append(bytes) }
+            }
+        }
+    }
+
+    /// Whether a message is waiting to be read without blocking.
+    public var hasBufferedMessage: Bool { !ready.isEmpty }
+
+    /// Sends `request` as one line.
+    public func send(_ request: APIRequest) throws(ConnectionError) {
+        try send(line: request.line)
+    }
+
+    /// Sends `line` and a newline, as it is: for tests of what the board does with any line.
+    public func send(line: String) throws(ConnectionError) {
+        try send(bytes: Array(line.utf8) + [UInt8(ascii: "\n")])
+    }
+
+    /// Sends `bytes` as they are (MSG_NOSIGNAL: a board that went away is an error, not a
+    /// SIGPIPE that ends the program).
+    public func send(bytes: [UInt8]) throws(ConnectionError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + written }, raw.count - written, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .closed }
+            written += count
+        }
+    }
+
+    /// Sends `request` and returns the board's reply to it (`ok`, `error`, `status` or
+    /// `history`), skipping the state messages in between.
+    public func ask(_ request: APIRequest, timeout: Duration? = nil) throws(ConnectionError) -> APIMessage {
+        try send(request)
+        while let message = try next(timeout: timeout) {
+            switch message.type {
+            case .ok, .error, .status, .history: return message
+            case .bye: throw .closedBy(message.text ?? "")
+            default: continue
+            }
+        }
+        throw .closed
+    }
+}
+
+/// Why a connection to the board ended.
+public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    case closed
+    case closedBy(String)
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .closed: "the board closed the connection"
+        case .closedBy(let reason): "the board closed the connection: \(reason)"
+        case .unreadable(let line): "the board sent a line this program cannot read: \(line.quoted(limit: 200))"
+        }
+    }
+}

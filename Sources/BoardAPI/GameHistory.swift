@@ -1,0 +1,131 @@
+import Basics
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Presentation
+import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The last ``capacity`` finished games, recorded as they end and kept in a file, so that
+/// `tictactoe history` can show and replay them after a restart.
+///
+/// ## Contract
+/// - ``record(_:clock:)`` observes the view model on the game loop (call it there); the loop
+///   only hands each finished game over. The file is written on a thread of the history's own,
+///   atomically (a temporary file, fsync, rename), never more than ``capacity`` games.
+/// - ``games`` may be read from any thread: oldest first.
+/// - A file that cannot be read is not trusted: ``init(file:)`` starts with no games and says
+///   why in ``problem``; the file is replaced at the next finished game.
+public final class GameHistory: Sendable {
+    public static let capacity = 100
+
+    /// The file as written: a version, and the games oldest first.
+    struct Saved: Codable {
+        static let currentVersion = 1
+        var version: Int
+        var games: [PlayedGame]
+    }
+
+    public let path: String?
+    /// Why the file could not be read, if it could not.
+    public let problem: String?
+    private let kept: Protected<[PlayedGame]>
+    private let writer = DispatchQueue(label: "tictactoe.history", qos: .utility)
+    private let writeFailures: Protected<[String]> = Protected([])
+
+    /// A history kept in `file` (read now if it exists), or only in memory when `nil`.
+    public init(file: String?) {
+        path = file
+        guard let file else {
+            kept = Protected([])
+            problem = nil
+            return
+        }
+        switch Self.load(file) {
+        case .success(let games):
+            kept = Protected(Array(games.suffix(Self.capacity)))
+            problem = nil
+        case .failure(let unreadable):
+            kept = Protected([])
+            problem = "\(file): \(unreadable.reason)"
+        }
+    }
+
+    public var games: [PlayedGame] { kept.value }
+
+    /// Records each game the view model finishes from now on. Call on the game loop.
+    public func record(_ viewModel: GameViewModel, clock: @escaping @Sendable () -> WallTime = WallTime.now) -> any Disposable {
+        let recorder = Protected(GameRecorder())
+        return viewModel.events.observeValues { [self] event in
+            let state = viewModel.state.value
+            if let game = recorder.withValue({ $0.take(event, state: state, names: viewModel.players, at: clock()) }) {
+                add(game)
+            }
+        }
+    }
+
+    /// Waits until every finished game handed over has been written.
+    public func flush() { writer.sync {} }
+
+    /// Write failures so far (each once), for the log.
+    public func takeWriteFailures() -> [String] {
+        writeFailures.withValue { failures in
+            defer { failures.removeAll() }
+            return failures
+        }
+    }
+
+    private func add(_ game: PlayedGame) {
+        let games = kept.withValue { games -> [PlayedGame] in
+            games.append(game)
+            if games.count > Self.capacity { games.removeFirst(games.count - Self.capacity) }
+            return games
+        }
+        guard let path else { return }
+        writer.async { [writeFailures] in
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let data = try encoder.encode(Saved(version: Saved.currentVersion, games: games))
+                try TextFile.write(bytes: Array(data), to: path)
+            } catch let error as TextFileError {
+                writeFailures.withValue { $0.append("\(path): \(error.reason)") }
+            } catch {
+                writeFailures.withValue { $0.append("\(path): \(error)") }
+            }
+        }
+    }
+
+    private static func load(_ path: String) -> Result<[PlayedGame], Unreadable> {
+        var status = stat()
+        if stat(path, &status) != 0 && errno == ENOENT { return .success([]) }
+        let text: String
+        do {
+            text = try TextFile.read(path)
+        } catch {
+            return .failure(Unreadable(error.reason))
+        }
+        if let (line, scalar) = DecodingError.controlCharacterInText(text) {
+            return .failure(Unreadable("a raw control character (U+\(String(scalar.value, radix: 16, uppercase: true))) on line \(line)"))
+        }
+        do {
+            let saved = try JSONDecoder().decode(Saved.self, from: Data(text.utf8))
+            guard saved.version == Saved.currentVersion else { return .failure(Unreadable("version \(saved.version); this program reads \(Saved.currentVersion)")) }
+            return .success(saved.games)
+        } catch let error as DecodingError {
+            return .failure(Unreadable(error.problem))
+        } catch {
+            return .failure(Unreadable("unreadable"))
+        }
+    }
+
+    private struct Unreadable: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}

@@ -1,0 +1,117 @@
+import Basics
+import Presentation
+import Reactive
+import TicTacToe
+
+/// The board's side of its API, on the game loop: each command enters the view model the way
+/// its button does, and the reply says what came of it.
+///
+/// ## Contract
+/// - ``perform(_:reply:)`` may be called from any thread; the command runs on the game loop,
+///   in the order commands were performed, and `reply` is called there once, right after the
+///   command's one change of state (or none, when refused).
+/// - A press is one more cell press of the view model (``GameViewModel``'s remote positions):
+///   refused, with amber on the board, where a button's press would be.
+/// - ``observeStates(_:)`` hands over the session state now and then every change, on the game
+///   loop; what the receiver does there is all the loop pays for its clients, however many.
+/// - The counts of moves and finished games are kept from ``start()`` and may be read from
+///   any thread.
+public final class RemoteControl: Sendable {
+    public let players: PlayerNames
+    private let viewModel: GameViewModel
+    private let remotePresses: Signal<Position>.Input
+    private let loop: any Scheduler
+    private let counts = Protected(Counts())
+    private let counting = SerialDisposable()
+
+    public struct Counts: Sendable, Hashable {
+        public var moves = 0
+        public var gamesPlayed = 0
+    }
+
+    /// - Parameter remotePresses: where the view model takes remote cell presses
+    ///   (``GameViewModel/init(positions:remotePositions:restoring:timings:scheduler:players:random:)``).
+    public init(viewModel: GameViewModel, remotePresses: Signal<Position>.Input, loop: any Scheduler) {
+        self.viewModel = viewModel
+        self.remotePresses = remotePresses
+        self.loop = loop
+        players = viewModel.players
+    }
+
+    /// Starts counting moves and games; call on the game loop.
+    public func start() {
+        let counts = counts
+        counting.inner = viewModel.events.observeValues { event in
+            switch event {
+            case .moved: counts.withValue { $0.moves += 1 }
+            case .finished(.won), .finished(.draw): counts.withValue { $0.gamesPlayed += 1 }
+            default: break
+            }
+        }
+    }
+
+    /// Stops counting; call on the game loop.
+    public func stop() { counting.dispose() }
+
+    /// Moves made and games finished since ``start()``.
+    public var playCounts: Counts { counts.value }
+
+    /// The state now and every change, to `receive`, on the game loop. Call on the game loop.
+    public func observeStates(_ receive: @escaping @Sendable (SessionState) -> Void) -> any Disposable {
+        viewModel.state.producer.startWithValues(receive)
+    }
+
+    /// Runs `request` on the game loop, then `reply` with what came of it. ``APIRequest/status``
+    /// and ``APIRequest/history`` change nothing and are answered without the loop (by the
+    /// server); here they are refused.
+    public func perform(_ request: APIRequest, reply: @escaping @Sendable (APIMessage) -> Void) {
+        loop.schedule { [self] in
+            reply(run(request))
+        }
+    }
+
+    private func run(_ request: APIRequest) -> APIMessage {
+        let command = request.command
+        let event: GameEvent?
+        switch request {
+        case .press(let position): event = firstEvent { remotePresses.send(position) }
+        case .newGame: event = firstEvent { viewModel.newGame.apply() }
+        case .abandon: event = firstEvent { viewModel.startOver.apply() }
+        case .opponent(let opponent): event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
+        case .status, .history: return .error(command, "answered by the server, not the game loop")
+        }
+        let names = viewModel.names
+        switch event {
+        case .moved(let player, let position)?:
+            return .ok(command, "\(names.label(for: player)) took cell \(position.keypadKey).")
+        case .refused(let position, .cellOccupied(_, let owner))?:
+            return .error(command, "cell \(position.keypadKey) is taken by \(owner): press a free cell.")
+        case .refused(_, .gameOver)?, .ignored?:
+            return .error(command, "the game is over: send new-game to start the next one.")
+        case .computersTurn?:
+            return .error(command, "it is the computer's turn: wait for its move.")
+        case .wokeUp?:
+            return .error(command, "the lights were asleep: this only woke them (as a button does); send it again.")
+        case .newGameNeedsHold?:
+            return .error(command, "the game is not over: send abandon (new-game --abandon) to give it up and start a new one.")
+        case .started(let starter)?:
+            return .ok(command, "New game: \(names.label(for: starter)) starts.")
+        case .opponentChosen(let opponent, let starter)?:
+            return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
+        case .finished?, .fellAsleep?, nil:
+            return .error(command, "the board did not take it.")
+        }
+    }
+
+    /// The first event `input` makes the view model send: inputs are synchronous on the loop,
+    /// so it is the one this input caused.
+    private func firstEvent(_ input: () -> Void) -> GameEvent? {
+        let first = Protected<GameEvent?>(nil)
+        let watching = viewModel.events.observeValues { event in
+            first.withValue { if $0 == nil { $0 = event } }
+        }
+        input()
+        watching.dispose()
+        return first.value
+    }
+}

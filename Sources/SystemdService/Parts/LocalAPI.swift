@@ -1,0 +1,103 @@
+import BoardAPI
+import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the board's API listens: a socket systemd passed, or one made at a path.
+public struct APIListener: Sendable {
+    public var fd: Int32
+    /// How the log names it.
+    public var name: String
+    /// The path of a socket this process made (removed when the API stops); `nil` for
+    /// systemd's, which systemd keeps.
+    public var madeAt: String?
+
+    public init(fd: Int32, name: String, madeAt: String?) {
+        self.fd = fd
+        self.name = name
+        self.madeAt = madeAt
+    }
+
+    /// Systemd's socket if it passed one, else a socket made at `path`, else none.
+    public static func take(orMakeAt path: String?) throws -> APIListener? {
+        if let fd = try ListenedSocket.take() { return APIListener(fd: fd, name: "the socket systemd passed (tictactoe.socket)", madeAt: nil) }
+        guard let path else { return nil }
+        return APIListener(fd: try UnixSocket.listen(at: path), name: path, madeAt: path)
+    }
+}
+
+/// The board's own API on a Unix socket (``BoardAPIServer``), with the history of finished
+/// games kept in the state directory.
+///
+/// ## Contract
+/// - ``start()`` takes the listening socket (systemd's, or one made at a path), reads the
+///   history (an unreadable one is logged and started afresh), starts recording finished games
+///   and serving; when the socket cannot be had it throws, and nothing is left running.
+/// - While it runs, clients see every change of state and their commands enter the game as
+///   the buttons' do; the game loop's cost does not depend on how many clients there are.
+/// - ``stop()`` closes every connection, ends the recording on the game loop and waits until the
+///   history is written. It comes after the board in the group, so it stops first: no client
+///   sees the lights go out as a change of the game.
+public final class LocalAPI: ServicePart {
+    public let name = "local API"
+    private let board: PlayingBoard
+    private let saving: Saving
+    private let socket: @Sendable () throws -> APIListener?
+    private let historyFile: String?
+    private let loop: any Scheduler
+    private let program: String
+    private let logger: ServiceLog
+    private let running = Protected<(server: BoardAPIServer, history: GameHistory, recording: any Disposable, madeAt: String?)?>(nil)
+
+    /// - Parameters:
+    ///   - socket: the listening socket and how to name it in the log, or `nil` for no API.
+    ///   - historyFile: where the finished games are kept; `nil` keeps them in memory only.
+    ///   - program: "tictactoe 0.4.0", for the hello.
+    public init(
+        board: PlayingBoard, saving: Saving, socket: @escaping @Sendable () throws -> APIListener?,
+        historyFile: String?, loop: any Scheduler, program: String, logger: ServiceLog
+    ) {
+        self.board = board
+        self.saving = saving
+        self.socket = socket
+        self.historyFile = historyFile
+        self.loop = loop
+        self.program = program
+        self.logger = logger
+    }
+
+    public func start() async throws {
+        guard let listener = try socket() else {
+            logger.info("no API socket (the package's tictactoe.socket passes one; run --socket PATH makes one)")
+            return
+        }
+        let (playing, chip, saving) = (board.board, board.chip, saving)
+        let history = GameHistory(file: historyFile)
+        if let problem = history.problem { logger.error("the game history \(problem); starting it afresh") }
+        let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
+        let server = BoardAPIServer(
+            listener: listener.fd, control: control, loop: loop, program: program,
+            facts: BoardAPIServer.Facts(
+                since: WallTime.now(), scanRate: Int(playing.settings.scanFrameRate.rounded()),
+                chip: APIMessage.ChipName(name: chip.name, label: chip.label), lastSave: { saving.lastSave }),
+            history: history)
+        let recording = SerialDisposable()
+        loop.runAndWait { recording.inner = history.record(playing.viewModel) }
+        server.start()
+        running.withValue { $0 = (server, history, recording, listener.madeAt) }
+        logger.info("serving the board's API on \(listener.name)")
+    }
+
+    public func stop() async {
+        guard let (server, history, recording, madeAt) = running.withValue({ running in
+            defer { running = nil }
+            return running
+        }) else { return }
+        server.stop()
+        if let madeAt { unlink(madeAt) }
+        loop.runAndWait { recording.dispose() }
+        history.flush()
+        for failure in history.takeWriteFailures() { logger.error("writing the game history failed: \(failure)") }
+    }
+}

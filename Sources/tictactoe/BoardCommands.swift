@@ -1,0 +1,290 @@
+import ArgumentParser
+import BoardAPI
+import Basics
+import Console
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TicTacToe
+
+/// The option every command that talks to a running board shares.
+struct SocketOptions: ParsableArguments {
+    /// The board's API socket: the package's by default.
+    @Option(help: "The board's socket. Default: \(BoardSocket.defaultPath) (the service's).")
+    var socket: String = BoardSocket.defaultPath
+
+    /// A connection to the board, or the reason there is none as a message and exit status:
+    /// 69 when nothing listens, 77 when not allowed.
+    func connect() throws(ExitCode) -> BoardConnection {
+        do {
+            return try BoardConnection(path: socket)
+        } catch {
+            if error.isPermissionDenied {
+                printError("not allowed to connect to \(socket.shownPath): the board's socket is for the tictactoe group. Run: sudo adduser $USER tictactoe, then log in again.")
+                throw ExitStatus.permissionDenied
+            }
+            if error.isNotListening {
+                printError("no board is listening at \(socket.shownPath) (\(TextFile.describeErrno(error.errno))). Is the service running? See: systemctl status tictactoe.socket tictactoe.service; or give --socket the path of a board started with --socket or simulate --serve.")
+                throw ExitStatus.boardUnavailable
+            }
+            printError("\(error).")
+            throw ExitStatus.boardUnavailable
+        }
+    }
+
+    /// Sends `request` and returns the reply; a closed or unreadable connection is exit 69.
+    func ask(_ request: APIRequest) throws(ExitCode) -> APIMessage {
+        let connection = try connect()
+        do {
+            return try connection.ask(request, timeout: .seconds(10))
+        } catch {
+            printError("\(error) at \(socket.shownPath).")
+            throw ExitStatus.boardUnavailable
+        }
+    }
+
+    /// Runs a command that changes the game: its reply on standard output, or the reason it
+    /// was refused on standard error and exit 65.
+    func command(_ request: APIRequest) throws(ExitCode) {
+        let reply = try ask(request)
+        guard reply.type == .ok else {
+            printError("refused: \(reply.text ?? "no reason given")")
+            throw ExitStatus.refused
+        }
+        say(reply.text ?? "done")
+    }
+}
+
+/// `tictactoe watch`: the running board, live.
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Watch the running board live in the terminal, through its socket.",
+        discussion: """
+            Draws the board as its LEDs show it, with the turn and the score, and redraws on \
+            every change. Keys 1–9 press a cell (numeric-keypad layout) and n asks for a new \
+            game, as the press and new-game commands do; q quits. When the service stops, \
+            watch says so and waits for it to return. Without a terminal (or with --once) it \
+            prints the board as text instead: once with --once, else at every change.
+            """)
+
+    @OptionGroup var socket: SocketOptions
+
+    /// Print one board and exit: for scripts.
+    @Flag(help: "Print the board once, as text, and exit.")
+    var once = false
+
+    func run() throws {
+        if !once && TerminalGame.isInteractive {
+            RemoteWatch(path: socket.socket).run()
+            return
+        }
+        let connection = try socket.connect()
+        while true {
+            let message: APIMessage?
+            do {
+                message = try connection.next(timeout: once ? .seconds(10) : nil)
+            } catch {
+                printError("\(error).")
+                throw ExitStatus.boardUnavailable
+            }
+            guard let message else {
+                if once {
+                    printError("the board at \(socket.socket.shownPath) sent no state.")
+                    throw ExitStatus.boardUnavailable
+                }
+                say("The board's service stopped.")
+                return
+            }
+            guard message.type == .state, let view = message.state else { continue }
+            say(RemoteWatch.plain(view) + (once ? "" : "\n"))
+            if once { return }
+        }
+    }
+}
+
+/// `tictactoe press N`.
+struct Press: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Press a cell of the running board, as its button does.",
+        discussion: "Cells are numbered as on a numeric keypad: 7 8 9 is the top row, 1 2 3 the bottom one. Exit status 65 when the board refuses the press (a taken cell, the computer's turn, the game over), with the reason.")
+
+    @OptionGroup var socket: SocketOptions
+
+    @Argument(help: "The cell, 1–9 (7 is the top left).")
+    var cell: Int
+
+    func validate() throws {
+        guard Position(keypadKey: cell) != nil else { throw ValidationError("cell \(cell): give 1 to 9, as on a numeric keypad (7 8 9 is the top row).") }
+    }
+
+    func run() throws {
+        guard let position = Position(keypadKey: cell) else { return }
+        try socket.command(.press(position))
+    }
+}
+
+/// `tictactoe new-game [--abandon]`.
+struct NewGame: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-game",
+        abstract: "Start a new game on the running board, as its new-game button does.",
+        discussion: "Without --abandon it is the short press: refused (exit 65) while a game is in progress. --abandon is the hold: it gives up the game in progress.")
+
+    @OptionGroup var socket: SocketOptions
+
+    /// The hold: gives up a game in progress.
+    @Flag(help: "Give up the game in progress, as holding the button does.")
+    var abandon = false
+
+    func run() throws { try socket.command(abandon ? .abandon : .newGame) }
+}
+
+/// `tictactoe opponent NAME`.
+struct OpponentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "opponent",
+        abstract: "Choose who plays O on the running board; a new game starts.")
+
+    @OptionGroup var socket: SocketOptions
+
+    @Argument(help: "\(Opponent.allCases.map(\.name).joined(separator: ", ")).")
+    var name: String
+
+    func validate() throws {
+        guard Opponent(name: name) != nil else {
+            throw ValidationError("opponent \(name.quoted()): give one of \(Opponent.allCases.map(\.name).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        guard let opponent = Opponent(name: name) else { return }
+        try socket.command(.opponent(opponent))
+    }
+}
+
+/// `tictactoe status [--json]`.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the running board's state and the service's health.")
+
+    @OptionGroup var socket: SocketOptions
+
+    @Flag(help: "Print the board's status message as JSON.")
+    var json = false
+
+    func run() throws {
+        let reply = try socket.ask(.status)
+        guard reply.type == .status, let view = reply.state, let health = reply.health else {
+            printError("the board answered status with \(reply.type.rawValue.quoted()).")
+            throw ExitStatus.boardUnavailable
+        }
+        if json {
+            say(try JSONOutput.text(reply))
+            return
+        }
+        say(RemoteWatch.plain(view))
+        say("""
+            service: up since \(health.since) (\(Self.span(health.uptimeSeconds))); \(health.gamesPlayed) games and \
+            \(health.moves) moves since; last save \(health.lastSave ?? "none yet"); \
+            \(health.scanRate) frames a second on \(health.chip.name) [\(health.chip.label)]
+            """)
+    }
+
+    static func span(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
+
+/// `tictactoe history [--json] [--script N]`.
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the running board's last games (the last 100 are kept), or one as a key script.",
+        discussion: "Game 1 is the latest. --script N prints game N as keys that tictactoe simulate replays move for move (as two players: the computer's moves are keys too): tictactoe history --script 1 | tictactoe simulate")
+
+    @OptionGroup var socket: SocketOptions
+
+    @Flag(help: "Print the history as JSON.")
+    var json = false
+
+    /// One game's moves as a key script.
+    @Option(help: "Print game N (1 is the latest) as a key script for simulate.")
+    var script: Int?
+
+    func run() throws {
+        let reply = try socket.ask(.history)
+        guard reply.type == .history else {
+            printError("the board answered history with \(reply.type.rawValue.quoted()).")
+            throw ExitStatus.boardUnavailable
+        }
+        let games = Array((reply.games ?? []).reversed())
+        if let script {
+            guard games.indices.contains(script - 1) else {
+                printError("there is no game \(script): the board has \(games.count) in its history (1 is the latest).")
+                throw ExitStatus.refused
+            }
+            say(KeyScriptOfGame.text(games[script - 1], number: script))
+            return
+        }
+        if json {
+            say(try JSONOutput.text(reply))
+            return
+        }
+        guard !games.isEmpty else {
+            say("No finished games yet.")
+            return
+        }
+        for (index, game) in games.enumerated() {
+            say(KeyScriptOfGame.line(game, number: index + 1))
+        }
+    }
+}
+
+/// A finished game as `history` prints it.
+enum KeyScriptOfGame {
+    /// "3  2026-11-23T22:41:05Z  Alice (X) vs Bob (O)  Alice (X) wins in 7 moves".
+    static func line(_ game: PlayedGame, number: Int) -> String {
+        let opponent = Opponent(name: game.opponent) ?? .person
+        let players = game.names.players(facing: opponent)
+        let result: String
+        switch game.outcome {
+        case "x-wins": result = "\(players.label(for: .x)) won"
+        case "o-wins": result = "\(players.label(for: .o)) won"
+        default: result = "a draw"
+        }
+        return "\(number)  \(game.finished)  \(players.matchTitle)  \(result) in \(game.moves.count) moves" + (game.carriedOver == nil ? "" : " (carried over a restart)")
+    }
+
+    /// The game as simulate's keys: as two players (the computer's moves too), O's start
+    /// reached by abandoning the first game, marks carried over a restart replayed first.
+    static func text(_ game: PlayedGame, number: Int) -> String {
+        var lines = ["# game \(line(game, number: number))", "# replay: tictactoe history --script \(number) | tictactoe simulate"]
+        if game.starter == "O" { lines.append("N  # O starts: the simulator's second game") }
+        var keys: [Int] = []
+        if let earlier = game.carriedOver {
+            let first = game.starter, second = first == "X" ? "O" : "X"
+            let mine = Position.all.filter { earlier[$0.index] == first }.map(\.keypadKey)
+            let theirs = Position.all.filter { earlier[$0.index] == second }.map(\.keypadKey)
+            for index in 0..<mine.count {
+                keys.append(mine[index])
+                if index < theirs.count { keys.append(theirs[index]) }
+            }
+        }
+        keys += game.moves.map(\.cell)
+        lines.append(keys.map(String.init).joined(separator: " "))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A message as indented JSON, keys sorted, for --json.
+enum JSONOutput {
+    static func text(_ message: APIMessage) throws(ExitCode) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(message) else { throw ExitStatus.inputError }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

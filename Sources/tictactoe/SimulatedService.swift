@@ -1,0 +1,66 @@
+import ArgumentParser
+import BoardConfiguration
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GPIO
+import Reactive
+import SimulatedGPIO
+import SystemdService
+import WiredBoard
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `simulate --serve`: the service's own parts on a simulated chip, headless, in real time,
+/// serving the board's API at a path of the user's.
+struct SimulatedService {
+    let socket: String
+    let stateDirectory: String?
+    let settings: BoardSettings
+
+    func run() async throws {
+        // Caught from here on, as in `run`: a signal during start-up still ends cleanly.
+        let shutdown = ShutdownSignal()
+        let logger = ServiceLog(level: .info, environment: [:])
+        let directory = try stateDirectory ?? Self.temporaryDirectory()
+        defer { if stateDirectory == nil { Self.remove(directory) } }
+        let loop = ThreadScheduler()
+        var configuration = Configuration()
+        configuration.settings = settings
+        let service = BoardService(
+            configuration: configuration,
+            openChip: { SimulatedChip(clock: loop) },
+            store: StateStore(directory: directory), notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
+            loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program)
+        logger.info("a simulated board, headless; its state in \(directory)")
+        do {
+            try await service.run(until: {
+                if let signal = await shutdown.wait() {
+                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
+                }
+            })
+        } catch {
+            throw ExitStatus.reporting(error)
+        }
+    }
+
+    /// A new directory of this process's own under $TMPDIR.
+    static func temporaryDirectory() throws(ExitCode) -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/tictactoe-simulate.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            printError("cannot make a state directory under \(base): \(String(cString: strerror(errno))). Give --state-dir.")
+            throw ExitStatus.cannotCreate
+        }
+        return String(cString: made)
+    }
+
+    /// Removes what a served simulation left in its temporary state directory.
+    static func remove(_ directory: String) {
+        for name in ["state.json", "history.json"] { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
+}
