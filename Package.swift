@@ -115,6 +115,9 @@ let package = Package(
                 "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
             ]),
+        .testTarget(
+            name: "BoardAPITests",
+            dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
         .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),

@@ -140,16 +140,22 @@ public final class BoardAPIServer: @unchecked Sendable {
         mailbox.withValue { $0.stopping = true }
         wakeUp()
         finished.wait()
-        for client in clients.values { close(client.fd) }
+        for client in clients.values { Glibc.close(client.fd) }
         clients.removeAll()
         close(listener)
         close(wakeRead)
         close(wakeWrite)
     }
 
-    /// Clients connected now (from the server's thread's last turn).
-    public var clientCount: Int { connected.value }
-    private let connected = Protected(0)
+    /// The clients as the server's thread last counted them: how many, and the most bytes any
+    /// one of them has waiting in its outbox (beyond what its socket holds).
+    public struct Census: Sendable, Hashable {
+        public var clients = 0
+        public var largestOutbox = 0
+    }
+
+    public var census: Census { counted.value }
+    private let counted = Protected(Census())
 
     // MARK: Handing over (any thread)
 
@@ -223,7 +229,8 @@ public final class BoardAPIServer: @unchecked Sendable {
                 if !client.closed { flush(client) }
                 if client.closed || (client.closing && client.outbox.isEmpty) { drop(id) }
             }
-            connected.withValue { $0 = clients.count }
+            let census = Census(clients: clients.count, largestOutbox: clients.values.map(\.outbox.byteCount).max() ?? 0)
+            counted.withValue { $0 = census }
         }
     }
 
@@ -254,7 +261,7 @@ public final class BoardAPIServer: @unchecked Sendable {
             guard clients.count < limits.clients else {
                 client.outbox.add(state: encode(.bye("the board serves \(limits.clients) clients already; try again when one leaves")))
                 flush(client)
-                close(fd)
+                Self.hangUp(client)
                 continue
             }
             let id = nextClient
@@ -324,7 +331,10 @@ public final class BoardAPIServer: @unchecked Sendable {
         }
     }
 
+    /// Queues a reply and writes what the client's socket takes now: the outbox fills only
+    /// while the client does not read.
     private func send(_ message: APIMessage, to client: Client) {
+        defer { flush(client) }
         if !client.outbox.add(reply: encode(message)) {
             // Commands keep coming and nothing is read: the replies would pile up.
             client.closed = true
@@ -342,7 +352,16 @@ public final class BoardAPIServer: @unchecked Sendable {
 
     private func drop(_ id: Int) {
         guard let client = clients.removeValue(forKey: id) else { return }
-        close(client.fd)
+        Self.hangUp(client)
+    }
+
+    /// Closes a client's socket having read what it sent and nobody will read: a Unix socket
+    /// closed with unread data resets the connection, and the client would lose the `bye`
+    /// (and any reply) still on its way to it.
+    private static func hangUp(_ client: Client) {
+        var sink = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<16 where read(client.fd, &sink, sink.count) > 0 {}
+        Glibc.close(client.fd)
     }
 
     /// Non-blocking, and closed on exec (accept4 and pipe2 are GNU extensions Swift's Glibc

@@ -1,0 +1,94 @@
+@testable import BoardAPI
+import Testing
+import TicTacToe
+
+@Suite("API requests and lines")
+struct RequestTests {
+    @Test("every request survives its own line", arguments: [
+        APIRequest.press(Position(keypadKey: 7)!), .press(Position(keypadKey: 3)!), .newGame, .abandon,
+        .opponent(.computer(.random)), .opponent(.person), .status, .history,
+    ])
+    func roundTrip(request: APIRequest) {
+        #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))
+    }
+
+    @Test("cells are keypad numbers: 7 is the top left, 3 the bottom right")
+    func keypadCells() {
+        #expect(APIRequest.parse(Array(#"{"command":"press","cell":7}"#.utf8)) == .success(.press(Position(row: 0, column: 0)!)))
+        #expect(APIRequest.parse(Array(#"{"cell":3,"command":"press","extra":[1]}"#.utf8)) == .success(.press(Position(row: 2, column: 2)!)))
+    }
+
+    /// Each class of bad line, and the words its reply must contain.
+    static let badLines: [(String, [UInt8], String)] = [
+        ("not JSON", Array("press 5".utf8), "not JSON"),
+        ("not an object", Array("[1,2]".utf8), "a request is a JSON object"),
+        ("no command", Array("{}".utf8), #"no "command""#),
+        ("command of the wrong type", Array(#"{"command":5}"#.utf8), #""command" must be text"#),
+        ("unknown command", Array(#"{"command":"fly"}"#.utf8), #"unknown command "fly""#),
+        ("press without a cell", Array(#"{"command":"press"}"#.utf8), #"press needs "cell""#),
+        ("a cell of the wrong type", Array(#"{"command":"press","cell":"5"}"#.utf8), #""cell" must be a whole number from 1 to 9"#),
+        ("a fractional cell", Array(#"{"command":"press","cell":5.5}"#.utf8), #""cell" must be a whole number"#),
+        ("a cell off the board", Array(#"{"command":"press","cell":0}"#.utf8), #""cell" is 0; give a cell from 1 to 9"#),
+        ("an unknown opponent", Array(#"{"command":"opponent","opponent":"robot"}"#.utf8), #""opponent" is "robot"; give one of two-players"#),
+        ("invalid UTF-8", [0x7B, 0xFF, 0xFE, 0x7D], "not valid UTF-8"),
+        ("a raw control character in a string", Array("{\"command\":\"pr\u{01}ess\"}".utf8), "raw control character (U+0001)"),
+        ("over 4 KiB", Array(repeating: UInt8(ascii: " "), count: 4097), "longer than 4096 bytes"),
+    ]
+
+    @Test("each bad line is refused with a reply that names the problem")
+    func badLines() {
+        for (name, line, words) in Self.badLines {
+            guard case .failure(let error) = APIRequest.parse(line) else {
+                Issue.record("\(name): accepted")
+                continue
+            }
+            #expect(error.text.contains(words), "\(name): \(error.text)")
+        }
+    }
+
+    @Test("lines: split at newlines, CR LF taken, a partial line kept for later, an over-long one reported once and skipped")
+    func lineBuffer() {
+        var buffer = LineBuffer(limit: 8)
+        #expect(buffer.append(Array("ab\ncd\r\nef".utf8)) == [.complete(Array("ab".utf8)), .complete(Array("cd".utf8))])
+        #expect(buffer.pendingCount == 2)
+        #expect(buffer.append(Array("gh\n".utf8)) == [.complete(Array("efgh".utf8))])
+        #expect(buffer.append(Array("123456789".utf8)) == [.tooLong])
+        #expect(buffer.pendingCount == 0)
+        #expect(buffer.append(Array("more of it".utf8)) == [])
+        #expect(buffer.append(Array("still\nok\n".utf8)) == [.complete(Array("ok".utf8))])
+        #expect(buffer.append(Array("12345678\n".utf8)) == [.complete(Array("12345678".utf8))])
+    }
+
+    @Test("an outbox holds at most one state (the newest replaces one not begun) and a bounded number of replies")
+    func outbox() {
+        var outbox = Outbox()
+        outbox.add(state: Array("s1\n".utf8))
+        let taken = outbox.add(reply: Array("r1\n".utf8))
+        #expect(taken)
+        outbox.add(state: Array("s2\n".utf8))
+        outbox.add(state: Array("s3\n".utf8))
+        var written: [UInt8] = []
+        // A client that takes two bytes, then nothing: the state it began stays, whole.
+        var budget = 2
+        let first = outbox.flush { bytes in
+            let taken = min(budget, bytes.count)
+            written += bytes.prefix(taken)
+            budget -= taken
+            return taken
+        }
+        #expect(first)
+        outbox.add(state: Array("s4\n".utf8))
+        let second = outbox.flush { bytes in
+            written += bytes
+            return bytes.count
+        }
+        #expect(second)
+        #expect(String(decoding: written, as: UTF8.self) == "r1\ns4\n")
+        let accepted = (0..<Outbox.replyLimit).map { outbox.add(reply: Array("r\($0)\n".utf8)) }
+        #expect(accepted.allSatisfy { $0 })
+        let oneTooMany = outbox.add(reply: Array("one too many\n".utf8))
+        #expect(!oneTooMany)
+        let failing = outbox.flush { _ in nil }
+        #expect(!failing)
+    }
+}
