@@ -50,6 +50,12 @@ struct Tictactoe {
     /// Runs `tictactoe arguments…` and waits for it.
     static func run(_ arguments: [String], input: Input = .text(""), output: Output = .captured) throws -> Outcome {
         guard let executable else { throw MissingExecutable() }
+        return try run(arguments, program: executable, prefix: [], input: input, output: output)
+    }
+
+    /// Runs `program prefix… arguments…`: `tictactoe` through another program (`setpriv`, to run
+    /// it as another user).
+    static func run(_ arguments: [String], program executable: String, prefix: [String], input: Input = .text(""), output: Output = .captured) throws -> Outcome {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let outPath = folder + "/out", errPath = folder + "/err"
@@ -73,7 +79,7 @@ struct Tictactoe {
         }
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + prefix + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)

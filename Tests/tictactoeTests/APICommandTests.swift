@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tictactoe simulate --serve` running in the background, as a user starts it in one terminal,
+/// ready once it has logged that it is (its first frame is out, its socket listening).
+final class ServedSimulation {
+    let folder: String
+    let socket: String
+    private let process = Process()
+    /// The board's log (standard output, as the service's goes to the journal).
+    private let log = Pipe()
+
+    init() throws {
+        folder = try Tictactoe.temporaryFolder()
+        // Traversable by another user, for the permission test.
+        chmod(folder, 0o755)
+        socket = folder + "/board.sock"
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["simulate", "--serve", socket, "--state-dir", folder + "/state"]
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        var text = ""
+        while !text.contains("ready on") {
+            let data = log.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw NotReady(log: text) }
+            text += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// SIGTERM, as systemd stops the service, then the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
+        return process.terminationStatus
+    }
+
+    /// `tictactoe arguments… --socket` this board's socket.
+    func run(_ arguments: [String], input: String = "") throws -> Tictactoe.Outcome {
+        try Tictactoe.run(arguments + ["--socket", socket], input: .text(input))
+    }
+
+    struct NotReady: Error {
+        var log: String
+    }
+}
+
+@Suite("The board's commands against simulate --serve", .serialized)
+struct APICommandTests {
+    @Test("press, new-game and opponent: 0 when done, 65 with the reason when refused")
+    func commands() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let first = try board.run(["press", "5"])
+        #expect(first.status == 0)
+        #expect(first.out == "X took cell 5.\n")
+        let taken = try board.run(["press", "5"])
+        #expect(taken.status == 65)
+        #expect(taken.err == "tictactoe: refused: cell 5 is taken by X: press a free cell.\n")
+        let midGame = try board.run(["new-game"])
+        #expect(midGame.status == 65)
+        #expect(midGame.err.contains("the game is not over"))
+        #expect(try board.run(["new-game", "--abandon"]).status == 0)
+        let chosen = try board.run(["opponent", "computer-4"])
+        #expect(chosen.status == 0)
+        #expect(chosen.out.contains("The computer at level 4 from now on."))
+        let badCell = try board.run(["press", "10"])
+        #expect(badCell.status == 64)
+        #expect(badCell.err.contains("give 1 to 9"))
+    }
+
+    @Test("watch --once prints the board as the simulator does; status --json has the view state and the health")
+    func watchAndStatus() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        for cell in ["7", "5"] { #expect(try board.run(["press", cell]).status == 0) }
+        let watched = try board.run(["watch", "--once"])
+        #expect(watched.status == 0)
+        #expect(watched.out.hasPrefix("  R . .\n  . G .    X(red) on  O(green) off\n  . . .\nX to move.\n"))
+        let status = try board.run(["status", "--json"])
+        #expect(status.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
+        let state = json?["state"] as? [String: Any]
+        let health = json?["health"] as? [String: Any]
+        #expect(json?["type"] as? String == "status")
+        #expect(state?["cells"] as? [String] == ["X", "", "", "", "O", "", "", "", ""])
+        #expect(state?["turn"] as? String == "X")
+        #expect(health?["moves"] as? Int == 2)
+        #expect((health?["chip"] as? [String: Any])?["label"] as? String == "tictactoe-sim")
+        let human = try board.run(["status"])
+        #expect(human.out.contains("2 moves since"))
+    }
+
+    @Test("history --script N, played by simulate, ends on the board the running one showed")
+    func historyReplays() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        #expect(try board.run(["history"]).out == "No finished games yet.\n")
+        // Two games: a draw, then O (who starts the second) wins.
+        for cell in ["7", "5", "8", "9", "1", "4", "6", "3", "2"] { #expect(try board.run(["press", cell]).status == 0) }
+        let drawn = try board.run(["watch", "--once"]).out
+        #expect(try board.run(["new-game"]).status == 0)
+        for cell in ["1", "4", "2", "5", "3"] { #expect(try board.run(["press", cell]).status == 0) }
+        let won = try board.run(["watch", "--once"]).out
+        let listed = try board.run(["history"])
+        #expect(listed.out.split(separator: "\n").count == 2)
+        #expect(listed.out.contains("O won in 5 moves"))
+        for (number, shown) in [(1, won), (2, drawn)] {
+            let script = try board.run(["history", "--script", "\(number)"])
+            #expect(script.status == 0)
+            let replayed = try Tictactoe.run(["simulate"], input: .text(script.out))
+            #expect(replayed.status == 0)
+            let finalBoard = replayed.out.split(separator: "\n").suffix(4).prefix(3)
+            #expect(Array(finalBoard) == Array(shown.split(separator: "\n").prefix(3)), "game \(number)")
+        }
+        let missing = try board.run(["history", "--script", "3"])
+        #expect(missing.status == 65)
+        #expect(missing.err.contains("there is no game 3"))
+    }
+
+    @Test("no board listening: 69, naming the socket and systemctl status; after SIGTERM the socket is gone")
+    func nobodyListening() throws {
+        let board = try ServedSimulation()
+        #expect(board.stop() == 0)
+        let outcome = try Tictactoe.run(["press", "5", "--socket", board.socket])
+        #expect(outcome.status == 69)
+        #expect(outcome.err.contains(board.socket))
+        #expect(outcome.err.contains("systemctl status"))
+        #expect(!FileManager.default.fileExists(atPath: board.socket))
+    }
+
+    @Test("not allowed on the socket: 77, naming the tictactoe group")
+    func permissionDenied() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        // Only the owner may connect; root is allowed anything, so as root the command runs as
+        // nobody.
+        chmod(board.socket, 0o600)
+        let outcome: Tictactoe.Outcome
+        if getuid() == 0 {
+            guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+            outcome = try Tictactoe.run(
+                ["press", "5", "--socket", board.socket], program: "/usr/bin/setpriv",
+                prefix: ["--reuid=65534", "--regid=65534", "--clear-groups", executable])
+        } else {
+            chmod(board.socket, 0o000)
+            outcome = try Tictactoe.run(["press", "5", "--socket", board.socket])
+        }
+        #expect(outcome.status == 77)
+        #expect(outcome.err.contains("tictactoe group"))
+    }
+}
