@@ -11,6 +11,7 @@ report() { printf '@@ %s %s\n' "$1" "$2"; }
 exists() { if [[ -e $1 || -L $1 ]]; then echo yes; else echo no; fi; }
 export DEBIAN_FRONTEND=noninteractive
 enabled=/etc/systemd/system/multi-user.target.wants/tictactoe.service
+socket_enabled=/etc/systemd/system/sockets.target.wants/tictactoe.socket
 state=/var/lib/private/tictactoe/state.json
 
 report group-before "$(getent group gpio >/dev/null && echo yes || echo no)"
@@ -18,6 +19,8 @@ apt-get install -y -q --no-install-recommends "$deb" >/tmp/install.log 2>&1
 report install-status $?
 report group-after-install "$(getent group gpio >/dev/null && echo yes || echo no)"
 report enabled-after-install "$(exists "$enabled")"
+report api-group-after-install "$(getent group tictactoe >/dev/null && echo yes || echo no)"
+report socket-enabled-after-install "$(exists "$socket_enabled")"
 report binary-version "$(/usr/bin/tictactoe --version 2>&1)"
 report config-check "$(/usr/bin/tictactoe check-config /etc/tictactoe/tictactoe.toml >/dev/null 2>&1; echo $?)"
 
@@ -42,6 +45,7 @@ report purge-status $?
 report config-after-purge "$(exists /etc/tictactoe)"
 report state-after-purge "$(exists /var/lib/private/tictactoe)"
 report enabled-after-purge "$(exists "$enabled")"
+report socket-enabled-after-purge "$(exists "$socket_enabled")"
 report udev-rule-after-purge "$(exists /usr/lib/udev/rules.d/60-tictactoe-gpio.rules)"
 report group-after-purge "$(getent group gpio >/dev/null && echo yes || echo no)"
 for step in install reinstall remove purge; do

@@ -57,6 +57,10 @@ sed -e 's|/usr/local/bin/tictactoe|/usr/bin/tictactoe|g' \
     -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio package.|' \
     "$root/systemd/tictactoe.service" > "$work/tictactoe.service"
 install -D -m 0644 "$work/tictactoe.service" "$stage/usr/lib/systemd/system/tictactoe.service"
+sed -e 's|file:///usr/local/share/doc/tictactoe/docs/API.md|man:tictactoe(1) file:///usr/share/doc/tictactoe-gpio/docs/API.md.gz|' \
+    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio package.|' \
+    "$root/systemd/tictactoe.socket" > "$work/tictactoe.socket"
+install -D -m 0644 "$work/tictactoe.socket" "$stage/usr/lib/systemd/system/tictactoe.socket"
 install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$stage/usr/lib/udev/rules.d/60-tictactoe-gpio.rules"
 install -D -m 0644 "$root/packaging/debian/sysusers.conf" "$stage/usr/lib/sysusers.d/tictactoe-gpio.conf"
 install -D -m 0644 "$root/Hardware/tictactoe.toml" "$stage/etc/tictactoe/tictactoe.toml"
@@ -65,7 +69,8 @@ gzip -9n "$stage/usr/share/man/man1/tictactoe.1"
 install -m 0644 "$root/README.md" "$doc/README.md"
 install -m 0644 "$root/Hardware/README.md" "$doc/hardware.md"
 # The makers' documents (the developers' stay in the source).
-install -D -m 0644 -t "$doc/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" "$root/docs/CONFIGURATION.md"
+install -D -m 0644 -t "$doc/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" "$root/docs/CONFIGURATION.md" \
+  "$root/docs/API.md"
 install -m 0644 "$root/Hardware/header.md" "$root/Hardware/wiring.png" "$root/Hardware/wiring.svg" "$doc/"
 gzip -9n "$doc/README.md" "$doc/hardware.md" "$doc/wiring.svg" "$doc"/docs/*.md
 install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"

@@ -92,6 +92,7 @@ def test_contents_and_conffiles(package):
     listing = run("dpkg-deb", "--contents", str(deb)).stdout
     files = {line.split()[-1].lstrip(".") for line in listing.splitlines() if not line.startswith("d")}
     for path in ["/usr/bin/tictactoe", "/usr/lib/systemd/system/tictactoe.service",
+                 "/usr/lib/systemd/system/tictactoe.socket", "/usr/share/doc/tictactoe-gpio/docs/API.md.gz",
                  "/usr/lib/udev/rules.d/60-tictactoe-gpio.rules", "/usr/lib/sysusers.d/tictactoe-gpio.conf",
                  "/etc/tictactoe/tictactoe.toml", "/usr/share/man/man1/tictactoe.1.gz",
                  "/usr/share/doc/tictactoe-gpio/copyright", "/usr/share/doc/tictactoe-gpio/changelog.gz",
@@ -103,6 +104,9 @@ def test_contents_and_conffiles(package):
     unit = (unpacked / "usr/lib/systemd/system/tictactoe.service").read_text()
     assert "ExecStart=/usr/bin/tictactoe run --config /etc/tictactoe/tictactoe.toml" in unit
     assert "/usr/local" not in unit
+    socket = (unpacked / "usr/lib/systemd/system/tictactoe.socket").read_text()
+    assert "ListenStream=/run/tictactoe/board.sock" in socket and "/usr/local" not in socket
+    assert "g tictactoe - -" in (unpacked / "usr/lib/sysusers.d/tictactoe-gpio.conf").read_text()
     for script in ["postinst", "prerm", "postrm"]:
         path = unpacked / "DEBIAN" / script
         assert os.access(path, os.X_OK), script
@@ -172,11 +176,12 @@ def test_apt_installs_upgrades_removes_and_purges_it():
     seen = dict(line[3:].split(" ", 1) for line in result.stdout.splitlines() if line.startswith("@@ ") and " " in line[3:])
     expected = {
         "group-before": "no", "install-status": "0", "group-after-install": "yes",
+        "api-group-after-install": "yes", "socket-enabled-after-install": "yes",
         "enabled-after-install": "yes", "binary-version": control(deb)["Version"], "config-check": "0",
         "reinstall-status": "0", "config-edit-kept": "yes", "state-kept-on-upgrade": "yes",
         "remove-status": "0", "binary-after-remove": "no", "unit-after-remove": "no",
         "config-after-remove": "yes", "state-after-remove": "yes",
         "purge-status": "0", "config-after-purge": "no", "state-after-purge": "no",
-        "enabled-after-purge": "no", "udev-rule-after-purge": "no", "group-after-purge": "yes",
+        "enabled-after-purge": "no", "socket-enabled-after-purge": "no", "udev-rule-after-purge": "no", "group-after-purge": "yes",
     }
     assert seen == expected, result.stdout[-6000:] + result.stderr[-2000:]

@@ -11,10 +11,11 @@ binary=${BINARY:-$root/.build/release/tictactoe}
 
 install -D -m 0755 "$binary" "$dest/usr/local/bin/tictactoe"
 install -D -m 0644 "$root/systemd/tictactoe.service" "$dest/etc/systemd/system/tictactoe.service"
+install -D -m 0644 "$root/systemd/tictactoe.socket" "$dest/etc/systemd/system/tictactoe.socket"
 install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$dest/etc/udev/rules.d/60-tictactoe-gpio.rules"
 install -D -m 0644 "$root/README.md" "$dest/usr/local/share/doc/tictactoe/README.md"
 install -D -m 0644 -t "$dest/usr/local/share/doc/tictactoe/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" \
-  "$root/docs/CONFIGURATION.md"
+  "$root/docs/CONFIGURATION.md" "$root/docs/API.md"
 install -D -m 0644 "$root/LICENSE" "$dest/usr/local/share/doc/tictactoe/LICENSE"
 install -D -m 0644 "$root/Hardware/tictactoe.toml" "$dest/usr/local/share/doc/tictactoe/tictactoe.toml.default"
 # Never overwrite a configuration the owner has edited.
@@ -25,19 +26,25 @@ else
 fi
 
 if [[ -n $dest ]]; then
-  grep -q '^gpio:' "$dest/etc/group" 2>/dev/null || chroot "$dest" groupadd --system gpio
-  mkdir -p "$dest/etc/systemd/system/multi-user.target.wants"
+  for group in gpio tictactoe; do
+    grep -q "^$group:" "$dest/etc/group" 2>/dev/null || chroot "$dest" groupadd --system "$group"
+  done
+  mkdir -p "$dest/etc/systemd/system/multi-user.target.wants" "$dest/etc/systemd/system/sockets.target.wants"
   ln -sf /etc/systemd/system/tictactoe.service "$dest/etc/systemd/system/multi-user.target.wants/tictactoe.service"
-  echo "install: installed into $dest; the service is enabled"
+  ln -sf /etc/systemd/system/tictactoe.socket "$dest/etc/systemd/system/sockets.target.wants/tictactoe.socket"
+  echo "install: installed into $dest; the socket and the service are enabled"
   exit 0
 fi
 
-getent group gpio >/dev/null || groupadd --system gpio
+for group in gpio tictactoe; do
+  getent group "$group" >/dev/null || groupadd --system "$group"
+done
 if command -v udevadm >/dev/null && [[ -d /run/udev ]]; then
   udevadm control --reload
   udevadm trigger --subsystem-match=gpio
 fi
 /usr/local/bin/tictactoe check-config /etc/tictactoe/tictactoe.toml
 systemctl daemon-reload
-systemctl enable --now tictactoe.service
-echo "install: tictactoe.service is enabled and started; follow it with: journalctl -fu tictactoe"
+systemctl enable --now tictactoe.socket tictactoe.service
+echo "install: tictactoe.socket and tictactoe.service are enabled and started; follow the board with: journalctl -fu tictactoe"
+echo "install: to watch and play from a shell (tictactoe watch): sudo adduser \$USER tictactoe, then log in again"

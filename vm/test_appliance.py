@@ -64,6 +64,9 @@ def test_the_service_becomes_active_through_ready_and_runs_unprivileged(vm):
     # The ready line is logged after READY=1 and names the chip "auto" found by its label.
     assert any(line.startswith(f"ready on {started['chip']} [pinctrl-rp1]") for line in journal), journal
     assert records["initial"]["frame"] == ". . .|. . .|. . .|X:on O:off"
+    # The package starts the socket before the board, which takes it from systemd.
+    assert 0 < started["socket_active_us"] <= started["start_us"]
+    assert any("serving the board's API on the socket systemd passed" in line for line in journal), journal
 
 
 def test_moves_through_gpio_sim_show_on_the_led_lines(vm):
@@ -132,11 +135,61 @@ def test_installing_again_keeps_the_edited_configuration_and_the_game(vm):
     assert again["frame"] == AFTER_THIRD_MOVE
 
 
+def as_frame(watched):
+    """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation."""
+    rows = watched.split("|")[:3]
+    cells = [row.split("X(red)")[0].strip() for row in rows]
+    status = rows[1].split("X(red)")[1].split()
+    return "|".join(cells) + f"|X:{status[0]} O:{status[2]}"
+
+
+def test_the_api_socket_is_systemds_and_only_for_the_tictactoe_group(vm):
+    records, _, _ = vm
+    socket = records["api-socket"]
+    assert socket["mode"] == "660 root tictactoe socket"
+    assert (socket["socket_active"], socket["socket_enabled"]) == ("active", "enabled")
+
+
+def test_watch_once_shows_what_the_led_lines_show(vm):
+    records, _, _ = vm
+    watched = records["api-watch"]
+    assert watched["frame"] == AFTER_THIRD_MOVE
+    assert as_frame(watched["watched"]) == watched["frame"], watched
+
+
+def test_a_press_through_the_socket_is_a_move_the_led_lines_show(vm):
+    records, _, _ = vm
+    pressed = records["api-press"]
+    assert pressed["status"] == 0 and pressed["output"] == "O took cell 9.", pressed
+    assert pressed["frame"] == "G . G|. R .|. . R|X:on O:off"
+    refused = records["api-refused"]
+    assert refused["status"] == 65 and "cell 9 is taken by O" in refused["output"], refused
+
+
+def test_a_user_outside_the_group_is_refused_and_a_member_is_served(vm):
+    records, _, _ = vm
+    permissions = records["api-permissions"]
+    assert permissions["outsider_status"] == 77 and "tictactoe group" in permissions["outsider"], permissions
+    assert permissions["member_status"] == 0 and permissions["member"].startswith("  "), permissions
+
+
+def test_the_first_connection_starts_a_stopped_board_and_the_history_survives(vm):
+    records, _, _ = vm
+    activation = records["api-activation"]
+    assert activation["stopped"] == "inactive" and activation["socket_active"] == "active"
+    assert activation["watch_status"] == 0 and activation["active"] == "active", activation
+    # X took the middle column before the stop: the restarted board shows the win.
+    assert as_frame(activation["watched"]).startswith("G r G|G r .|. r R"), activation
+    assert "won in" in activation["history_before"] and activation["history_after"] == activation["history_before"]
+    assert activation["history_file"] == "yes"
+
+
 def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
     records, _, lines = vm
     purged = records["purged"]
     assert purged["status"] == 0, "\n".join(lines)
     assert (purged["binary"], purged["unit"], purged["udev_rule"]) == ("no", "no", "no")
+    assert (purged["socket_unit"], purged["socket"]) == ("no", "no")
     assert (purged["state"], purged["state_link"], purged["config"]) == ("no", "no", "no")
     assert purged["active"] == "inactive"
     assert purged["leds"] == "off"

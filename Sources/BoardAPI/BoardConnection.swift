@@ -44,6 +44,7 @@ public final class BoardConnection {
                 var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
                 let ready = poll(&polled, 1, milliseconds)
+                if ready < 0 && errno == EINTR { continue }
                 if ready == 0 { return nil }
             }
             var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -34,11 +34,15 @@ struct SocketOptions: ParsableArguments {
         }
     }
 
+    /// How long a command waits for the board: a board that systemd is starting for this
+    /// connection (socket activation) may take this long on a slow card.
+    static let patience = Duration.seconds(30)
+
     /// Sends `request` and returns the reply; a closed or unreadable connection is exit 69.
     func ask(_ request: APIRequest) throws(ExitCode) -> APIMessage {
         let connection = try connect()
         do {
-            return try connection.ask(request, timeout: .seconds(10))
+            return try connection.ask(request, timeout: Self.patience)
         } catch {
             printError("\(error) at \(socket.shownPath).")
             throw ExitStatus.boardUnavailable
@@ -84,7 +88,7 @@ struct Watch: ParsableCommand {
         while true {
             let message: APIMessage?
             do {
-                message = try connection.next(timeout: once ? .seconds(10) : nil)
+                message = try connection.next(timeout: once ? SocketOptions.patience : nil)
             } catch {
                 printError("\(error).")
                 throw ExitStatus.boardUnavailable

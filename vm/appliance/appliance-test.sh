@@ -51,7 +51,8 @@ report "{\"scenario\":\"started\",\"active\":\"$(systemctl is-active tictactoe.s
 \"uid\":$(awk '/^Uid:/ {print $2}' /proc/$pid/status),\"groups\":\"$(awk '/^Groups:/ {$1=""; print}' /proc/$pid/status | xargs)\",\
 \"gpio_gid\":$(getent group gpio | cut -d: -f3),\"rss_kb\":$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status),\
 \"start_us\":$(prop ExecMainStartTimestampMonotonic),\"ready_us\":$(prop ActiveEnterTimestampMonotonic),\
-\"device_mode\":\"$(stat -c '%a %G' /dev/$CHIP)\",\"chip\":\"$CHIP\"}"
+\"device_mode\":\"$(stat -c '%a %G' /dev/$CHIP)\",\"chip\":\"$CHIP\",\
+\"socket_active_us\":$(systemctl show -p ActiveEnterTimestampMonotonic --value tictactoe.socket)}"
 sleep 1
 report "{\"scenario\":\"initial\",\"frame\":\"$(tool frame 1.0)\"}"
 
@@ -120,10 +121,43 @@ report "{\"scenario\":\"reinstalled\",\"status\":$status,\"edit_kept\":\"$(grep 
 \"restarted\":\"$([[ $(prop MainPID) != "$restarts_pid" ]] && echo yes || echo no)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
 \"names_in_log\":$(journalctl -u tictactoe.service -o cat | grep -c 'Ada (X) vs O'),\"frame\":\"$(tool frame 1.0)\"}"
 
+# The board's API through systemd's socket (tictactoe.socket): what a maker does over SSH.
+sock=/run/tictactoe/board.sock
+one_line() { paste -sd'|' | sed 's/"/\\"/g'; }
+report "{\"scenario\":\"api-socket\",\"mode\":\"$(stat -c '%a %U %G %F' $sock)\",\
+\"socket_active\":\"$(systemctl is-active tictactoe.socket)\",\"socket_enabled\":\"$(systemctl is-enabled tictactoe.socket)\"}"
+watched=$(tictactoe watch --once | one_line)
+report "{\"scenario\":\"api-watch\",\"watched\":\"$watched\",\"frame\":\"$(tool frame 1.0)\"}"
+pressed=$(tictactoe press 9 2>&1); status=$?
+sleep 0.5
+report "{\"scenario\":\"api-press\",\"status\":$status,\"output\":\"$pressed\",\"frame\":\"$(tool frame 1.0)\"}"
+refused=$(tictactoe press 9 2>&1); status=$?
+report "{\"scenario\":\"api-refused\",\"status\":$status,\"output\":\"$refused\"}"
+# A user outside the tictactoe group, and one in it.
+useradd --create-home --groups tictactoe maker
+outsider=$(setpriv --reuid=nobody --regid=nogroup --clear-groups tictactoe status 2>&1); outsider_status=$?
+member=$(runuser -u maker -- tictactoe status 2>&1 | head -1); member_status=$?
+report "{\"scenario\":\"api-permissions\",\"outsider_status\":$outsider_status,\"outsider\":\"$(echo "$outsider" | one_line)\",\
+\"member_status\":$member_status,\"member\":\"$member\"}"
+# X takes the middle column: a finished game for the history.
+for cell in 8 4 2; do tictactoe press $cell >/dev/null 2>&1; done
+sleep 0.5
+history_before=$(tictactoe history | one_line)
+# Socket activation: with the service stopped, the first connection starts it.
+systemctl stop tictactoe.service
+stopped=$(systemctl is-active tictactoe.service)
+activated=$(tictactoe watch --once 2>&1 | one_line); activated_status=$?
+report "{\"scenario\":\"api-activation\",\"stopped\":\"$stopped\",\"watch_status\":$activated_status,\"watched\":\"$activated\",\
+\"active\":\"$(systemctl is-active tictactoe.service)\",\"socket_active\":\"$(systemctl is-active tictactoe.socket)\",\
+\"history_before\":\"$history_before\",\"history_after\":\"$(tictactoe history | one_line)\",\
+\"history_file\":\"$(exists /var/lib/tictactoe/history.json)\"}"
+journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 's/^/@@J /'
+
 apt-get purge -y -q tictactoe-gpio >/tmp/purge.log 2>&1
 status=$?
 report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
-\"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"udev_rule\":\"$(exists /usr/lib/udev/rules.d/60-tictactoe-gpio.rules)\",\
+\"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"socket_unit\":\"$(exists /usr/lib/systemd/system/tictactoe.socket)\",\
+\"socket\":\"$(exists /run/tictactoe/board.sock)\",\"udev_rule\":\"$(exists /usr/lib/udev/rules.d/60-tictactoe-gpio.rules)\",\
 \"state\":\"$(exists /var/lib/private/tictactoe)\",\"state_link\":\"$(exists /var/lib/tictactoe)\",\"config\":\"$(exists /etc/tictactoe)\",\
 \"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
 for step in reinstall purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
