@@ -39,13 +39,13 @@ let package = Package(
         .executable(name: "tictactoe", targets: ["tictactoe"]),
         // What a program needs to run a board of its own: the rules, the reactive core, the chips
         // (simulated, and the kernel's through libgpiod), the devices, the view model, the wired
-        // board, its configuration file and the terminal game. The benchmarks package beside
+        // board, its configuration file, the terminal game and the board's API. The benchmarks package beside
         // this one uses it too. (The service and the wiring check are the command's.)
         .library(
             name: "TicTacToeGPIO",
             targets: [
                 "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "KernelGPIO", "Lights", "Devices", "Presentation",
-                "WiredBoard", "BoardConfiguration", "Console",
+                "WiredBoard", "BoardConfiguration", "Console", "BoardAPI",
             ]),
     ],
     dependencies: [

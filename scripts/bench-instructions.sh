@@ -41,6 +41,13 @@ echo "  (a′) full stack:   $full"
 echo "  (b′) imperative:   $imperative"
 awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
 echo "instructions per scan step, lit frame: $scan"
+# The board's API beside the board: what the game loop does per press with 0, 1 and 32 clients
+# watching (the goal: the same within 10%; serialising and writing are the server's thread's).
+served_runs=$(( runs / 10 ))
+echo "instructions per press on the game loop with the API served ($served_runs presses, callgrind):"
+for watchers in 0 1 32; do
+    echo "  $watchers watching: $(count "served-$watchers" "$served_runs")"
+done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
 echo "wall time, plain loop ($runs runs):"
 for kind in full imperative scan; do echo "  $("$binary" "$kind" "$runs")"; done

@@ -14,8 +14,9 @@ import Glibc
 /// Not thread-safe: one thread reads and sends.
 public final class BoardConnection {
     public let path: String
-    /// The connection's socket, for a caller that waits on it beside other descriptors.
-    public let fd: Int32
+    /// The connection's socket, for a caller that waits on it beside other descriptors; -1
+    /// once closed.
+    public private(set) var fd: Int32
     private var lines = LineBuffer(limit: 1 << 22)
     private var ready: [[UInt8]] = []
     private let decoder = JSONDecoder()
@@ -26,7 +27,16 @@ public final class BoardConnection {
         fd = try UnixSocket.connect(to: path)
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the connection, now rather than whenever the last reference goes: a thread that
+    /// reads a connection closes it before it says it is done, so that its descriptor's number
+    /// cannot be reused and then closed under someone else.
+    public func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     /// The next message, waiting at most `timeout` (for ever when `nil`); `nil` when the
     /// board closed the connection or nothing came in time.

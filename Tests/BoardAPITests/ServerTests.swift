@@ -74,6 +74,7 @@ struct ServerTests {
                     seen.withValue { $0[index].append(view) }
                     counts[index].withValue { $0 += 1 }
                 }
+                box.value.close()
                 readers.leave()
             }.start()
         }

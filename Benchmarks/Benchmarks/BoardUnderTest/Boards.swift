@@ -17,11 +17,13 @@ let games: [[Int]] = [
 ]
 
 /// The next cell of the replayed games, and whether a new game must start first.
-struct GameReplay {
+public struct GameReplay {
     var game = 0
     var move = 0
 
-    mutating func next() -> (cell: Position, newGame: Bool) {
+    public init() {}
+
+    public mutating func next() -> (cell: Position, newGame: Bool) {
         var newGame = false
         if move == games[game].count {
             move = 0

@@ -13,6 +13,9 @@ import Glibc
 //   PressCount full N        N presses through the whole stack, each until its cell is lit
 //   PressCount imperative N  the same presses by the imperative program
 //   PressCount scan N        N scan steps of a lit frame
+//   PressCount served-K N    N presses through the whole stack with the board's API served
+//                            beside it and K clients reading every state (the loop's cost
+//                            only: the server and the clients run on threads of their own)
 
 /// Everything inside is counted; the replay, releases and new games around it are not.
 @inline(never)
@@ -20,7 +23,7 @@ func measured(_ work: () -> Int) -> Int { work() }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    print("usage: PressCount full|imperative|scan COUNT")
+    print("usage: PressCount full|imperative|scan|served-K COUNT")
     exit(2)
 }
 /// The wall time of each run, in nanoseconds, read outside `measured`.
@@ -69,8 +72,17 @@ case "scan":
             return 1
         }
     }
+case let mode where mode.hasPrefix("served-"):
+    guard let watchers = Int(mode.dropFirst("served-".count)) else {
+        print("usage: PressCount served-K COUNT (K clients)")
+        exit(2)
+    }
+    var stack = FullStack(chip: CountingChip())
+    let served = ServedStack(board: stack.board, loop: stack.scheduler, watchers: watchers)
+    steps = press(&stack, times: count)
+    served.stop()
 default:
-    print("usage: PressCount full|imperative|scan COUNT")
+    print("usage: PressCount full|imperative|scan|served-K COUNT")
     exit(2)
 }
 times.sort()
