@@ -62,5 +62,9 @@ def test_the_socket_is_where_the_commands_look_and_only_for_the_tictactoe_group(
         assert line in text
     assert "Accept=yes" not in text  # one board process serves every client
     service = UNIT.read_text()
+    # The dynamic user must not be called after the socket's static group: systemd would take
+    # the group as the user's and find no such user (the service would fail to start).
+    user = re.search(r"^User=(.+)$", service, re.M)
+    assert "DynamicUser=yes" in service and user and user.group(1) != "tictactoe"
     # The board reaches nothing but Unix sockets: its API is one, passed by systemd.
     assert "RestrictAddressFamilies=AF_UNIX" in service and "PrivateNetwork=yes" in service

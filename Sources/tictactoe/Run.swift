@@ -101,15 +101,7 @@ struct Run: AsyncParsableCommand {
                     clock: QueueScheduler(label: "tictactoe.test-faults", qos: .utility), interval: .seconds(1),
                     logger: logger)]
             })
-        do {
-            try await service.run(until: {
-                if let signal = await shutdown.wait() {
-                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
-                }
-            })
-        } catch {
-            throw ExitStatus.reporting(error)
-        }
+        try await service.run(until: shutdown, logger: logger)
     }
 
     static func defaultStateDirectory() -> String {
@@ -126,5 +118,21 @@ struct Run: AsyncParsableCommand {
             return label
         }
         throw .chipNotFound(spec: headerLabels.joined(separator: " or "), available: chips)
+    }
+}
+
+extension BoardService {
+    /// Plays until `shutdown` catches a signal (logged), then stops; a failure to start is told
+    /// to the user and becomes its exit status.
+    func run(until shutdown: ShutdownSignal, logger: ServiceLog) async throws {
+        do {
+            try await run(until: {
+                if let signal = await shutdown.wait() {
+                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
+                }
+            })
+        } catch {
+            throw ExitStatus.reporting(error)
+        }
     }
 }

@@ -36,15 +36,7 @@ struct SimulatedService {
             store: StateStore(directory: directory), notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
             loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program)
         logger.info("a simulated board, headless; its state in \(directory)")
-        do {
-            try await service.run(until: {
-                if let signal = await shutdown.wait() {
-                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
-                }
-            })
-        } catch {
-            throw ExitStatus.reporting(error)
-        }
+        try await service.run(until: shutdown, logger: logger)
     }
 
     /// A new directory of this process's own under $TMPDIR.
