@@ -112,3 +112,45 @@ struct TerminalSignalTests {
         #expect(restored.c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO), "echo and line mode not restored")
     }
 }
+
+@Suite("tictactoe watch on a terminal")
+struct WatchTerminalTests {
+    @Test("watch draws the running board, presses a cell with its key, says when the board goes away, and q puts the terminal back",
+          .timeLimit(.minutes(1)))
+    func watchesPressesAndQuits() throws {
+        let executable = try #require(Tictactoe.executable)
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let terminal = try #require(PseudoTerminal())
+        defer { close(terminal.master) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, terminal.slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        let argv = [executable, "watch", "--socket", board.socket].map { argument in argument.withCString { strdup($0) } } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        #expect(posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0)
+
+        let drawn = terminal.read(until: { $0.contains("X to move.") }, seconds: 30)
+        #expect(drawn.contains("\u{1B}[?1049h"), "not on the alternate screen: \(drawn.debugDescription)")
+        #expect(drawn.contains("1–9 press a cell · n new game · q quit"))
+        #expect(write(terminal.master, "5", 1) == 1)
+        let pressed = terminal.read(until: { $0.contains("X took cell 5.") }, seconds: 30)
+        #expect(pressed.contains("X took cell 5."), "\(pressed.debugDescription)")
+        // The centre cell, red, as the simulator draws a lit LED.
+        #expect(pressed.contains("\u{1B}[1;31m●"))
+
+        board.stop()
+        let waiting = terminal.read(until: { $0.contains("waiting for it to return") }, seconds: 30)
+        #expect(waiting.contains("waiting for it to return"), "\(waiting.debugDescription)")
+        #expect(write(terminal.master, "q", 1) == 1)
+        let rest = terminal.read(until: { $0.contains("\u{1B}[?25h\u{1B}[?1049l") }, seconds: 30)
+        let status = try #require(exitStatus(of: pid, within: 30), "still running after q")
+        #expect(status == 0)
+        #expect(rest.contains("\u{1B}[?25h\u{1B}[?1049l"), "the cursor and the main screen were not restored")
+    }
+}
