@@ -19,8 +19,10 @@ import Glibc
 ///   only hands each finished game over. The file is written on a thread of the history's own,
 ///   atomically (a temporary file, fsync, rename), never more than ``capacity`` games.
 /// - ``games`` may be read from any thread: oldest first.
-/// - A file that cannot be read is not trusted: ``init(file:)`` starts with no games and says
-///   why in ``problem``; the file is replaced at the next finished game.
+/// - A file that cannot be read is not trusted: ``init(file:failed:)`` starts with no games and
+///   says why in ``problem``; the file is replaced at the next finished game.
+/// - A write that fails is handed to `failed` (on the history's thread); the games stay in
+///   memory and the next finished game tries again.
 public final class GameHistory: Sendable {
     public static let capacity = 100
 
@@ -36,11 +38,12 @@ public final class GameHistory: Sendable {
     public let problem: String?
     private let kept: Protected<[PlayedGame]>
     private let writer = DispatchQueue(label: "tictactoe.history", qos: .utility)
-    private let writeFailures: Protected<[String]> = Protected([])
+    private let failed: @Sendable (String) -> Void
 
     /// A history kept in `file` (read now if it exists), or only in memory when `nil`.
-    public init(file: String?) {
+    public init(file: String?, failed: @escaping @Sendable (String) -> Void = { _ in }) {
         path = file
+        self.failed = failed
         guard let file else {
             kept = Protected([])
             problem = nil
@@ -72,14 +75,6 @@ public final class GameHistory: Sendable {
     /// Waits until every finished game handed over has been written.
     public func flush() { writer.sync {} }
 
-    /// Write failures so far (each once), for the log.
-    public func takeWriteFailures() -> [String] {
-        writeFailures.withValue { failures in
-            defer { failures.removeAll() }
-            return failures
-        }
-    }
-
     private func add(_ game: PlayedGame) {
         let games = kept.withValue { games -> [PlayedGame] in
             games.append(game)
@@ -87,16 +82,16 @@ public final class GameHistory: Sendable {
             return games
         }
         guard let path else { return }
-        writer.async { [writeFailures] in
+        writer.async { [failed] in
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let data = try encoder.encode(Saved(version: Saved.currentVersion, games: games))
                 try TextFile.write(bytes: Array(data), to: path)
             } catch let error as TextFileError {
-                writeFailures.withValue { $0.append("\(path): \(error.reason)") }
+                failed("\(path): \(error.reason)")
             } catch {
-                writeFailures.withValue { $0.append("\(path): \(error)") }
+                failed("\(path): \(error)")
             }
         }
     }

@@ -73,7 +73,8 @@ public final class LocalAPI: ServicePart {
             return
         }
         let (playing, chip, saving) = (board.board, board.chip, saving)
-        let history = GameHistory(file: historyFile)
+        let logger = logger
+        let history = GameHistory(file: historyFile, failed: { failure in logger.error("writing the game history failed: \(failure)") })
         if let problem = history.problem { logger.error("the game history \(problem); starting it afresh") }
         let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
         let server = BoardAPIServer(
@@ -98,6 +99,5 @@ public final class LocalAPI: ServicePart {
         if let madeAt { unlink(madeAt) }
         loop.runAndWait { recording.dispose() }
         history.flush()
-        for failure in history.takeWriteFailures() { logger.error("writing the game history failed: \(failure)") }
     }
 }
