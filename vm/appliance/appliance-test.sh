@@ -136,7 +136,8 @@ report "{\"scenario\":\"api-refused\",\"status\":$status,\"output\":\"$refused\"
 # A user outside the tictactoe group, and one in it.
 useradd --create-home --groups tictactoe maker
 outsider=$(setpriv --reuid=nobody --regid=nogroup --clear-groups tictactoe status 2>&1); outsider_status=$?
-member=$(runuser -u maker -- tictactoe status 2>&1 | head -1); member_status=$?
+member=$(runuser -u maker -- tictactoe status 2>&1); member_status=$?
+member=$(head -1 <<<"$member")
 report "{\"scenario\":\"api-permissions\",\"outsider_status\":$outsider_status,\"outsider\":\"$(echo "$outsider" | one_line)\",\
 \"member_status\":$member_status,\"member\":\"$member\"}"
 # X takes the middle column: a finished game for the history.
