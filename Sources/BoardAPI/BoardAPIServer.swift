@@ -315,7 +315,10 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func answer(_ request: APIRequest, from id: Int, _ client: Client) {
         switch request {
         case .status:
-            guard let view = latest?.view else { return }
+            guard let view = latest?.view else {
+                send(.error(request.command, "the board has not shown its first state yet; ask again"), to: client)
+                return
+            }
             let counts = control.playCounts
             let now = WallTime.now()
             let health = APIMessage.Health(
