@@ -13,14 +13,15 @@ final class ServedSimulation {
     /// The board's log (standard output, as the service's goes to the journal).
     private let log = Pipe()
 
-    init() throws {
+    /// - Parameter socket: where to listen; by default in a new folder of its own.
+    init(socket: String? = nil) throws {
         folder = try Tictactoe.temporaryFolder()
         // Traversable by another user, for the permission test.
         chmod(folder, 0o755)
-        socket = folder + "/board.sock"
+        self.socket = socket ?? folder + "/board.sock"
         guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["simulate", "--serve", socket, "--state-dir", folder + "/state"]
+        process.arguments = ["simulate", "--serve", self.socket, "--state-dir", folder + "/state"]
         process.standardOutput = log
         process.standardError = log
         try process.run()

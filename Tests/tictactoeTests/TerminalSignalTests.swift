@@ -115,11 +115,14 @@ struct TerminalSignalTests {
 
 @Suite("tictactoe watch on a terminal")
 struct WatchTerminalTests {
-    @Test("watch draws the running board, presses a cell with its key, says when the board goes away, and q puts the terminal back",
+    @Test("watch draws the running board, presses a cell with its key, says when the board goes away, takes it back when it returns, and q puts the terminal back",
           .timeLimit(.minutes(1)))
     func watchesPressesAndQuits() throws {
         let executable = try #require(Tictactoe.executable)
-        let board = try ServedSimulation()
+        // The socket in a folder that outlives the first board: the second listens there too.
+        let shared = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let board = try ServedSimulation(socket: shared + "/board.sock")
         defer { board.stop() }
         let terminal = try #require(PseudoTerminal())
         defer { close(terminal.master) }
@@ -147,6 +150,11 @@ struct WatchTerminalTests {
         board.stop()
         let waiting = terminal.read(until: { $0.contains("waiting for it to return") }, seconds: 30)
         #expect(waiting.contains("waiting for it to return"), "\(waiting.debugDescription)")
+        // A new board on the same socket (its own game): watch draws it without being asked.
+        let again = try ServedSimulation(socket: board.socket)
+        defer { again.stop() }
+        let back = terminal.read(until: { $0.contains("X to move.") }, seconds: 30)
+        #expect(back.contains("X to move."), "\(back.debugDescription)")
         #expect(write(terminal.master, "q", 1) == 1)
         let rest = terminal.read(until: { $0.contains("\u{1B}[?25h\u{1B}[?1049l") }, seconds: 30)
         let status = try #require(exitStatus(of: pid, within: 30), "still running after q")
