@@ -51,3 +51,9 @@ done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
 echo "wall time, plain loop ($runs runs):"
 for kind in full imperative scan; do echo "  $("$binary" "$kind" "$runs")"; done
+# The board's API, outside package-benchmark (its malloc interposer does not survive other
+# threads allocating: see GameLoop.swift): the press with 0, 1 and 32 clients watching, and a
+# press sent on the socket until a watcher has its state (goal: p99 within 1 ms).
+echo "wall time with the API served, plain loop ($served_runs runs):"
+for watchers in 0 1 32; do echo "  $("$binary" "served-$watchers" "$served_runs")"; done
+echo "  $("$binary" latency "$served_runs")"

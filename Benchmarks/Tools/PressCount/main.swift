@@ -16,6 +16,9 @@ import Glibc
 //   PressCount served-K N    N presses through the whole stack with the board's API served
 //                            beside it and K clients reading every state (the loop's cost
 //                            only: the server and the clients run on threads of their own)
+//   PressCount latency N     N presses sent on the board's socket, each timed until another
+//                            client has read the state it caused (a real game loop thread,
+//                            the matrix scanning in real time); prints p50 and p99
 
 /// Everything inside is counted; the replay, releases and new games around it are not.
 @inline(never)
@@ -23,7 +26,7 @@ func measured(_ work: () -> Int) -> Int { work() }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    print("usage: PressCount full|imperative|scan|served-K COUNT")
+    print("usage: PressCount full|imperative|scan|served-K|latency COUNT")
     exit(2)
 }
 /// The wall time of each run, in nanoseconds, read outside `measured`.
@@ -81,9 +84,12 @@ case let mode where mode.hasPrefix("served-"):
     let served = ServedStack(board: stack.board, loop: stack.scheduler, watchers: watchers)
     steps = press(&stack, times: count)
     served.stop()
+case "latency":
+    times = socketPressLatencies(count)
+    steps = count
 default:
-    print("usage: PressCount full|imperative|scan|served-K COUNT")
+    print("usage: PressCount full|imperative|scan|served-K|latency COUNT")
     exit(2)
 }
 times.sort()
-print("\(arguments[1]): \(count) runs (checksum \(steps)); wall time p50 \(times[count / 2]) ns, p90 \(times[count * 9 / 10]) ns")
+print("\(arguments[1]): \(count) runs (checksum \(steps)); wall time p50 \(times[count / 2]) ns, p90 \(times[count * 9 / 10]) ns, p99 \(times[count * 99 / 100]) ns")
