@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// `tictactoe simulate` on a real pseudo-terminal, ended by a signal as a closed window or a
-/// `kill` ends it.
+/// A real pseudo-terminal for `tictactoe simulate` (ended by a signal as a closed window or a
+/// `kill` ends it) and `tictactoe watch`.
 private struct PseudoTerminal {
     let master: Int32
     let slavePath: String
@@ -19,6 +19,31 @@ private struct PseudoTerminal {
         var locked: Int32 = 0, index: UInt32 = 0
         guard master >= 0, ioctl(master, Self.unlock, &locked) == 0, ioctl(master, Self.number, &index) == 0 else { return nil }
         slavePath = "/dev/pts/\(index)"
+    }
+
+    /// Starts `argv` with the terminal as its standard input, output and error, as a shell
+    /// starts it: every signal at its default and none blocked, whatever the test runner
+    /// ignores or blocks. Returns its pid, or nil if it could not be started.
+    func spawn(_ argv: [String]) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        let arguments = argv.map { argument in argument.withCString { strdup($0) } } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid = pid_t()
+        return posix_spawn(&pid, argv[0], &actions, &attributes, arguments, environ) == 0 ? pid : nil
     }
 
     /// Reads what the program wrote until `done` holds of it, end of output, or `seconds` pass.
@@ -73,27 +98,7 @@ struct TerminalSignalTests {
         let terminal = try #require(PseudoTerminal())
         defer { close(terminal.master) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, terminal.slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        let argv = [executable, "simulate"].map { argument in argument.withCString { strdup($0) } } + [nil]
-        defer { argv.forEach { free($0) } }
-        // Started as a shell starts it: every signal at its default and none blocked, whatever
-        // the test runner ignores or blocks.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var pid = pid_t()
-        #expect(posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0)
+        let pid = try #require(terminal.spawn([executable, "simulate"]))
 
         // The game is up once it has drawn its first screen on the alternate screen.
         let started = terminal.read(until: { $0.contains("\u{1B}[?1049h") && $0.contains("Press 1–9") }, seconds: 30)
@@ -127,16 +132,7 @@ struct WatchTerminalTests {
         let terminal = try #require(PseudoTerminal())
         defer { close(terminal.master) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, terminal.slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        let argv = [executable, "watch", "--socket", board.socket].map { argument in argument.withCString { strdup($0) } } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        #expect(posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0)
+        let pid = try #require(terminal.spawn([executable, "watch", "--socket", board.socket]))
 
         let drawn = terminal.read(until: { $0.contains("X to move.") }, seconds: 30)
         #expect(drawn.contains("\u{1B}[?1049h"), "not on the alternate screen: \(drawn.debugDescription)")
