@@ -140,7 +140,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         mailbox.withValue { $0.stopping = true }
         wakeUp()
         finished.wait()
-        for client in clients.values { Glibc.close(client.fd) }
+        for client in clients.values { Self.hangUp(client) }
         clients.removeAll()
         close(listener)
         close(wakeRead)
