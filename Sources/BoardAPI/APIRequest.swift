@@ -57,9 +57,7 @@ public enum APIRequest: Sendable, Hashable {
 
     /// The request a line holds (without its newline), or what is wrong with it.
     public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<APIRequest, RequestError> {
-        guard line.count <= maximumLineLength else {
-            return .failure(RequestError(command: nil, text: "the line is longer than \(maximumLineLength) bytes"))
-        }
+        guard line.count <= maximumLineLength else { return .failure(.lineTooLong) }
         guard let text = String(validating: line, as: UTF8.self) else {
             return .failure(RequestError(command: nil, text: "the line is not valid UTF-8"))
         }
@@ -102,8 +100,10 @@ public enum APIRequest: Sendable, Hashable {
         }
     }
 
-    static let cellRule = "give a cell from 1 to 9, as on a numeric keypad (7 8 9 is the top row)"
-    static let opponentRule = "give one of " + Opponent.allCases.map(\.name).joined(separator: ", ")
+    private static let cellRange = "from 1 to 9, as on a numeric keypad (7 8 9 is the top row)"
+    private static let opponentNames = Opponent.allCases.map(\.name).joined(separator: ", ")
+    static let cellRule = "give a cell " + cellRange
+    static let opponentRule = "give one of " + opponentNames
 
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
@@ -123,7 +123,7 @@ public enum APIRequest: Sendable, Hashable {
     }
 
     private static func argument<Argument: Decodable>(_ type: Argument.Type, of command: String, in data: Data) -> Result<Argument, RequestError> {
-        let (key, rule) = type == Press.self ? ("cell", "a whole number from 1 to 9, as on a numeric keypad (7 8 9 is the top row)") : ("opponent", "text, one of " + Opponent.allCases.map(\.name).joined(separator: ", "))
+        let (key, rule) = type == Press.self ? ("cell", "a whole number " + cellRange) : ("opponent", "text, one of " + opponentNames)
         do {
             return .success(try JSONDecoder().decode(type, from: data))
         } catch DecodingError.keyNotFound {
@@ -146,4 +146,7 @@ public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    /// A line over ``APIRequest/maximumLineLength``, however it was cut.
+    public static let lineTooLong = RequestError(command: nil, text: "the line is longer than \(APIRequest.maximumLineLength) bytes")
 }

@@ -292,7 +292,7 @@ public final class BoardAPIServer: @unchecked Sendable {
             let line = client.unread.removeFirst()
             let parsed: Result<APIRequest, RequestError>
             switch line {
-            case .tooLong: parsed = .failure(RequestError(command: nil, text: "the line is longer than \(APIRequest.maximumLineLength) bytes"))
+            case .tooLong: parsed = .failure(.lineTooLong)
             case .complete(let bytes):
                 if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
                 parsed = APIRequest.parse(bytes)

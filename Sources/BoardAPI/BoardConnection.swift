@@ -19,6 +19,8 @@ public final class BoardConnection {
     public private(set) var fd: Int32
     private var lines = LineBuffer(limit: 1 << 22)
     private var ready: [[UInt8]] = []
+    /// Where each read lands, made once.
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
     private let decoder = JSONDecoder()
 
     /// Connects to the board listening at `path`.
@@ -57,7 +59,6 @@ public final class BoardConnection {
                 if ready < 0 && errno == EINTR { continue }
                 if ready == 0 { return nil }
             }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }

@@ -63,10 +63,11 @@ public final class GameHistory: Sendable {
 
     /// Records each game the view model finishes from now on. Call on the game loop.
     public func record(_ viewModel: GameViewModel, clock: @escaping @Sendable () -> WallTime = WallTime.now) -> any Disposable {
-        let recorder = Protected(GameRecorder())
+        // Events arrive on the game loop only.
+        let recorder = Confined(GameRecorder())
         return viewModel.events.observeValues { [self] event in
             let state = viewModel.state.value
-            if let game = recorder.withValue({ $0.take(event, state: state, names: viewModel.players, at: clock()) }) {
+            if let game = recorder.value.take(event, state: state, names: viewModel.players, at: clock()) {
                 add(game)
             }
         }

@@ -20,7 +20,7 @@ public struct GameRecorder: Sendable {
             draft = begin(state, names: names, at: time, carriedOver: nil)
         case .moved(let player, let position):
             if draft == nil {
-                var earlier = state.board.cells
+                var earlier = state.board.markNames
                 earlier[position.index] = ""
                 draft = begin(state, names: names, at: time, carriedOver: earlier.contains { !$0.isEmpty } ? earlier : nil)
             }
@@ -28,11 +28,8 @@ public struct GameRecorder: Sendable {
         case .finished(let outcome):
             guard var game = draft else { return nil }
             draft = nil
-            switch outcome {
-            case .won(let player, _): game.outcome = player == .x ? "x-wins" : "o-wins"
-            case .draw: game.outcome = "draw"
-            case .inProgress: return nil
-            }
+            if case .inProgress = outcome { return nil }
+            game.outcome = OutcomeName.of(outcome)
             game.finished = time.description
             return game
         default:
@@ -44,12 +41,7 @@ public struct GameRecorder: Sendable {
     private func begin(_ state: SessionState, names: PlayerNames, at time: WallTime, carriedOver: [String]?) -> PlayedGame {
         PlayedGame(
             opponent: state.opponent.name, names: ViewState.Names(names),
-            starter: state.board.starter.rawValue, started: time.description, finished: "", outcome: "playing",
+            starter: state.board.starter.rawValue, started: time.description, finished: "", outcome: OutcomeName.of(state.board.outcome),
             carriedOver: carriedOver, moves: [])
     }
-}
-
-extension Board {
-    /// The nine marks in reading order: "X", "O" or "".
-    var cells: [String] { Position.all.map { self[$0]?.rawValue ?? "" } }
 }

@@ -106,9 +106,10 @@ public final class RemoteControl: Sendable {
     /// The first event `input` makes the view model send: inputs are synchronous on the loop,
     /// so it is the one this input caused.
     private func firstEvent(_ input: () -> Void) -> GameEvent? {
-        let first = Protected<GameEvent?>(nil)
+        // Sent synchronously on the loop, where this runs.
+        let first = Confined<GameEvent?>(nil)
         let watching = viewModel.events.observeValues { event in
-            first.withValue { if $0 == nil { $0 = event } }
+            if first.value == nil { first.value = event }
         }
         input()
         watching.dispose()

@@ -70,14 +70,10 @@ public struct ViewState: Codable, Sendable, Hashable {
 
     public init(_ state: SessionState, players: PlayerNames) {
         let board = state.board
-        cells = board.cells
+        cells = board.markNames
         starter = board.starter.rawValue
         turn = board.turn?.rawValue
-        switch board.outcome {
-        case .inProgress: outcome = "playing"
-        case .won(let player, _): outcome = player == .x ? "x-wins" : "o-wins"
-        case .draw: outcome = "draw"
-        }
+        outcome = OutcomeName.of(board.outcome)
         winningLines = board.winningLines.map { line in line.positions.map(\.keypadKey) }
         flashing = state.flashing?.keypadKey
         asleep = state.isAsleep

@@ -41,10 +41,9 @@ public final class RemoteWatch {
     public static func summary(_ view: ViewState) -> String {
         let players = view.players
         if view.asleep { return "The lights are asleep; a press wakes them." }
+        if let winner = OutcomeName.winner(view.outcome) { return "\(players.label(for: winner)) wins." }
         switch view.outcome {
-        case "x-wins": return "\(players.label(for: .x)) wins."
-        case "o-wins": return "\(players.label(for: .o)) wins."
-        case "draw": return "A draw."
+        case OutcomeName.draw: return "A draw."
         default:
             guard let turn = view.turn.flatMap(Player.init(rawValue:)) else { return "" }
             return view.thinking ? "\(players.label(for: turn)) is thinking…" : "\(players.label(for: turn)) to move."

@@ -57,7 +57,7 @@ struct SavedState: Codable, Equatable {
 
     init(_ snapshot: GameSnapshot) {
         version = Self.currentVersion
-        cells = Position.all.map { snapshot.board[$0]?.rawValue ?? "" }
+        cells = snapshot.board.markNames
         starter = snapshot.board.starter.rawValue
         nextStarter = snapshot.nextStarter.rawValue
         opponent = snapshot.opponent.name

@@ -18,6 +18,10 @@ public enum BoardRestoreError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension Board {
+    /// The nine marks in reading order as saved files and the board's API write them: "X", "O"
+    /// or "" (the inverse of ``init(starter:marks:)``, with ``Player/init(rawValue:)``).
+    public var markNames: [String] { Position.all.map { self[$0]?.rawValue ?? "" } }
+
     /// The board with these marks (reading order) on which `starter` moved first, if play
     /// could have reached it: for restoring a saved game.
     public init(starter: Player, marks: [Player?]) throws(BoardRestoreError) {

@@ -253,12 +253,7 @@ enum KeyScriptOfGame {
     static func line(_ game: PlayedGame, number: Int) -> String {
         let opponent = Opponent(name: game.opponent) ?? .person
         let players = game.names.players(facing: opponent)
-        let result: String
-        switch game.outcome {
-        case "x-wins": result = "\(players.label(for: .x)) won"
-        case "o-wins": result = "\(players.label(for: .o)) won"
-        default: result = "a draw"
-        }
+        let result = OutcomeName.winner(game.outcome).map { "\(players.label(for: $0)) won" } ?? "a draw"
         return "\(number)  \(game.finished)  \(players.matchTitle)  \(result) in \(game.moves.count) moves" + (game.carriedOver == nil ? "" : " (carried over a restart)")
     }
 

@@ -68,6 +68,13 @@ final class ServedBoard: @unchecked Sendable {
 
     func connect() throws -> BoardConnection { try BoardConnection(path: path) }
 
+    /// A client that has read its hello and the first state.
+    func greetedClient() throws -> BoardConnection {
+        let client = try connect()
+        _ = try client.greeting()
+        return client
+    }
+
     var views: [ViewState] { shown.value.map(\.view) }
 
     /// The state now, read on the loop.

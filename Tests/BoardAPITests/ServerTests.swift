@@ -56,8 +56,7 @@ struct ServerTests {
         defer { served.stop() }
         let watchers = try (0..<100).map { _ in try served.connect() }
         for watcher in watchers { _ = try watcher.greeting() }
-        let driver = try served.connect()
-        _ = try driver.greeting()
+        let driver = try served.greetedClient()
         let initial = served.views.count
 
         let seen = Protected<[[ViewState]]>(Array(repeating: [], count: watchers.count))
@@ -154,8 +153,7 @@ struct HostileClientTests {
         let served = try ServedBoard()
         defer { served.stop() }
         let sleeper = try served.connect()
-        let driver = try served.connect()
-        _ = try driver.greeting()
+        let driver = try served.greetedClient()
         let stateSize = try JSONEncoder().encode(APIMessage.state(ViewState(served.state, players: PlayerNames()))).count + 200
         var largest = 0
         for round in 0..<10 {
@@ -172,8 +170,7 @@ struct HostileClientTests {
     func computersTurn() throws {
         let served = try ServedBoard(opponent: .computer(.perfect))
         defer { served.stop() }
-        let client = try served.connect()
-        _ = try client.greeting()
+        let client = try served.greetedClient()
         #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
         let refused = try client.ask(.press(Position(keypadKey: 1)!))
         #expect(refused.type == .error)
@@ -187,13 +184,11 @@ struct HostileClientTests {
     func garbageChangesNothing() throws {
         let served = try ServedBoard()
         defer { served.stop() }
-        let driver = try served.connect()
-        _ = try driver.greeting()
+        let driver = try served.greetedClient()
         try HostileClientTests.play(4, on: served, through: driver, seed: 9)
         let before = served.state
 
-        let bad = try served.connect()
-        _ = try bad.greeting()
+        let bad = try served.greetedClient()
         for (name, line, words) in RequestTests.badLines.prefix(10) {
             try bad.send(bytes: line + [UInt8(ascii: "\n")])
             let reply = try bad.next(timeout: .seconds(20))
@@ -222,8 +217,7 @@ struct HostileClientTests {
     func badLinesInARow() throws {
         let served = try ServedBoard()
         defer { served.stop() }
-        let client = try served.connect()
-        _ = try client.greeting()
+        let client = try served.greetedClient()
         for _ in 0..<15 { try client.send(line: "nonsense") }
         try client.send(.status)
         for _ in 0..<16 { try client.send(line: "nonsense") }

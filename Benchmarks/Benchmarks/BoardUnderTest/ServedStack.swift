@@ -53,11 +53,3 @@ public final class ServedStack: @unchecked Sendable {
         unlink(path)
     }
 }
-
-/// A connection handed to the one thread that reads it.
-private struct Connection: @unchecked Sendable {
-    let value: BoardConnection
-    init(path: String) {
-        do { value = try BoardConnection(path: path) } catch { fatalError("benchmark client: \(error)") }
-    }
-}
