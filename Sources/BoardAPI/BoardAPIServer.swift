@@ -124,7 +124,7 @@ public final class BoardAPIServer: @unchecked Sendable {
             control.start()
             observation.inner = control.observeStates { [weak self] state in self?.post(.state(state)) }
         }
-        DispatchQueue(label: "tictactoe.api").async { [self] in
+        LoopThread.start(named: "board-api") { [self] in
             serve()
             finished.signal()
         }

@@ -34,8 +34,8 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
         }
         let fds = (0..<ttg_request_fd_count(request)).map { ttg_request_fd(request, $0) }
         let handle = RequestHandle(request)
-        // A queue of its own: the reader blocks in poll() for the life of the request.
-        DispatchQueue(label: "gpio-events").async { [input, wakeFD, finished, readerRunning] in
+        // The reader blocks in poll() for the life of the request.
+        LoopThread.start(named: "gpio-events") { [input, wakeFD, finished, readerRunning] in
             Self.read(request: handle.pointer, fds: fds, wakeFD: wakeFD, into: input)
             readerRunning.withValue { $0 = false }
             finished.signal()
