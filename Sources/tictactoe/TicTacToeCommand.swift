@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,9 +10,7 @@ struct TicTacToeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
-        // The one place the version is written: make deb reads it for the package, and
-        // tictactoeTests holds packaging/debian/changelog's latest entry to it.
-        version: "0.4.0",
+        version: ProgramVersion.current,
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [
             Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, Status.self, History.self,
