@@ -14,10 +14,13 @@ public struct Configuration: Sendable, Hashable {
     /// The chip to open: a path, name or label; `nil` for "auto" (the Pi's header chip).
     public var chip: String?
     public var settings: BoardSettings
+    /// The web view's settings (`[web]`), which the board itself does not use.
+    public var web: WebSettings
 
-    public init(chip: String? = nil, settings: BoardSettings = BoardSettings()) {
+    public init(chip: String? = nil, settings: BoardSettings = BoardSettings(), web: WebSettings = WebSettings()) {
         self.chip = chip
         self.settings = settings
+        self.web = web
     }
 
     /// Reads and checks the file at `path`.

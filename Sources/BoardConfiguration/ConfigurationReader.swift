@@ -73,6 +73,31 @@ struct ConfigurationReader {
             }
             if let problem = key.problem(with: number) { throw error(key.path, "\(key.path) \(problem)") }
             configuration.settings[keyPath: field] = unit.duration(number)
+        case .listen(let field):
+            guard let text = try string(key) else { return }
+            guard let address = ListenAddress(parsing: text), address.port > 0 else {
+                throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(ListenAddress.form), with a port 1–65535.")
+            }
+            configuration.web[keyPath: field] = address
+        case .access(let field):
+            guard let text = try string(key) else { return }
+            guard let access = WebAccess(rawValue: text) else {
+                throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
+            }
+            configuration.web[keyPath: field] = access
+        case .hosts(let field):
+            guard let value = value(key) else { return }
+            guard case .array(let items) = value else {
+                throw error(key.path, "\(key.path) must be a list of host names in brackets, such as [\"board.home.arpa\"], not \(value.described).")
+            }
+            var names: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let name) = item, ListenAddress.isHostName(name) else {
+                    throw error(key.path, "\(key.path) item \(index + 1) must be a host name or address in quotes (letters, digits, dots, hyphens), not \(item.described).")
+                }
+                names.append(name)
+            }
+            configuration.web[keyPath: field] = names
         }
     }
 

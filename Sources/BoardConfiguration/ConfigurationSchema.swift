@@ -27,6 +27,11 @@ public enum ConfigurationSchema {
         case opponent(WritableKeyPath<BoardSettings, Opponent> & Sendable)
         /// A whole number of `unit`s within `range`; `why` explains a limit that is not obvious.
         case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
+        /// The web view's address and port.
+        case listen(WritableKeyPath<WebSettings, ListenAddress> & Sendable)
+        case access(WritableKeyPath<WebSettings, WebAccess> & Sendable)
+        /// A list of host names.
+        case hosts(WritableKeyPath<WebSettings, [String]> & Sendable)
     }
 
     /// One key of the file.
@@ -139,6 +144,17 @@ public enum ConfigurationSchema {
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
+        Table(
+            name: "web",
+            documentation: "The web view (the tictactoe-gpio-web package, docs/WEB.md): the board in a browser on the local network. The board itself reads none of these.",
+            keys: [
+                Key(table: "web", name: "listen", value: .listen(\.listen),
+                    documentation: "Where the web view listens: \"*\" is every interface. Its systemd unit lets in only the local network (loopback, link-local and private addresses), whatever this says."),
+                Key(table: "web", name: "allow", value: .access(\.allow),
+                    documentation: "\"play\": anyone who opens the page may press cells, start games and choose the opponent. \"watch\": the page only shows the board."),
+                Key(table: "web", name: "hosts", value: .hosts(\.hosts),
+                    documentation: "Names the board is reached by besides its own host name, <name>.local, localhost and its addresses (a name your router gives it, say). A request naming any other host is refused: a guard against DNS rebinding."),
+            ]),
     ]
 
     /// Every key, in file order.
@@ -164,6 +180,7 @@ extension ConfigurationSchema.Key {
     /// The default as the file writes it, read from the defaults of the types the key sets.
     public var defaultText: String {
         let settings = BoardSettings()
+        let web = WebSettings()
         switch value {
         case .chip: return "\"auto\""
         case .name(let key): return "\"\(settings.players[keyPath: key] ?? "")\""
@@ -172,6 +189,9 @@ extension ConfigurationSchema.Key {
         case .polarity(let key): return "\"\(settings.pins[keyPath: key].rawValue)\""
         case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
+        case .listen(let key): return "\"\(web[keyPath: key])\""
+        case .access(let key): return "\"\(web[keyPath: key].rawValue)\""
+        case .hosts(let key): return "[" + web[keyPath: key].map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
     }
 
@@ -185,6 +205,9 @@ extension ConfigurationSchema.Key {
         case .polarity: Polarity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
+        case .listen: "\"ADDRESS:PORT\", port 1–65535"
+        case .access: WebAccess.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .hosts: "a list of host names or addresses"
         }
     }
 }

@@ -293,7 +293,8 @@ private struct Parser {
             text.unicodeScalars.append(escaped)
         default:
             index -= 1
-            throw error("\\\(scalar) is not an escape TOML knows; write \\\\ for a backslash")
+            // The scalar may be a line break or any control character: spelt, never raw.
+            throw error("\\\(String(scalar).shown()) is not an escape TOML knows; write \\\\ for a backslash")
         }
     }
 

@@ -86,6 +86,9 @@ struct ConfigurationSchemaTests {
             case .duration(_, _, let range, _):
                 let number = try #require(Int(key.defaultText))
                 changed = "\(number == range.upperBound ? number - 1 : number + 1)"
+            case .listen: changed = "\"127.0.0.1:8000\""
+            case .access: changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
+            case .hosts: changed = "[\"board.home.arpa\"]"
             }
             let configuration = try Configuration.parse(mutated(key, changed), file: "t.toml")
             #expect(configuration != Configuration(), "\(key.path) = \(changed) was not read")

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The web view's settings, the `[web]` table: read by `tictactoe-web`, not by the board.
+public struct WebSettings: Sendable, Hashable {
+    /// Where the web view listens: every interface, port 8080.
+    public var listen = ListenAddress(host: "*", port: 8080)
+    public var allow = WebAccess.play
+    /// Names the board is reached by beyond its own (a router's DNS name, say).
+    public var hosts: [String] = []
+
+    public init() {}
+}
+
+/// Whether pages may change the game.
+public enum WebAccess: String, Sendable, Hashable, CaseIterable {
+    /// Pages press cells, start games and choose the opponent.
+    case play
+    /// Pages only watch.
+    case watch
+}
+
+/// An address and port to listen on: `*:8080` (every interface), `192.168.1.20:8080`,
+/// `[::1]:8080`.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// `*`, or an IPv4 or IPv6 address.
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The address `text` gives, or nil when it is not `ADDRESS:PORT` with an address this
+    /// machine could listen on (`*`, IPv4, or IPv6 in brackets) and a port 0–65535.
+    public init?(parsing text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        } else if host != "*" {
+            var v4 = in_addr()
+            guard inet_pton(AF_INET, host, &v4) == 1 else { return nil }
+        }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// What `ListenAddress(parsing:)` takes, for messages.
+    public static let form = "ADDRESS:PORT, such as \"*:8080\" (every interface), \"192.168.1.20:8080\" or \"[::1]:8080\""
+
+    /// Whether `name` can be a host name or address in `web.hosts`.
+    public static func isHostName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.count <= 253 else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || ".-:".unicodeScalars.contains($0) }
+    }
+}
