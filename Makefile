@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test browser-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -15,14 +15,20 @@ play: setup
 	$(SWIFT) build --product tictactoe
 	.build/debug/tictactoe simulate $(ARGS)
 
+## The board in a browser: the simulated board and the web view, at http://127.0.0.1:8080/.
+## WEB_LISTEN='*:8080' lets a phone on the same network in; ARGS as for play.
+web: setup
+	SWIFT=$(SWIFT) bash scripts/web.sh
+
 build: setup
 	$(SWIFT) build
 
 build-release: setup
 	$(SWIFT) build -c release --product tictactoe
+	$(SWIFT) build -c release --product tictactoe-web
 
-## On a Raspberry Pi, as root: install the binary, the unit, the udev rule and the default
-## configuration (an edited one is kept), then enable and start the service.
+## On a Raspberry Pi, as root: install the binaries, the units, the page, the udev rule and the
+## default configuration (an edited one is kept), then enable and start the services.
 install: build-release
 	bash scripts/install.sh
 
@@ -48,7 +54,7 @@ deb: setup-packaging
 ## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
 ## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
 ## cached in ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test trixie-unit-test package-test kernel-test appliance-test
+test: setup-tests unit-test trixie-unit-test browser-test package-test kernel-test appliance-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
@@ -58,6 +64,13 @@ unit-test: setup
 trixie-unit-test: setup-tests
 	bash packaging/in-trixie.sh swift build --build-tests --scratch-path .build-trixie
 	bash packaging/in-trixie.sh swift test --skip-build --scratch-path .build-trixie
+
+## The page in Debian's headless Chromium, driven over the DevTools protocol, against the
+## simulated board and the web view; a screenshot of a finished game in test-results/browser/.
+browser-test: setup-tests
+	$(SWIFT) build --product tictactoe
+	$(SWIFT) build --product tictactoe-web
+	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py
 
 package-test: setup-tests
 	python3 -m pytest -v packaging/test_deb.py

@@ -20,8 +20,11 @@ import PackageDescription
 //   HardwareDocs        -> Devices, GPIO
 //   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
 //   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
-//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Presentation, Reactive, SimulatedGPIO, SystemdService, TicTacToe, WiredBoard, WiringCheck
+//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, SystemdService, TicTacToe, WiredBoard, WiringCheck
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe
+//   WebView             -> Basics, BoardAPI
+//   WebService          -> Basics, BoardAPI, WebView
+//   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, WebService
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
@@ -37,6 +40,7 @@ let package = Package(
     name: "tictactoe-gpio",
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
+        .executable(name: "tictactoe-web", targets: ["tictactoe-web"]),
         // What a program needs to run a board of its own: the rules, the reactive core, the chips
         // (simulated, and the kernel's through libgpiod), the devices, the view model, the wired
         // board, its configuration file, the terminal game and the board's API. The benchmarks package beside
@@ -50,6 +54,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // HTTP and WebSocket for the web view's own process only (tictactoe-web): the board's
+        // binary links none of it.
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         .target(name: "Basics", swiftSettings: optimized),
@@ -86,11 +93,23 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardAPI", "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Presentation", "Reactive",
+                "BoardAPI", "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
                 "SimulatedGPIO", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The web view: what the page may do and the relay to the board, free of I/O (WebView);
+        // the gate, the link to the board's socket and the HTTP server (WebService); the command.
+        .target(name: "WebView", dependencies: ["Basics", "BoardAPI"]),
+        .target(
+            name: "WebService",
+            dependencies: ["Basics", "BoardAPI", "WebView", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .executableTarget(
+            name: "tictactoe-web",
+            dependencies: [
+                "Basics", "BoardAPI", "BoardConfiguration", "WebService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe"]),
         // Helpers shared by the test targets.
@@ -118,12 +137,14 @@ let package = Package(
         .testTarget(
             name: "BoardAPITests",
             dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardAPI", "TicTacToe", "WebView"]),
+        .testTarget(name: "WebServiceTests", dependencies: ["Basics", "TestSupport", "WebService", "WebView"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
         .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.
-        .testTarget(name: "tictactoeTests", dependencies: ["TicTacToe"]),
+        .testTarget(name: "tictactoeTests", dependencies: ["TestSupport", "TicTacToe"]),
     ],
     swiftLanguageModes: [.v6]
 )

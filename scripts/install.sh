@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Installs the built tictactoe binary as a systemd service. Run as root (make install does).
+# Installs the built binaries as systemd services: the board (tictactoe) and its web view
+# (tictactoe-web). Run as root (make install does).
 #
 #   DESTDIR=dir   install into an image rather than this system (no systemctl, no udevadm)
-#   BINARY=path   the binary to install (default: .build/release/tictactoe)
+#   BINARY=path   the board's binary (default: .build/release/tictactoe)
+#   WEB_BINARY=path   the web view's (default: beside BINARY)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${DESTDIR:-}
 binary=${BINARY:-$root/.build/release/tictactoe}
-[[ -x $binary ]] || { echo "install: $binary is missing; run make build-release first" >&2; exit 66; }
+web_binary=${WEB_BINARY:-$(dirname "$binary")/tictactoe-web}
+for program in "$binary" "$web_binary"; do
+  [[ -x $program ]] || { echo "install: $program is missing; run make build-release first" >&2; exit 66; }
+done
 
 install -D -m 0755 "$binary" "$dest/usr/local/bin/tictactoe"
+install -D -m 0755 "$web_binary" "$dest/usr/local/bin/tictactoe-web"
 install -D -m 0644 "$root/systemd/tictactoe.service" "$dest/etc/systemd/system/tictactoe.service"
 install -D -m 0644 "$root/systemd/tictactoe.socket" "$dest/etc/systemd/system/tictactoe.socket"
+install -D -m 0644 "$root/systemd/tictactoe-web.service" "$dest/etc/systemd/system/tictactoe-web.service"
+install -D -m 0644 -t "$dest/usr/local/share/tictactoe/web" "$root"/web/*
 install -D -m 0644 "$root/systemd/60-tictactoe-gpio.rules" "$dest/etc/udev/rules.d/60-tictactoe-gpio.rules"
 install -D -m 0644 "$root/README.md" "$dest/usr/local/share/doc/tictactoe/README.md"
 install -D -m 0644 -t "$dest/usr/local/share/doc/tictactoe/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" \
-  "$root/docs/CONFIGURATION.md" "$root/docs/API.md"
+  "$root/docs/CONFIGURATION.md" "$root/docs/API.md" "$root/docs/WEB.md"
 install -D -m 0644 "$root/LICENSE" "$dest/usr/local/share/doc/tictactoe/LICENSE"
 install -D -m 0644 "$root/Hardware/tictactoe.toml" "$dest/usr/local/share/doc/tictactoe/tictactoe.toml.default"
 # Never overwrite a configuration the owner has edited.
@@ -32,7 +40,8 @@ if [[ -n $dest ]]; then
   mkdir -p "$dest/etc/systemd/system/multi-user.target.wants" "$dest/etc/systemd/system/sockets.target.wants"
   ln -sf /etc/systemd/system/tictactoe.service "$dest/etc/systemd/system/multi-user.target.wants/tictactoe.service"
   ln -sf /etc/systemd/system/tictactoe.socket "$dest/etc/systemd/system/sockets.target.wants/tictactoe.socket"
-  echo "install: installed into $dest; the socket and the service are enabled"
+  ln -sf /etc/systemd/system/tictactoe-web.service "$dest/etc/systemd/system/multi-user.target.wants/tictactoe-web.service"
+  echo "install: installed into $dest; the socket and the services are enabled"
   exit 0
 fi
 
@@ -45,6 +54,7 @@ if command -v udevadm >/dev/null && [[ -d /run/udev ]]; then
 fi
 /usr/local/bin/tictactoe check-config /etc/tictactoe/tictactoe.toml
 systemctl daemon-reload
-systemctl enable --now tictactoe.socket tictactoe.service
-echo "install: tictactoe.socket and tictactoe.service are enabled and started; follow the board with: journalctl -fu tictactoe"
+systemctl enable --now tictactoe.socket tictactoe.service tictactoe-web.service
+echo "install: tictactoe.socket, tictactoe.service and tictactoe-web.service are enabled and started; follow the board with: journalctl -fu tictactoe"
+echo "install: the board's page: http://$(hostname).local:8080/ from a phone on this network (web.listen in /etc/tictactoe/tictactoe.toml)"
 echo "install: to watch and play from a shell (tictactoe watch): sudo adduser \$USER tictactoe, then log in again"

@@ -50,6 +50,8 @@ if [[ $mode == --tests ]]; then
     systemd gcc-aarch64-linux-gnu qemu-system-arm debootstrap e2fsprogs
     # and python3 (3.11 or newer), whose tomllib the TOML reader's tests compare with.
     python3
+    # and the page's tests: a real browser, driven over the DevTools protocol (a WebSocket).
+    chromium python3-websocket
   )
 fi
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Stops and removes the tictactoe service and its socket. Keeps /etc/tictactoe (the owner's configuration) and
+# Stops and removes the tictactoe services and the board's socket. Keeps /etc/tictactoe (the owner's configuration) and
 # /var/lib/private/tictactoe (the saved game); the message says how to remove them too.
 set -euo pipefail
 if systemctl list-unit-files tictactoe.service >/dev/null 2>&1; then
-  systemctl disable --now tictactoe.socket tictactoe.service || true
+  systemctl disable --now tictactoe-web.service tictactoe.socket tictactoe.service || true
 fi
-rm -f /etc/systemd/system/tictactoe.service /etc/systemd/system/tictactoe.socket /etc/udev/rules.d/60-tictactoe-gpio.rules /usr/local/bin/tictactoe
-rm -rf /usr/local/share/doc/tictactoe
+rm -f /etc/systemd/system/tictactoe.service /etc/systemd/system/tictactoe.socket /etc/systemd/system/tictactoe-web.service \
+  /etc/udev/rules.d/60-tictactoe-gpio.rules /usr/local/bin/tictactoe /usr/local/bin/tictactoe-web
+rm -rf /usr/local/share/doc/tictactoe /usr/local/share/tictactoe
 systemctl daemon-reload || true
-echo "uninstall: removed the service and the binary; kept /etc/tictactoe and the saved game (rm -r /etc/tictactoe /var/lib/private/tictactoe to remove them)"
+echo "uninstall: removed the services and the binaries; kept /etc/tictactoe and the saved game (rm -r /etc/tictactoe /var/lib/private/tictactoe to remove them)"

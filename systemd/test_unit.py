@@ -10,39 +10,50 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tictactoe.service"
 SOCKET = ROOT / "systemd" / "tictactoe.socket"
+WEB_UNIT = ROOT / "systemd" / "tictactoe-web.service"
 
 
-def unit_copy(directory):
-    """The unit with its binary pointed at a file that exists here, so verify can check it."""
-    binary = pathlib.Path(directory) / "tictactoe"
-    binary.write_text("#!/bin/sh\n")
-    binary.chmod(0o755)
-    text = UNIT.read_text().replace("/usr/local/bin/tictactoe", str(binary))
-    copy = pathlib.Path(directory) / "tictactoe.service"
-    copy.write_text(text)
-    (pathlib.Path(directory) / "tictactoe.socket").write_text(SOCKET.read_text())
-    return copy
+def unit_copy(directory, unit=UNIT):
+    """The units with their binaries pointed at files that exist here, so verify can check them;
+    the path of `unit`'s copy."""
+    directory = pathlib.Path(directory)
+    for name in ["tictactoe", "tictactoe-web"]:
+        (directory / name).write_text("#!/bin/sh\n")
+        (directory / name).chmod(0o755)
+    for source in [UNIT, WEB_UNIT]:
+        text = re.sub(r"/usr/local/bin/(tictactoe(-web)?)", lambda m: str(directory / m.group(1)), source.read_text())
+        (directory / source.name).write_text(text)
+    (directory / "tictactoe.socket").write_text(SOCKET.read_text())
+    return directory / unit.name
+
+
+def exposure(unit):
+    with tempfile.TemporaryDirectory() as directory:
+        result = subprocess.run(
+            ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_copy(directory, unit))],
+            capture_output=True, text=True)
+    match = re.search(rf"Overall exposure level for {re.escape(unit.name)}: ([0-9.]+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    print(f"\nsystemd-analyze security exposure of {unit.name}: {match.group(1)}")
+    return float(match.group(1))
 
 
 def test_systemd_analyze_verify_is_clean():
     with tempfile.TemporaryDirectory() as directory:
         result = subprocess.run(
-            ["systemd-analyze", "verify", "--man=no", str(unit_copy(directory)), str(pathlib.Path(directory) / "tictactoe.socket")],
+            ["systemd-analyze", "verify", "--man=no", str(unit_copy(directory)), str(pathlib.Path(directory) / "tictactoe.socket"),
+             str(pathlib.Path(directory) / WEB_UNIT.name)],
             capture_output=True, text=True)
     problems = [line for line in (result.stdout + result.stderr).splitlines() if "tictactoe." in line]
     assert result.returncode == 0 and not problems, result.stdout + result.stderr
 
 
 def test_exposure_is_at_most_1():
-    with tempfile.TemporaryDirectory() as directory:
-        result = subprocess.run(
-            ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_copy(directory))],
-            capture_output=True, text=True)
-    match = re.search(r"Overall exposure level for tictactoe\.service: ([0-9.]+)", result.stdout)
-    assert match, result.stdout + result.stderr
-    exposure = float(match.group(1))
-    print(f"\nsystemd-analyze security exposure: {exposure}")
-    assert exposure <= 1.0
+    assert exposure(UNIT) <= 1.0
+
+
+def test_the_web_views_exposure_is_at_most_2():
+    assert exposure(WEB_UNIT) <= 2.0
 
 
 def test_the_unit_keeps_what_the_service_needs():
@@ -68,3 +79,23 @@ def test_the_socket_is_where_the_commands_look_and_only_for_the_tictactoe_group(
     assert "DynamicUser=yes" in service and user and user.group(1) != "tictactoe"
     # The board reaches nothing but Unix sockets: its API is one, passed by systemd.
     assert "RestrictAddressFamilies=AF_UNIX" in service and "PrivateNetwork=yes" in service
+
+
+def test_the_web_view_reaches_the_board_only_through_its_socket_and_only_the_local_network():
+    text = WEB_UNIT.read_text()
+    for line in ["DynamicUser=yes", "SupplementaryGroups=tictactoe", "DevicePolicy=closed", "PrivateDevices=yes",
+                 "IPAddressDeny=any", "MemoryMax=", "Wants=tictactoe.socket"]:
+        assert line in text, line
+    user = re.search(r"^User=(.+)$", text, re.M)
+    assert user and user.group(1) not in ["tictactoe", "tictactoe-board"]
+    families = re.search(r"^RestrictAddressFamilies=(.+)$", text, re.M).group(1).split()
+    assert sorted(families) == ["AF_INET", "AF_INET6", "AF_NETLINK", "AF_UNIX"]
+    # Loopback, link-local and the private ranges, nothing routable on the internet.
+    allowed = re.search(r"^IPAddressAllow=(.+)$", text, re.M).group(1).split()
+    assert sorted(allowed) == sorted(["localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"])
+    # The web view never touches the board's state or devices.
+    for absent in ["StateDirectory=", "DeviceAllow=", "gpio"]:
+        assert absent not in text, absent
+    # The page the unit names is where make install puts it.
+    page = re.search(r"--page (\S+)", text).group(1)
+    assert f'"$dest{page}"' in (ROOT / "scripts" / "install.sh").read_text()

@@ -1,8 +1,9 @@
 /// Splits the bytes a client sends into lines, holding at most one line's worth: a line longer
 /// than ``APIRequest/maximumLineLength`` is reported once, as ``Line/tooLong``, and its rest is
-/// dropped up to its newline, so a client cannot make the board hold more than that.
-struct LineBuffer {
-    enum Line: Equatable {
+/// dropped up to its newline, so a client cannot make the board hold more than that. (The
+/// board's clients use it too, with a limit of their own.)
+public struct LineBuffer: Sendable {
+    public enum Line: Sendable, Equatable {
         case complete([UInt8])
         case tooLong
     }
@@ -12,12 +13,12 @@ struct LineBuffer {
     private var skipping = false
     private let limit: Int
 
-    init(limit: Int = APIRequest.maximumLineLength) {
+    public init(limit: Int = APIRequest.maximumLineLength) {
         self.limit = limit
     }
 
     /// The lines `bytes` completes, in order; a trailing part waits for the next bytes.
-    mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Line] {
+    public mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Line] {
         var lines: [Line] = []
         var rest = bytes[...]
         while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
@@ -48,5 +49,5 @@ struct LineBuffer {
     }
 
     /// Bytes of a line still waiting for its newline.
-    var pendingCount: Int { partial.count }
+    public var pendingCount: Int { partial.count }
 }

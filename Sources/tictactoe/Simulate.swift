@@ -43,13 +43,21 @@ struct Simulate: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "With --serve: where the game and its history are kept. Default: a new temporary directory, removed at the end.")
     var stateDirectory: String?
 
+    /// What the served board's LEDs show, for tests and tools that watch the lines, not the API.
+    @Option(help: ArgumentHelp(
+        "With --serve: write what an eye sees of the simulated LEDs to this file, a JSON line each time it changes.",
+        valueName: "file"))
+    var leds: String?
+
     func validate() throws {
         if stateDirectory != nil && serve == nil { throw ValidationError("--state-dir goes with --serve: the terminal game keeps no state.") }
+        if leds != nil && serve == nil { throw ValidationError("--leds goes with --serve: the terminal game draws the LEDs itself.") }
     }
 
     func run() async throws {
         if let serve {
-            try await SimulatedService(socket: serve, stateDirectory: stateDirectory, settings: game.applied(to: BoardSettings())).run()
+            try await SimulatedService(
+                socket: serve, stateDirectory: stateDirectory, ledsFile: leds, settings: game.applied(to: BoardSettings())).run()
             return
         }
         let settings = game.applied(to: BoardSettings())

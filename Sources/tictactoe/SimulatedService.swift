@@ -19,6 +19,8 @@ import Glibc
 struct SimulatedService {
     let socket: String
     let stateDirectory: String?
+    /// Where the LEDs an eye sees are written (``LEDLog``), if anywhere.
+    let ledsFile: String?
     let settings: BoardSettings
 
     func run() async throws {
@@ -28,11 +30,16 @@ struct SimulatedService {
         let directory = try stateDirectory ?? Self.temporaryDirectory()
         defer { if stateDirectory == nil { Self.remove(directory) } }
         let loop = ThreadScheduler()
+        let chip = SimulatedChip(clock: loop)
         var configuration = Configuration()
         configuration.settings = settings
+        let ledLog = try ledsFile.map { file throws(ExitCode) in
+            try LEDLog(file: file, seeing: SimulatedBoard(chip: chip, pins: settings.pins, scheduler: loop))
+        }
+        defer { ledLog?.stop() }
         let service = BoardService(
             configuration: configuration,
-            openChip: { SimulatedChip(clock: loop) },
+            openChip: { chip },
             store: StateStore(directory: directory), notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
             loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program)
         logger.info("a simulated board, headless; its state in \(directory)")

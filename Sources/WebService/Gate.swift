@@ -1,0 +1,361 @@
+import Basics
+import BoardAPI
+import Dispatch
+import Synchronization
+import WebView
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The web view's front door: accepts the browsers' TCP connections and relays each to the HTTP
+/// server (FlyingFox, on a private Unix socket), holding every connection to limits the server
+/// itself does not keep: how many connections, how large and how slow a request head, no request
+/// bodies, how large a WebSocket message, how long a client may stay silent (``Limits``).
+///
+/// ## Contract
+/// - **Nothing unchecked reaches the server.** Client bytes pass only once ``ClientTraffic``
+///   has read them; a refusal closes the connection at once, and the server sees at most the
+///   bytes before it. The server's bytes go back as they are (``ServerTraffic`` only reads where
+///   its responses end, to know when a connection becomes a WebSocket).
+/// - **Bounded.** At most ``Limits/connections`` connections: the next is answered `503` and
+///   closed. Each connection holds at most ``Limits/buffer`` bytes each way; a side that does not
+///   read stops the other side being read.
+/// - **Timed by the clock it is given.** A head must be whole within ``Limits/head``, and a
+///   client that sends nothing for ``Limits/idle`` is closed. The gate reads `now` whenever it
+///   wakes; a test with virtual time advances it and calls ``wake()``.
+/// - Its own thread (poll), started by ``start()``; ``stop()`` closes every connection and the
+///   listening sockets and returns once the thread has ended.
+public final class Gate: @unchecked Sendable {
+    public struct Limits: Sendable, Hashable {
+        public var connections = 64
+        /// From a request head's first byte to its last.
+        public var head: Duration = .seconds(5)
+        /// Silence from a client, between requests or on a WebSocket (the page pings every 20 s).
+        public var idle: Duration = .seconds(60)
+        /// Bytes held for a connection in each direction.
+        public var buffer = 65_536
+        public var traffic = ClientTraffic.Limits()
+
+        public init() {}
+    }
+
+    /// What the gate has done, for tests and `status`.
+    public struct Census: Sendable, Hashable {
+        public var open = 0
+        public var accepted = 0
+        /// Turned away at the door: over the connection limit.
+        public var turnedAway = 0
+        /// Closed for breaking a rule of ``ClientTraffic``.
+        public var refused = 0
+        /// Closed for a slow head or a silent client.
+        public var timedOut = 0
+    }
+
+    /// What happened at the gate, as it happens (on the gate's thread): for tests, which wait
+    /// on these rather than on time.
+    public enum Event: Sendable, Hashable {
+        case accepted
+        /// A request head has begun: its time-out runs.
+        case headBegan
+        case turnedAway
+        case refused(ClientTraffic.Refusal)
+        case timedOut
+        /// A connection ended (any way but being turned away).
+        case closed
+    }
+
+    private final class Connection {
+        let client: Int32
+        let server: Int32
+        var traffic: ClientTraffic
+        var responses = ServerTraffic()
+        var toServer: [UInt8] = []
+        var toClient: [UInt8] = []
+        /// Client bytes read after a head asking for an upgrade, scanned once the server answers.
+        var held: [UInt8] = []
+        var lastHeard: MonotonicInstant
+        var headBegan: MonotonicInstant?
+        /// The server has closed its side: the connection ends once the client has what is left.
+        var serverDone = false
+
+        init(client: Int32, server: Int32, traffic: ClientTraffic, now: MonotonicInstant) {
+            self.client = client
+            self.server = server
+            self.traffic = traffic
+            lastHeard = now
+        }
+    }
+
+    private let listeners: [Int32]
+    private let upstream: String
+    private let limits: Limits
+    private let now: @Sendable () -> MonotonicInstant
+    private let events: @Sendable (Event) -> Void
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private enum Phase { case ready, running, stopped }
+    private let phase = Mutex(Phase.ready)
+    private let counts = Mutex(Census())
+    private let finished = DispatchSemaphore(value: 0)
+    private var connections: [Connection] = []
+    private var buffer = [UInt8](repeating: 0, count: 16_384)
+
+    /// - Parameters:
+    ///   - listeners: listening TCP sockets (``listen(on:)``); the gate closes them when it stops.
+    ///   - upstream: the path of the HTTP server's Unix socket.
+    ///   - events: told of each ``Event``, on the gate's thread.
+    public init(
+        listeners: [Int32], upstream: String, limits: Limits = Limits(),
+        now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
+        events: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
+        self.listeners = listeners
+        self.upstream = upstream
+        self.limits = limits
+        self.now = now
+        self.events = events
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 {
+            fatalError("Gate: no pipe for waking the gate: \(TextFile.describeErrno(errno))")
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        for fd in [wakeRead, wakeWrite] + listeners { Self.makeNonBlocking(fd) }
+    }
+
+    public var census: Census { counts.withLock { $0 } }
+
+    public func start() {
+        let starting = phase.withLock { phase in
+            guard phase == .ready else { return false }
+            phase = .running
+            return true
+        }
+        guard starting else { return }
+        LoopThread.start(named: "web-gate") { [self] in
+            serve()
+            finished.signal()
+        }
+    }
+
+    /// Makes the gate read the clock again (a test's virtual time moved).
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Also when never started (the listening sockets are closed all the same); at most once.
+    public func stop() {
+        let was = phase.withLock { phase in
+            defer { phase = .stopped }
+            return phase
+        }
+        switch was {
+        case .stopped: return
+        case .ready: for listener in listeners { close(listener) }
+        case .running:
+            wake()
+            finished.wait()
+        }
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    // MARK: The gate's thread
+
+    private func serve() {
+        while phase.withLock({ $0 == .running }) {
+            // The connections this turn polls; those accepted during it wait for the next.
+            let polledConnections = connections
+            var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            polled += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            for connection in polledConnections {
+                var clientEvents: Int32 = 0
+                if !connection.serverDone && connection.toServer.count < limits.buffer && !connection.traffic.isWaitingForUpgrade {
+                    clientEvents |= Int32(POLLIN)
+                }
+                if !connection.toClient.isEmpty { clientEvents |= Int32(POLLOUT) }
+                var serverEvents: Int32 = 0
+                if !connection.serverDone && connection.toClient.count < limits.buffer { serverEvents |= Int32(POLLIN) }
+                if !connection.toServer.isEmpty { serverEvents |= Int32(POLLOUT) }
+                polled.append(pollfd(fd: connection.client, events: Int16(clientEvents), revents: 0))
+                polled.append(pollfd(fd: connection.serverDone ? -1 : connection.server, events: Int16(serverEvents), revents: 0))
+            }
+            if poll(&polled, nfds_t(polled.count), pollTimeout()) < 0 {
+                if errno == EINTR { continue }
+                fatalError("Gate: poll failed: \(TextFile.describeErrno(errno))")
+            }
+            if polled[0].revents != 0 {
+                var sink = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &sink, sink.count) > 0 {}
+            }
+            let base = 1 + listeners.count
+            var ended: [Connection] = []
+            for (index, connection) in polledConnections.enumerated() {
+                let clientEvents = Int32(polled[base + 2 * index].revents)
+                let serverEvents = Int32(polled[base + 2 * index + 1].revents)
+                if !serve(connection, clientEvents: clientEvents, serverEvents: serverEvents) { ended.append(connection) }
+            }
+            let moment = now()
+            for connection in polledConnections where !ended.contains(where: { $0 === connection }) && expired(connection, at: moment) {
+                counts.withLock { $0.timedOut += 1 }
+                events(.timedOut)
+                ended.append(connection)
+            }
+            for connection in ended { end(connection) }
+            for (index, listener) in listeners.enumerated() where polled[1 + index].revents != 0 {
+                accept(from: listener)
+            }
+        }
+        for connection in connections { end(connection) }
+        for listener in listeners { close(listener) }
+    }
+
+    /// Moves what can be moved for one connection; `false` when it has ended.
+    private func serve(_ connection: Connection, clientEvents: Int32, serverEvents: Int32) -> Bool {
+        if serverEvents & Int32(POLLOUT) != 0, !flush(&connection.toServer, to: connection.server) { return false }
+        if clientEvents & Int32(POLLOUT) != 0, !flush(&connection.toClient, to: connection.client) { return false }
+        if connection.serverDone && connection.toClient.isEmpty { return false }
+        if serverEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
+            let count = read(connection.server, &buffer, buffer.count)
+            if count > 0 {
+                let bytes = buffer[..<count]
+                for status in connection.responses.scan(bytes) where connection.traffic.isWaitingForUpgrade
+                    && connection.responses.responses == connection.traffic.requests {
+                    if status == 101 { connection.traffic.upgraded() } else { connection.traffic.notUpgraded() }
+                }
+                connection.toClient.append(contentsOf: bytes)
+                if !connection.traffic.isWaitingForUpgrade && !connection.held.isEmpty {
+                    let held = connection.held
+                    connection.held = []
+                    guard take(held, from: connection) else { return false }
+                }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                connection.serverDone = true
+                if connection.toClient.isEmpty { return false }
+            }
+        }
+        if clientEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
+            let count = read(connection.client, &buffer, buffer.count)
+            if count > 0 {
+                connection.lastHeard = now()
+                guard take(Array(buffer[..<count]), from: connection) else { return false }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Scans bytes the client sent and passes what may pass; `false` when they broke a rule.
+    private func take(_ bytes: [UInt8], from connection: Connection) -> Bool {
+        if connection.traffic.isWaitingForUpgrade {
+            connection.held += bytes
+            return true
+        }
+        do {
+            switch try connection.traffic.scan(bytes) {
+            case .pass:
+                connection.toServer += bytes
+            case .upgradeAsked(let passing):
+                connection.toServer += bytes[..<passing]
+                connection.held = Array(bytes[passing...])
+            }
+        } catch {
+            counts.withLock { $0.refused += 1 }
+            events(.refused(error))
+            return false
+        }
+        // The head time-out runs from a head's first byte; a head begun and ended in these
+        // bytes was quick enough.
+        if connection.traffic.isInsideHead {
+            if connection.headBegan == nil {
+                connection.headBegan = connection.lastHeard
+                events(.headBegan)
+            }
+        } else {
+            connection.headBegan = nil
+        }
+        return true
+    }
+
+    private func expired(_ connection: Connection, at moment: MonotonicInstant) -> Bool {
+        if let began = connection.headBegan, moment - began >= limits.head { return true }
+        return moment - connection.lastHeard >= limits.idle
+    }
+
+    /// Milliseconds until the nearest deadline, at least 1 and at most a second; -1 with none.
+    private func pollTimeout() -> Int32 {
+        guard !connections.isEmpty else { return -1 }
+        let moment = now()
+        var nearest = Duration.seconds(1)
+        for connection in connections {
+            nearest = min(nearest, connection.lastHeard + limits.idle - moment)
+            if let began = connection.headBegan { nearest = min(nearest, began + limits.head - moment) }
+        }
+        return Int32(max(1, min(1000, nearest.nanoseconds / 1_000_000 + 1)))
+    }
+
+    private func accept(from listener: Int32) {
+        while true {
+            let client = Glibc.accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            Self.makeNonBlocking(client)
+            guard connections.count < limits.connections else {
+                let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 57\r\nConnection: close\r\n\r\nThe board has as many visitors as it can take: try later.\n"
+                _ = busy.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                Self.closeGently(client)
+                counts.withLock { $0.turnedAway += 1 }
+                events(.turnedAway)
+                continue
+            }
+            guard let server = try? Self.connectUpstream(upstream) else {
+                Self.closeGently(client)
+                continue
+            }
+            connections.append(Connection(client: client, server: server, traffic: ClientTraffic(limits: limits.traffic), now: now()))
+            counts.withLock {
+                $0.accepted += 1
+                $0.open = connections.count
+            }
+            events(.accepted)
+        }
+    }
+
+    private func end(_ connection: Connection) {
+        connections.removeAll { $0 === connection }
+        close(connection.server)
+        Self.closeGently(connection.client)
+        counts.withLock { $0.open = connections.count }
+        events(.closed)
+    }
+
+    /// Writes what it can; `false` when the other side is gone.
+    private func flush(_ bytes: inout [UInt8], to fd: Int32) -> Bool {
+        let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if count > 0 {
+            bytes.removeFirst(count)
+            return true
+        }
+        return count < 0 && (errno == EAGAIN || errno == EINTR)
+    }
+
+    /// Closes a client's socket without resetting it over bytes it sent that nobody read (a
+    /// reset would lose what was sent to it last): stop sending, drain a little, close.
+    private static func closeGently(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        var sink = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<4 where recv(fd, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+        close(fd)
+    }
+
+    private static func connectUpstream(_ path: String) throws -> Int32 {
+        let fd = try UnixSocket.connect(to: path)
+        makeNonBlocking(fd)
+        return fd
+    }
+
+    private static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+}

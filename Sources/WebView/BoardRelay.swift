@@ -1,0 +1,145 @@
+import BoardAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The web view's one connection to the board, shared by every page: what each page is sent,
+/// and which page each of the board's replies answers. Pure: the caller does the I/O the
+/// returned ``Delivery`` values describe.
+///
+/// - Every page, on joining, gets the web view's own `web` message (whether it may play,
+///   whether the board is reachable), then the board's latest `hello` and `state`: it draws the
+///   board at once, without waiting for a change.
+/// - The board's `hello` and `state` messages go to every page, as the board sent them (the
+///   page reads them as any client of docs/API.md does); its replies (`ok`, `error`, `status`,
+///   `history`) go to the page whose command they answer. The board answers a connection's
+///   commands one at a time, in order, so a queue of the asking pages pairs them.
+/// - When the board goes away every page is told (`web` with `reachable: false`) and every
+///   command still waiting gets an `error`; commands sent meanwhile get one at once. When it
+///   returns, its new `hello` and `state` reach every page.
+///
+/// Not thread-safe: the caller holds it behind one lock.
+public struct BoardRelay: Sendable {
+    public typealias PageID = Int
+
+    /// Something to send.
+    public enum Delivery: Sendable, Hashable {
+        /// A message to one page.
+        case page(PageID, String)
+        /// A message to every page.
+        case everyPage(String)
+        /// A line to the board (without its newline).
+        case board(String)
+    }
+
+    /// The web view's own message, beside the board's (docs/WEB.md).
+    public struct WebMessage: Codable, Sendable, Hashable {
+        public var type = "web"
+        /// Whether pages may change the game (`web.allow`).
+        public var play: Bool
+        public var reachable: Bool
+        /// Why the board cannot be reached, while it cannot.
+        public var text: String?
+    }
+
+    public let playing: Bool
+    public private(set) var pages: Set<PageID> = []
+    public private(set) var reachable = false
+    private var why = "connecting to the board"
+    private var hello: String?
+    private var state: String?
+    /// The pages whose commands the board has not answered yet, oldest first.
+    private var waiting: [PageID] = []
+
+    public init(playing: Bool) {
+        self.playing = playing
+    }
+
+    public mutating func pageJoined(_ page: PageID) -> [Delivery] {
+        pages.insert(page)
+        var deliveries: [Delivery] = [.page(page, webMessage)]
+        if reachable {
+            if let hello { deliveries.append(.page(page, hello)) }
+            if let state { deliveries.append(.page(page, state)) }
+        }
+        return deliveries
+    }
+
+    public mutating func pageLeft(_ page: PageID) {
+        pages.remove(page)
+        // Its replies still come, in order: they are dropped when they do.
+    }
+
+    /// A page's request, already parsed and allowed.
+    public mutating func page(_ page: PageID, asked request: APIRequest) -> [Delivery] {
+        guard reachable else {
+            return [.page(page, Self.error(request.command, "the board cannot be reached: \(why)"))]
+        }
+        waiting.append(page)
+        return [.board(request.line)]
+    }
+
+    /// The board answered: every page is told, and the board's `hello` and `state` follow.
+    public mutating func boardConnected() -> [Delivery] {
+        reachable = true
+        waiting.removeAll()
+        return [.everyPage(webMessage)]
+    }
+
+    /// A line the board sent (without its newline).
+    public mutating func boardSent(_ line: String) -> [Delivery] {
+        guard let kind = try? JSONDecoder().decode(Head.self, from: Data(line.utf8)).type else { return [] }
+        switch kind {
+        case .hello:
+            hello = line
+            return [.everyPage(line)]
+        case .state:
+            state = line
+            return [.everyPage(line)]
+        case .ok, .error, .status, .history:
+            guard !waiting.isEmpty else { return [] }
+            let page = waiting.removeFirst()
+            return pages.contains(page) ? [.page(page, line)] : []
+        case .bye:
+            // The connection ends next; boardLost says so to the pages.
+            return []
+        default:
+            // A type a later board sends: the pages, which skip what they do not know, decide.
+            return [.everyPage(line)]
+        }
+    }
+
+    /// The board went away, or could not be reached (again): `reason` says why. Pages are
+    /// told when that is news, not at every attempt to reconnect.
+    public mutating func boardLost(_ reason: String) -> [Delivery] {
+        let news = reachable || reason != why
+        reachable = false
+        why = reason
+        var deliveries: [Delivery] = waiting.filter(pages.contains).map {
+            .page($0, Self.error(nil, "the board went away before it answered"))
+        }
+        waiting.removeAll()
+        if news { deliveries.append(.everyPage(webMessage)) }
+        return deliveries
+    }
+
+    private var webMessage: String {
+        Self.encode(WebMessage(play: playing, reachable: reachable, text: reachable ? nil : why))
+    }
+
+    static func error(_ command: String?, _ text: String) -> String {
+        encode(APIMessage.error(command, text))
+    }
+
+    /// A message as one line of JSON, keys sorted as the board's are.
+    public static func encode(_ message: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(message) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private struct Head: Decodable { var type: APIMessage.Kind }
+}

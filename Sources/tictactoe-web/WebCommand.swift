@@ -1,0 +1,105 @@
+import ArgumentParser
+import Basics
+import BoardAPI
+import BoardConfiguration
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import WebService
+
+/// `tictactoe-web`: the board in a browser. Serves the page and its WebSocket on the local
+/// network and reaches the board only through the board's socket (docs/WEB.md).
+@main
+struct WebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tictactoe-web",
+        abstract: "Serve the tic-tac-toe board's page on the local network: watch and play from a phone.",
+        discussion: """
+            The page shows the board as its LEDs do, with X and O drawn, the score, the opponent and \
+            the last games; it plays through the board's own socket (docs/API.md), never the pins. \
+            Settings not given here come from the configuration file's [web] table.
+            """,
+        version: ProgramVersion.current)
+
+    @Option(help: ArgumentHelp("The board's socket.", valueName: "path"))
+    var socket = BoardSocket.defaultPath
+
+    @Option(help: ArgumentHelp("Where to listen, ADDRESS:PORT: *:8080 is every interface (default: web.listen).", valueName: "address:port"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp("play: pages may press cells and start games; watch: they only show the board (default: web.allow).", valueName: "play|watch"))
+    var allow: String?
+
+    @Option(help: ArgumentHelp("The configuration file (default: /etc/tictactoe/tictactoe.toml when it exists).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The folder holding the page's files.", valueName: "folder"))
+    var page = "/usr/share/tictactoe-gpio/web"
+
+    static let defaultConfig = "/etc/tictactoe/tictactoe.toml"
+
+    func run() async throws {
+        var web = try loadSettings()
+        if let listen {
+            guard let address = ListenAddress(parsing: listen) else {
+                throw ValidationError("--listen is \(listen.quoted()); it must be \(ListenAddress.form).")
+            }
+            web.listen = address
+        }
+        if let allow {
+            guard let access = WebAccess(rawValue: allow) else { throw ValidationError("--allow is \(allow.quoted()); it must be play or watch.") }
+            web.allow = access
+        }
+        let service: WebService
+        do {
+            service = try WebService(options: WebService.Options(
+                boardSocket: socket, host: web.listen.host, port: web.listen.port, playing: web.allow == .play,
+                hosts: web.hosts, page: page))
+        } catch {
+            Self.printError(error.description)
+            switch error {
+            case .page: throw ExitCode(66)
+            case .listen(let failure): throw ExitCode(failure.errno == EACCES ? 77 : 69)
+            case .privateFolder: throw ExitCode(73)
+            }
+        }
+        let listening = ListenAddress(host: web.listen.host, port: service.port)
+        let host = listening.host == "*" ? "localhost" : listening.host.contains(":") ? "[\(listening.host)]" : listening.host
+        Self.say("tictactoe-web: the board's page is at http://\(host):\(service.port)/ (listening on \(listening); the board's socket \(socket); pages may \(web.allow == .play ? "play" : "only watch"))")
+        let signals = Self.stopOnSignals(service)
+        try await service.run()
+        signals.forEach { $0.cancel() }
+        Self.say("tictactoe-web: stopped")
+    }
+
+    private func loadSettings() throws -> WebSettings {
+        let file = config ?? (access(Self.defaultConfig, F_OK) == 0 ? Self.defaultConfig : nil)
+        guard let file else { return WebSettings() }
+        do {
+            return try Configuration.load(file: file).web
+        } catch {
+            Self.printError(error.description)
+            throw ExitCode(78)
+        }
+    }
+
+    /// SIGTERM (systemd) and SIGINT (Ctrl-C) stop the service gracefully.
+    private static func stopOnSignals(_ service: WebService) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { service.stop() }
+            source.resume()
+            return source
+        }
+    }
+
+    static func say(_ line: String) {
+        _ = TextFile.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
+    }
+
+    static func printError(_ line: String) {
+        _ = TextFile.writeAll(STDERR_FILENO, Array(("tictactoe-web: " + line + "\n").utf8))
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+import TestSupport
+import WebService
+
+@Suite("What the web view serves, and to whom", .serialized)
+struct PageRoutesTests {
+    @Test("the page's files, each with its type and the security headers; nothing else, no listing, no way out of the folder")
+    func files() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            for (path, type) in [("/", "text/html"), ("/board.js", "text/javascript"), ("/board.css", "text/css"), ("/icon.svg", "image/svg+xml")] {
+                let response = try client.get(path, host: "localhost:\(web.port)")
+                #expect(response.status == 200, "\(path)")
+                #expect(response.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
+                #expect(response.headers["x-content-type-options"] == "nosniff")
+                let policy = try #require(response.headers["content-security-policy"])
+                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("frame-ancestors 'none'"))
+            }
+            for path in ["/index.html/", "/../Package.swift", "/%2e%2e/Package.swift", "/web/", "/.git/config", "/board.js/../../README.md"] {
+                let response = try client.get(path, host: "localhost")
+                #expect(response.status == 404, "\(path)")
+                #expect(response.headers["content-security-policy"] != nil)
+            }
+            let head = try WebClient(port: web.port)
+            head.send("HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try head.response().status == 405)
+        }
+        await web.stop()
+    }
+
+    @Test("a foreign Host (DNS rebinding) is refused with 421, saying what to do")
+    func foreignHost() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            let response = try client.get("/", host: "attacker.example:\(web.port)")
+            #expect(response.status == 421)
+            #expect(response.body.contains("web.hosts"))
+        }
+        await web.stop()
+    }
+
+    @Test("the WebSocket opens for the page's own origin only (cross-site WebSocket hijacking)")
+    func origins() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let host = "127.0.0.1:\(web.port)"
+            for origin in ["http://attacker.example", "http://127.0.0.1:1", "null", nil] as [String?] {
+                let client = try WebClient(port: web.port)
+                let response = try client.upgrade(host: host, origin: origin)
+                #expect(response.status == 403, "\(origin ?? "no Origin")")
+            }
+            let page = try WebClient(port: web.port)
+            #expect(try page.upgrade(host: host, origin: "http://\(host)").status == 101)
+        }
+        await web.stop()
+    }
+
+    @Test("with no board, a page hears that it cannot be reached and why, and a command is answered so")
+    func noBoard() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let page = try WebClient(port: web.port)
+            #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
+            let unreachable = try #require(page.text(containing: #""reachable":false"#))
+            #expect(unreachable.contains("no board listening at /nonexistent/board.sock"))
+            page.sendText(#"{"command":"press","cell":5}"#)
+            #expect(page.text(containing: "cannot be reached") != nil)
+            page.sendText(#"{"command":"ping"}"#)
+            #expect(page.text(containing: #""type":"pong""#) != nil)
+        }
+        await web.stop()
+    }
+}

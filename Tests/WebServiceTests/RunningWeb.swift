@@ -1,0 +1,83 @@
+import Basics
+import Dispatch
+import Foundation
+import Synchronization
+@testable import WebService
+
+/// The repository's page folder.
+let pageFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("web").path
+
+/// A clock the test moves.
+final class VirtualClock: Sendable {
+    private let instant = Mutex(MonotonicInstant(nanoseconds: 1_000_000_000_000))
+    func now() -> MonotonicInstant { instant.withLock { $0 } }
+    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+}
+
+/// The gate's events as they come, for a test to wait on.
+final class GateEvents: Sendable {
+    private let events = Mutex<[Gate.Event]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func record(_ event: Gate.Event) {
+        events.withLock { $0.append(event) }
+        arrived.signal()
+    }
+
+    /// Waits (at most 20 s) until `count` events satisfying `matching` have come since the start.
+    @discardableResult
+    func wait(for count: Int = 1, _ matching: (Gate.Event) -> Bool) -> Bool {
+        while events.withLock({ $0.filter(matching).count }) < count {
+            guard arrived.wait(timeout: .now() + 20) == .success else { return false }
+        }
+        return true
+    }
+
+    func count(_ matching: (Gate.Event) -> Bool) -> Int { events.withLock { $0.filter(matching).count } }
+}
+
+/// The web view in this process, on a free port of loopback, with a virtual clock; no board
+/// unless `board` names a socket where one listens.
+final class RunningWeb: Sendable {
+    let service: WebService
+    let clock = VirtualClock()
+    let events = GateEvents()
+    private let task: Task<Void, any Error>
+
+    init(board: String = "/nonexistent/board.sock", playing: Bool = true, limits: Gate.Limits = Gate.Limits()) throws {
+        var options = WebService.Options(boardSocket: board, host: "127.0.0.1", port: 0, playing: playing, hosts: [], page: pageFolder)
+        options.limits = limits
+        let clock = clock, events = events
+        options.now = { clock.now() }
+        options.gateEvents = { events.record($0) }
+        options.retry = .milliseconds(50)
+        service = try WebService(options: options)
+        let service = service
+        // Above the tests' priority: on Linux each priority has its own threads in Swift's pool,
+        // so the server's tasks do not queue behind the other tests' work (tens of seconds of it on
+        // two cores), which these tests' waits would take for a hang.
+        task = Task(priority: .high) { try await service.run() }
+    }
+
+    var port: UInt16 { service.port }
+
+    /// Moves the clock and makes the gate look at it.
+    func advance(by duration: Duration) {
+        clock.advance(by: duration)
+        service.gate.wake()
+    }
+
+    func stop() async {
+        service.stop()
+        _ = try? await task.value
+    }
+}
+
+/// Runs `body` with the test's blocking work (sockets it waits on, the gate's events) on a thread
+/// of its own: on the shared cooperative pool it would hold up other tests' tasks.
+func blocking(_ body: () async throws -> Void) async rethrows {
+    let executor = ThreadExecutor()
+    defer { executor.shutdown() }
+    try await withTaskExecutorPreference(executor) { try await body() }
+}

@@ -1,0 +1,43 @@
+import BoardAPI
+import Testing
+import TicTacToe
+import WebView
+
+@Suite("What a page sends")
+struct PageRequestTests {
+    @Test("a ping, and the board's commands")
+    func commands() {
+        #expect(PageRequest.parse(Array(#"{"command":"ping"}"#.utf8), playing: true) == .success(.ping))
+        #expect(PageRequest.parse(Array(#"{"command":"press","cell":5}"#.utf8), playing: true)
+            == .success(.board(.press(Position(row: 1, column: 1)!))))
+        #expect(PageRequest.parse(Array(#"{"command":"history"}"#.utf8), playing: false) == .success(.board(.history)))
+    }
+
+    @Test("watching pages may ask but not change the game", arguments: [
+        #"{"command":"press","cell":5}"#, #"{"command":"new-game"}"#, #"{"command":"abandon"}"#,
+        #"{"command":"opponent","opponent":"computer-4"}"#,
+    ])
+    func watching(line: String) throws {
+        guard case .failure(let error) = PageRequest.parse(Array(line.utf8), playing: false) else {
+            Issue.record("\(line) was accepted from a watching page")
+            return
+        }
+        #expect(error.text.contains("watching only"))
+        #expect(error.command != nil)
+    }
+
+    @Test("a message over 1 KiB is refused before it is read; a bad one gets the board's own words")
+    func refusals() {
+        let long = Array(#"{"command":"ping","pad":""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 1024) + Array(#""}"#.utf8)
+        guard case .failure(let tooLong) = PageRequest.parse(long, playing: true) else {
+            Issue.record("an oversized message was accepted")
+            return
+        }
+        #expect(tooLong.text.contains("1024 bytes"))
+        guard case .failure(let unknown) = PageRequest.parse(Array(#"{"command":"fly"}"#.utf8), playing: true) else {
+            Issue.record("an unknown command was accepted")
+            return
+        }
+        #expect(unknown.text.contains("unknown command"))
+    }
+}
