@@ -113,7 +113,7 @@ let package = Package(
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe"]),
         // Helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["TicTacToe"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive"]),

@@ -84,15 +84,7 @@ public final class BoardConnection {
     /// Sends `bytes` as they are (MSG_NOSIGNAL: a board that went away is an error, not a
     /// SIGPIPE that ends the program).
     public func send(bytes: [UInt8]) throws(ConnectionError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress.map { $0 + written }, raw.count - written, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .closed }
-            written += count
-        }
+        guard TextFile.sendAll(fd, bytes) else { throw .closed }
     }
 
     /// Sends `request` and returns the board's reply to it (`ok`, `error`, `status` or

@@ -116,15 +116,7 @@ final class BoardLink: Sendable {
     }
 
     private static func send(_ line: String, over fd: Int32) -> Bool {
-        let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + written }, $0.count - written, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
+        TextFile.sendAll(fd, Array(line.utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Waits `duration`, or until the link is stopped.

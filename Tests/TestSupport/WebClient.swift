@@ -1,3 +1,4 @@
+import Basics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,14 +38,7 @@ public final class WebClient: @unchecked Sendable {
     /// Sends `bytes` as they are; false when the other side has gone.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + written }, $0.count - written, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
+        TextFile.sendAll(fd, bytes)
     }
 
     @discardableResult

@@ -25,12 +25,19 @@ final class ServedSimulation {
         process.standardOutput = log
         process.standardError = log
         try process.run()
+        _ = try Self.read(log, until: "ready on")
+    }
+
+    /// What a started program has written to `log`, read until it contains `marker`; NotReady
+    /// with what it did write when it ends first.
+    static func read(_ log: Pipe, until marker: String) throws -> String {
         var text = ""
-        while !text.contains("ready on") {
+        while !text.contains(marker) {
             let data = log.fileHandleForReading.availableData
             guard !data.isEmpty else { throw NotReady(log: text) }
             text += String(decoding: data, as: UTF8.self)
         }
+        return text
     }
 
     /// SIGTERM, as systemd stops the service, then the exit status.

@@ -22,12 +22,7 @@ final class ServedWeb {
         process.standardOutput = log
         process.standardError = log
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let data = log.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw ServedSimulation.NotReady(log: text) }
-            text += String(decoding: data, as: UTF8.self)
-        }
+        let text = try ServedSimulation.read(log, until: "\n")
         // "… the board's page is at http://127.0.0.1:PORT/ …"
         guard let range = text.range(of: "http://127.0.0.1:"), let port = UInt16(text[range.upperBound...].prefix { $0.isNumber }) else {
             throw ServedSimulation.NotReady(log: text)
