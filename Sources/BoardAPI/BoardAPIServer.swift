@@ -137,8 +137,12 @@ public final class BoardAPIServer: @unchecked Sendable {
             observation.dispose()
             control.stop()
         }
-        mailbox.withValue { $0.stopping = true }
-        wakeUp()
+        // Under the mailbox's lock, as every wake-up is: none is written after the pipe closes
+        // below, where it could land in whatever the process opens next under its number.
+        mailbox.withValue { box in
+            box.stopping = true
+            wakeUp()
+        }
         finished.wait()
         for client in clients.values { Self.hangUp(client) }
         clients.removeAll()
@@ -159,13 +163,14 @@ public final class BoardAPIServer: @unchecked Sendable {
 
     // MARK: Handing over (any thread)
 
+    /// Dropped once the server is stopping: nobody will read it.
     private func post(_ delivery: Delivery) {
-        let wake = mailbox.withValue { box -> Bool in
+        mailbox.withValue { box in
+            guard !box.stopping else { return }
             box.deliveries.append(delivery)
-            defer { box.woken = true }
-            return !box.woken
+            if !box.woken { wakeUp() }
+            box.woken = true
         }
-        if wake { wakeUp() }
     }
 
     private func wakeUp() {

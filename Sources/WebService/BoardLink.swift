@@ -44,15 +44,25 @@ final class BoardLink: Sendable {
         }
     }
 
-    /// Queues `line` for the board.
+    /// Queues `line` for the board; dropped once the link is stopping.
     func send(_ line: String) {
-        outbox.withLock { $0.lines.append(line) }
-        wake()
+        outbox.withLock { outbox in
+            guard !outbox.stopping else { return }
+            outbox.lines.append(line)
+            wake()
+        }
     }
 
+    /// At most once.
     func stop() {
-        outbox.withLock { $0.stopping = true }
-        wake()
+        // Wake-ups are written under the outbox's lock, so none is written after the pipe closes
+        // below, where it could land in whatever the process opens next under its number.
+        let first = outbox.withLock { outbox in
+            defer { outbox.stopping = true }
+            if !outbox.stopping { wake() }
+            return !outbox.stopping
+        }
+        guard first else { return }
         finished.wait()
         close(wakeRead)
         close(wakeWrite)

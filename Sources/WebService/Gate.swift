@@ -138,26 +138,34 @@ public final class Gate: @unchecked Sendable {
     }
 
     /// Makes the gate read the clock again (a test's virtual time moved).
+    /// Does nothing once the gate is stopped.
     public func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        phase.withLock { phase in
+            if phase != .stopped { signal() }
+        }
     }
 
     /// Also when never started (the listening sockets are closed all the same); at most once.
     public func stop() {
+        // Wake-ups are written under the phase's lock, so none is written after the pipe closes
+        // below, where it could land in whatever the process opens next under its number.
         let was = phase.withLock { phase in
             defer { phase = .stopped }
+            if phase == .running { signal() }
             return phase
         }
         switch was {
         case .stopped: return
         case .ready: for listener in listeners { close(listener) }
-        case .running:
-            wake()
-            finished.wait()
+        case .running: finished.wait()
         }
         close(wakeRead)
         close(wakeWrite)
+    }
+
+    private func signal() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
     }
 
     // MARK: The gate's thread

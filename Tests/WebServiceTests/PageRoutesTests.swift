@@ -63,8 +63,9 @@ struct PageRoutesTests {
         try await blocking {
             let page = try WebClient(port: web.port)
             #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
-            let unreachable = try #require(page.text(containing: #""reachable":false"#))
-            #expect(unreachable.contains("no board listening at /nonexistent/board.sock"))
+            // First "connecting to the board", unless the link has tried already; then why.
+            let unreachable = try #require(page.text(containing: "no board listening at /nonexistent/board.sock"))
+            #expect(unreachable.contains(#""reachable":false"#))
             page.sendText(#"{"command":"press","cell":5}"#)
             #expect(page.text(containing: "cannot be reached") != nil)
             page.sendText(#"{"command":"ping"}"#)
