@@ -41,8 +41,9 @@ setup-tests:
 setup-packaging:
 	@bash scripts/setup-host.sh --packaging
 
-## As root on any Debian-family x86_64 machine: dist/tictactoe-gpio_<version>_arm64.deb for
-## Raspberry Pi OS Trixie (64-bit), built by Debian 13's own Swift in a cached trixie root.
+## As root on any Debian-family x86_64 machine: dist/tictactoe-gpio_<version>_arm64.deb and
+## dist/tictactoe-gpio-web_<version>_arm64.deb (the web view) for Raspberry Pi OS Trixie
+## (64-bit), built by Debian 13's own Swift in a cached trixie root.
 ## No Swift needed here. DEB_ARCH=amd64 makes the x86_64 package from the same recipe.
 DEB_ARCH ?= arm64
 deb: setup-packaging
@@ -88,10 +89,14 @@ hardware-docs: setup
 	command -v rsvg-convert >/dev/null || apt-get install -y -qq librsvg2-bin
 	rsvg-convert -w 1100 Hardware/wiring.svg -o Hardware/wiring.png
 
-## Run the benchmarks (package-benchmark, release build) and count a press's instructions.
+## Run the benchmarks (package-benchmark, release build), count a press's instructions, and
+## time the web view in Chromium (page load, a press with 32 pages open, memory).
 bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 	SWIFT=$(SWIFT) bash scripts/bench-instructions.sh
+	$(SWIFT) build -c release --product tictactoe
+	$(SWIFT) build -c release --product tictactoe-web
+	cd browser && SWIFT=$(SWIFT) BUILD_CONFIGURATION=release python3 bench_page.py
 
 setup-bench:
 	@bash scripts/setup-host.sh --bench

@@ -7,9 +7,7 @@ Run by `make browser-test` (part of `make test`). A screenshot of a finished gam
 phone-sized window, is kept in test-results/browser/."""
 
 import json
-import os
 import pathlib
-import signal
 import subprocess
 import tempfile
 import time
@@ -17,92 +15,12 @@ import time
 import pytest
 
 from cdp import Chromium
+from served import BIN, ROOT, Board, Web, wait
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "test-results" / "browser"
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
 OPPONENT_LABELS = {"two-players": "a second player", "computer-1": "computer 1", "computer-2": "computer 2",
                    "computer-3": "computer 3", "computer-4": "computer 4"}
-
-
-def binaries():
-    swift = os.environ.get("SWIFT", "swift")
-    folder = pathlib.Path(subprocess.run([swift, "build", "--show-bin-path"], cwd=ROOT, check=True,
-                                         capture_output=True, text=True).stdout.strip())
-    for name in ("tictactoe", "tictactoe-web"):
-        assert (folder / name).exists(), f"{folder / name} is missing: make browser-test builds it"
-    return folder
-
-
-BIN = binaries()
-
-
-def wait(predicate, what, timeout=15):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout} s for {what}")
-        time.sleep(0.02)
-
-
-class Board:
-    """The simulated board, headless, serving its API; restartable on the same socket and state."""
-
-    def __init__(self, folder):
-        self.folder = pathlib.Path(folder)
-        self.socket = self.folder / "board.sock"
-        self.leds_file = self.folder / "leds.jsonl"
-        self.process = None
-        self.start()
-
-    def start(self):
-        self.process = subprocess.Popen(
-            [BIN / "tictactoe", "simulate", "--serve", self.socket, "--state-dir", self.folder / "state",
-             "--leds", self.leds_file],
-            stdout=open(self.folder / "board.log", "ab"), stderr=subprocess.STDOUT)
-        wait(lambda: self.socket.exists() or self.process.poll() is not None, "the board's socket")
-        assert self.process.poll() is None, (self.folder / "board.log").read_text()
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        assert self.process.wait(timeout=30) == 0, (self.folder / "board.log").read_text()
-
-    def status(self):
-        result = subprocess.run([BIN / "tictactoe", "status", "--json", "--socket", self.socket],
-                                capture_output=True, text=True, timeout=30)
-        assert result.returncode == 0, result.stderr
-        return json.loads(result.stdout)["state"]
-
-    def leds(self, since=0):
-        """What the eye saw, as it changed: (ms, cells, x, o) from `since` (monotonic ms) on."""
-        seen = []
-        for line in self.leds_file.read_text().splitlines():
-            if line.endswith("}"):
-                record = json.loads(line)
-                if record["ms"] >= since:
-                    seen.append(record)
-        return seen
-
-
-class Web:
-    """tictactoe-web on a free port of loopback."""
-
-    def __init__(self, folder, board, allow="play"):
-        self.log = pathlib.Path(folder) / "web.log"
-        self.process = subprocess.Popen(
-            [BIN / "tictactoe-web", "--socket", board.socket, "--listen", "127.0.0.1:0", "--allow", allow,
-             "--page", ROOT / "web", "--config", ROOT / "Hardware" / "tictactoe.toml"],
-            stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
-        line = self.process.stdout.readline()
-        assert "the board's page is at " in line, line + self.log.read_text()
-        self.url = line.split("the board's page is at ")[1].split()[0]
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        assert self.process.wait(timeout=30) == 0, self.log.read_text()
 
 
 def now_ms():
@@ -144,7 +62,8 @@ def expected_turn(state):
         return "The computer (O) is thinking…" if state["thinking"] else f"{name(state['turn'])} to move."
     if state["outcome"] == "draw":
         return "A draw."
-    return f"{name('X' if state['outcome'] == 'x-wins' else 'O')} wins!"
+    winner = name('X' if state['outcome'] == 'x-wins' else 'O')
+    return f"{winner[0].upper()}{winner[1:]} wins!"
 
 
 def assert_page_shows(page, state):
@@ -217,7 +136,7 @@ def test_a_game_clicked_on_the_page_is_the_boards_game_on_the_page_and_on_the_le
     assert wait(lambda: view(page)["said"] == "X wins!", "the win said in the live region")
     assert ["a second player", "1", "0", "0"] in shown["scores"]
     history = wait(lambda: view(page)["history"], "the finished game in the page's last games")
-    assert history[0].startswith("X won against a second player, 9 moves"), history
+    assert history[0].startswith("X won, 9 moves, "), history
 
     def blinking():
         seen = board.leds(won)

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Builds tictactoe-gpio_<version>_<arch>.deb for Debian 13 / Raspberry Pi OS Trixie:
-# the release binary with Swift's static standard library, made by Debian's own Swift 6.0.3 in
-# the trixie build environment (cross-compiled for arm64), stripped, with the systemd unit, the
-# udev rule, the default configuration as a conffile, the docs and the maintainer scripts.
-# Depends comes from dpkg-shlibdeps on the binary itself.
+# Builds the two packages for Debian 13 / Raspberry Pi OS Trixie from the release binaries with
+# Swift's static standard library, made by Debian's own Swift 6.0.3 in the trixie build
+# environment (cross-compiled for arm64), stripped:
+#   tictactoe-gpio_<version>_<arch>.deb      the board: the tictactoe binary, the systemd units,
+#                                            the udev rule, the default configuration as a
+#                                            conffile, the docs and the maintainer scripts;
+#   tictactoe-gpio-web_<version>_<arch>.deb  the web view: tictactoe-web, its unit, the page and
+#                                            an Avahi service file; Depends on the board's.
+# Each one's Depends comes from dpkg-shlibdeps on its binary.
 #
-# Usage: packaging/make-deb.sh [arm64|amd64] [OUTPUT_DIR]   -> prints the path of the .deb
+# Usage: packaging/make-deb.sh [arm64|amd64] [OUTPUT_DIR]
+#   -> prints the path of the board's .deb, then on the last line the web view's
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-arm64}
@@ -21,21 +26,22 @@ if [[ -z $version || $version != "$program_version" ]]; then
   exit 65
 fi
 
-echo "make-deb: building the $arch release binary with Debian's Swift" >&2
+echo "make-deb: building the $arch release binaries with Debian's Swift" >&2
 start=$SECONDS
 case $arch in
   arm64)
     strip=aarch64-linux-gnu-strip
     command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
-    bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe)
+    bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe --product tictactoe-web)
     ;;
   amd64)
     strip=strip
     # Full RELRO (bind now), Debian's hardening default, as build-arm64.sh does; with lld, as for
     # arm64: with the toolchain's default linker the -z relro is lost.
-    build=(swift build -c release --static-swift-stdlib --product tictactoe
+    build=(swift build -c release --static-swift-stdlib
       -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld --scratch-path .build-trixie-release)
-    "${trixie[@]}" "${build[@]}" >&2
+    "${trixie[@]}" "${build[@]}" --product tictactoe >&2
+    "${trixie[@]}" "${build[@]}" --product tictactoe-web >&2
     bin_dir=$("${trixie[@]}" "${build[@]}" --show-bin-path)
     ;;
   *) echo "make-deb: the architecture is arm64 or amd64, not '$arch'" >&2; exit 64 ;;
@@ -81,25 +87,59 @@ gzip -9n "$doc/changelog"
 install -m 0755 "$root/packaging/debian/postinst" "$root/packaging/debian/prerm" "$root/packaging/debian/postrm" "$stage/DEBIAN/"
 install -m 0644 "$root/packaging/debian/conffiles" "$stage/DEBIAN/"
 
-# What the binary really needs, from its ELF dependencies and symbol versions, per the symbols
-# files of trixie's own libraries.
-mkdir -p "$work/debian"
-printf 'Source: tictactoe-gpio\n\nPackage: tictactoe-gpio\nArchitecture: %s\n' "$arch" > "$work/debian/control"
-depends=$("${trixie[@]}" bash -c 'cd "$1" && dpkg-shlibdeps -O "$2"' _ "$work" "$stage/usr/bin/tictactoe" |
-  sed -n 's/^shlibs:Depends=//p')
-[[ -n $depends ]] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
-rm -rf "$work/debian"
+# Makes the .deb of the package staged in $1 from its control template $2, its Depends from
+# dpkg-shlibdeps on its binary $3 (ELF dependencies and symbol versions, per the symbols files of
+# trixie's own libraries). Prints its path.
+finish() {
+  local stage=$1 template=$2 binary=$3 name depends installed_size deb
+  name=$(basename "$stage")
+  mkdir -p "$work/debian"
+  printf 'Source: tictactoe-gpio\n\nPackage: %s\nArchitecture: %s\n' "${name%%_*}" "$arch" > "$work/debian/control"
+  depends=$("${trixie[@]}" bash -c 'cd "$1" && dpkg-shlibdeps -O "$2"' _ "$work" "$stage/$binary" |
+    sed -n 's/^shlibs:Depends=//p')
+  [[ -n $depends ]] || { echo "make-deb: dpkg-shlibdeps found no dependencies for $binary" >&2; exit 70; }
+  rm -rf "$work/debian"
 
-(cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums)
-installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" \
-    -e "s|@INSTALLED_SIZE@|$installed_size|" "$root/packaging/debian/control.in" > "$stage/DEBIAN/control"
+  (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums)
+  installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+  sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" \
+      -e "s|@INSTALLED_SIZE@|$installed_size|" "$template" > "$stage/DEBIAN/control"
 
-find "$stage" -type d -exec chmod 0755 {} +
-# Reproducible: every file dated by the changelog's newest entry.
+  find "$stage" -type d -exec chmod 0755 {} +
+  # Reproducible: every file dated by the changelog's newest entry.
+  find "$stage" -exec touch --no-dereference -d "@$epoch" {} +
+  deb=$out/$name.deb
+  SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
+  echo "make-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KB, installed $installed_size KB; binary $(du -k "$stage/$binary" | cut -f1) KB stripped; Depends: $depends" >&2
+  echo "$deb"
+}
+
 epoch=$(date -d "$(sed -n 's/^ -- .*>  //p' "$root/packaging/debian/changelog" | head -1)" +%s)
-find "$stage" -exec touch --no-dereference -d "@$epoch" {} +
-deb=$out/$package.deb
-SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
-echo "make-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KB; binary $(du -k "$stage/usr/bin/tictactoe" | cut -f1) KB stripped; Depends: $depends" >&2
-echo "$deb"
+finish "$stage" "$root/packaging/debian/control.in" usr/bin/tictactoe
+
+# The web view's package: the page's files by name (nothing else of web/ is served).
+stage=$work/tictactoe-gpio-web_${version}_${arch}
+doc=$stage/usr/share/doc/tictactoe-gpio-web
+install -d "$stage/DEBIAN" "$doc"
+"$strip" --strip-all --remove-section=.comment --remove-section=.note -o "$work/tictactoe-web" "$bin_dir/tictactoe-web"
+install -D -m 0755 "$work/tictactoe-web" "$stage/usr/bin/tictactoe-web"
+sed -e 's|/usr/local/bin/tictactoe-web|/usr/bin/tictactoe-web|g' \
+    -e 's|/usr/local/share/tictactoe/web|/usr/share/tictactoe-gpio/web|g' \
+    -e 's|file:///usr/local/share/doc/tictactoe/docs/WEB.md|man:tictactoe-web(1) file:///usr/share/doc/tictactoe-gpio-web/WEB.md.gz|' \
+    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio-web package.|' \
+    "$root/systemd/tictactoe-web.service" > "$work/tictactoe-web.service"
+install -D -m 0644 "$work/tictactoe-web.service" "$stage/usr/lib/systemd/system/tictactoe-web.service"
+install -D -m 0644 -t "$stage/usr/share/tictactoe-gpio/web" \
+  "$root/web/index.html" "$root/web/board.css" "$root/web/board.js" "$root/web/icon.svg"
+install -D -m 0644 "$root/packaging/web/avahi.service" "$stage/etc/avahi/services/tictactoe-gpio-web.service"
+install -D -m 0644 "$root/packaging/tictactoe-web.1" "$stage/usr/share/man/man1/tictactoe-web.1"
+gzip -9n "$stage/usr/share/man/man1/tictactoe-web.1"
+install -m 0644 "$root/docs/WEB.md" "$doc/WEB.md"
+gzip -9n "$doc/WEB.md"
+install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
+install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
+gzip -9n "$doc/changelog"
+install -D -m 0644 "$root/packaging/web/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio-web"
+install -m 0755 "$root/packaging/web/postinst" "$root/packaging/web/prerm" "$root/packaging/web/postrm" "$stage/DEBIAN/"
+install -m 0644 "$root/packaging/web/conffiles" "$stage/DEBIAN/"
+finish "$stage" "$root/packaging/web/control.in" usr/bin/tictactoe-web

@@ -1,13 +1,15 @@
-"""The Debian package, built by packaging/make-deb.sh and inspected the way a maker's apt and
+"""The Debian packages (the board's and the web view's), built by packaging/make-deb.sh and inspected the way a maker's apt and
 kernel will see it: control fields, contents, the binary's ELF machine and glibc needs, lintian
 (trixie's), and a smoke run of the packaged binary itself (arm64 under qemu-aarch64-static;
 amd64 inside the trixie build environment, whose glibc is a Pi's)."""
 
 import gzip
+import http.client
 import io
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import tarfile
 import tempfile
@@ -32,16 +34,21 @@ def run(*command, **options):
 BUILT = {}
 
 
-def built(arch):
-    """The package for `arch`, made once per test session, and its unpacked tree."""
+def built(arch, which="board"):
+    """The board's (or the web view's) package for `arch`, both made once per test session, and
+    its unpacked tree."""
     if arch not in BUILT:
         result = run("bash", str(ROOT / "packaging" / "make-deb.sh"), arch, timeout=3600)
         assert result.returncode == 0, result.stderr[-4000:]
-        deb = pathlib.Path(result.stdout.strip().splitlines()[-1])
-        unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{arch}-", dir=ROOT / "dist"))
-        subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
-        BUILT[arch] = (arch, deb, unpacked)
-    return BUILT[arch]
+        print(result.stderr[-1000:])
+        lines = result.stdout.strip().splitlines()
+        BUILT[arch] = {}
+        for name, deb in [("board", lines[-2]), ("web", lines[-1])]:
+            deb = pathlib.Path(deb)
+            unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{name}-{arch}-", dir=ROOT / "dist"))
+            subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
+            BUILT[arch][name] = (arch, deb, unpacked)
+    return BUILT[arch][which]
 
 
 @pytest.fixture(scope="module", params=["arm64", "amd64"])
@@ -58,16 +65,20 @@ def control(deb):
     return fields
 
 
-def smoke(arch, unpacked, *arguments, stdin=""):
-    """Runs the packaged binary on its own architecture's libraries."""
-    binary = unpacked / "usr" / "bin" / "tictactoe"
+def packaged(arch, unpacked, program, *arguments):
+    """The command that runs a packaged binary on its own architecture's libraries."""
+    binary = unpacked / "usr" / "bin" / program
     if arch == "arm64":
         sdks = run("bash", str(ROOT / "packaging" / "arm64-sysroot.sh"), str(CACHE)).stdout.strip()
         sysroot = pathlib.Path(sdks) / "trixie-arm64.artifactbundle" / "trixie-arm64" / "sysroot"
-        command = ["qemu-aarch64-static", "-L", str(sysroot), str(binary), *arguments]
-    else:
-        command = ["bash", str(ROOT / "packaging" / "in-trixie.sh"), str(binary), *arguments]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT)
+        return ["qemu-aarch64-static", "-L", str(sysroot), str(binary), *arguments]
+    return ["bash", str(ROOT / "packaging" / "in-trixie.sh"), str(binary), *arguments]
+
+
+def smoke(arch, unpacked, *arguments, stdin=""):
+    """Runs the packaged board binary."""
+    return subprocess.run(packaged(arch, unpacked, "tictactoe", *arguments), input=stdin, capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
 
 
 def test_control_fields(package):
@@ -183,5 +194,126 @@ def test_apt_installs_upgrades_removes_and_purges_it():
         "config-after-remove": "yes", "state-after-remove": "yes",
         "purge-status": "0", "config-after-purge": "no", "state-after-purge": "no",
         "enabled-after-purge": "no", "socket-enabled-after-purge": "no", "udev-rule-after-purge": "no", "group-after-purge": "yes",
+    }
+    assert seen == expected, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+# The web view's package.
+
+WEB_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libcurl4t64"}
+PAGE_FILES = ["board.css", "board.js", "icon.svg", "index.html"]
+
+
+@pytest.fixture(scope="module", params=["arm64", "amd64"])
+def web_package(request):
+    return built(request.param, "web")
+
+
+def test_the_web_views_control_fields(web_package):
+    arch, deb, unpacked = web_package
+    fields = control(deb)
+    version = control(built(arch)[1])["Version"]
+    assert fields["Package"] == "tictactoe-gpio-web" and fields["Source"] == "tictactoe-gpio"
+    assert fields["Architecture"] == arch and fields["Version"] == version
+    assert deb.name == f"tictactoe-gpio-web_{version}_{arch}.deb"
+    depends = {re.match(r"[a-z0-9.+-]+", item.strip()).group(0): item.strip() for item in fields["Depends"].split(",")}
+    assert depends.pop("tictactoe-gpio") == f"tictactoe-gpio (= {version})", fields["Depends"]
+    assert set(depends) == WEB_ALLOWED_DEPENDS, fields["Depends"]
+    # Swift's runtime, Foundation and ICU's data are linked in: about 60 MB (docs/BENCHMARKS.md).
+    print(f"\n{deb.name}: {deb.stat().st_size // 1024} KB, Installed-Size {fields['Installed-Size']} KiB")
+    assert int(fields["Installed-Size"]) <= 80 * 1024
+
+
+def test_the_web_views_contents(web_package):
+    _, deb, unpacked = web_package
+    listing = run("dpkg-deb", "--contents", str(deb)).stdout
+    files = {line.split()[-1].lstrip(".") for line in listing.splitlines() if not line.startswith("d")}
+    expected = {"/usr/bin/tictactoe-web", "/usr/lib/systemd/system/tictactoe-web.service",
+                "/etc/avahi/services/tictactoe-gpio-web.service", "/usr/share/man/man1/tictactoe-web.1.gz",
+                "/usr/share/doc/tictactoe-gpio-web/WEB.md.gz", "/usr/share/doc/tictactoe-gpio-web/copyright",
+                "/usr/share/doc/tictactoe-gpio-web/changelog.gz",
+                "/usr/share/lintian/overrides/tictactoe-gpio-web"} | {f"/usr/share/tictactoe-gpio/web/{name}" for name in PAGE_FILES}
+    assert files == expected, files ^ expected
+    for name in PAGE_FILES:
+        assert (unpacked / "usr/share/tictactoe-gpio/web" / name).read_bytes() == (ROOT / "web" / name).read_bytes()
+    assert (unpacked / "DEBIAN" / "conffiles").read_text().split() == ["/etc/avahi/services/tictactoe-gpio-web.service"]
+    unit = (unpacked / "usr/lib/systemd/system/tictactoe-web.service").read_text()
+    assert ("ExecStart=/usr/bin/tictactoe-web --config /etc/tictactoe/tictactoe.toml --page /usr/share/tictactoe-gpio/web"
+            in unit)
+    assert "/usr/local" not in unit
+    for script in ["postinst", "prerm", "postrm"]:
+        path = unpacked / "DEBIAN" / script
+        assert os.access(path, os.X_OK), script
+        assert run("sh", "-n", str(path)).returncode == 0, script
+    assert {line.split()[1] for line in listing.splitlines()} == {"root/root"}
+
+
+def test_the_web_views_binary(web_package):
+    arch, deb, unpacked = web_package
+    binary = unpacked / "usr" / "bin" / "tictactoe-web"
+    assert re.search(rf"Machine:\s+{re.escape(ELF_MACHINES[arch])}", run("readelf", "-h", str(binary)).stdout)
+    dynamic = run("readelf", "-d", str(binary)).stdout
+    needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
+    assert not any("swift" in library or "Foundation" in library or "icu" in library for library in needed), needed
+    assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
+    versions = {tuple(int(part) for part in v.split(".")) for v in
+                re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}
+    assert max(versions) <= TRIXIE_GLIBC, max(versions)
+    assert ".debug_info" not in run("readelf", "-S", "-W", str(binary)).stdout, "not stripped"
+
+
+def test_the_web_views_lintian_is_clean(web_package):
+    test_lintian_is_clean(web_package)
+
+
+def test_the_packaged_web_view_serves_its_page(web_package):
+    """The packaged binary on its own architecture, with the package's page, answering a browser's
+    request on loopback (no board: the page still loads) and stopping on SIGTERM."""
+    arch, _, unpacked = web_package
+    command = packaged(arch, unpacked, "tictactoe-web", "--socket", "/nonexistent/board.sock", "--listen", "127.0.0.1:0",
+                       "--page", str(unpacked / "usr/share/tictactoe-gpio/web"), "--config", str(ROOT / "Hardware/tictactoe.toml"))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        line = process.stdout.readline()
+        assert "the board's page is at http://127.0.0.1:" in line, line + process.stderr.read()
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("GET", "/", headers={"Host": f"localhost:{port}"})
+        response = connection.getresponse()
+        body = response.read()
+        assert response.status == 200
+        assert body == (ROOT / "web/index.html").read_bytes()
+        assert "script-src 'self'" in response.getheader("Content-Security-Policy")
+        connection.request("GET", "/", headers={"Host": "evil.example"})
+        refused = connection.getresponse()
+        refused.read()
+        assert refused.status == 421
+    finally:
+        # amd64 runs under in-trixie.sh, whose bash waits for the program (its one child, after
+        # the execs) and exits with its status; arm64's process is qemu, which passes signals on.
+        target = process.pid
+        if arch == "amd64":
+            children = run("pgrep", "-P", str(process.pid)).stdout.split()
+            assert len(children) == 1, children
+            target = int(children[0])
+        os.kill(target, signal.SIGTERM)
+        status = process.wait(timeout=120)
+    assert status == 0, process.stderr.read()
+
+
+def test_apt_installs_the_web_view_beside_the_board_and_removes_it():
+    """Both amd64 packages under apt in a throwaway trixie root, as for the board's."""
+    _, board, _ = built("amd64")
+    _, web, _ = built("amd64", "web")
+    result = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "in-trixie.sh"), "bash", str(ROOT / "packaging" / "install-check-web.sh"), str(board), str(web)],
+        capture_output=True, text=True, timeout=600, env={**os.environ, "TRIXIE_THROWAWAY": "1"})
+    seen = dict(line[3:].split(" ", 1) for line in result.stdout.splitlines() if line.startswith("@@ ") and " " in line[3:])
+    expected = {
+        "alone-status": "1", "install-status": "0", "enabled-after-install": "yes",
+        "binary-version": control(web)["Version"], "page-after-install": " ".join(PAGE_FILES), "avahi-after-install": "yes",
+        "remove-status": "0", "binary-after-remove": "no", "unit-after-remove": "no", "board-after-remove": "yes",
+        "avahi-after-remove": "yes", "purge-status": "0", "enabled-after-purge": "no", "avahi-after-purge": "no",
+        "board-after-purge": "yes",
     }
     assert seen == expected, result.stdout[-6000:] + result.stderr[-2000:]

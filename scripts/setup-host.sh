@@ -36,8 +36,9 @@ if [[ $mode == --packaging ]]; then
   packages=("${packaging[@]}")
 fi
 if [[ $mode == --bench ]]; then
-  # callgrind counts the instructions of a press (scripts/bench-instructions.sh).
-  packages+=(valgrind)
+  # callgrind counts the instructions of a press (scripts/bench-instructions.sh); the web view
+  # is timed in a real browser (browser/bench_page.py).
+  packages+=(valgrind chromium python3-websocket)
 fi
 if [[ $mode == --tests ]]; then
   packages+=("${packaging[@]}")

@@ -35,7 +35,9 @@ for _ in $(seq 100); do
 done
 "$bin/tictactoe-web" --socket "$folder/board.sock" --listen "$listen" --page "$root/web" &
 pids+=($!)
-echo "web: open the address above in a browser; in another terminal, watch the same board with:"
+host=${listen%:*}
+[[ $host == "*" ]] && host=localhost
+echo "web: open http://$host:${listen##*:}/ in a browser; in another terminal, watch the same board with:"
 echo "web:   $bin/tictactoe watch --socket $folder/board.sock"
 echo "web: Ctrl-C stops both."
 # Whichever ends first (Ctrl-C, or the web view refusing its address) ends both.

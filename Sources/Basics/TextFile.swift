@@ -186,4 +186,18 @@ extension TextFile {
             throw TextFileError(reason: "\(path) exists but is not a directory")
         }
     }
+
+    /// A new directory of this process's own under `$TMPDIR` (else `/tmp`), named
+    /// `<prefix>.XXXXXX` by mkdtemp.
+    public static func makeTemporaryDirectory(prefix: String) throws(TextFileError) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + prefix + ".XXXXXX").utf8CString)
+        // mkdtemp fills in the template in place; the pointer it returns is the template's, valid
+        // only inside this closure, so the name is read from the array afterwards.
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkdtemp($0) != nil } ?? false }
+        guard made else {
+            throw TextFileError(reason: "cannot make a directory under \(base): \(describeErrno(errno))")
+        }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -64,7 +64,7 @@ public final class WebService: Sendable {
             switch self {
             case .page(let missing): missing.description
             case .listen(let failure): failure.description
-            case .privateFolder(let reason): "cannot make a private folder for the HTTP server's socket: \(reason)"
+            case .privateFolder(let reason): "no private folder for the HTTP server's socket: \(reason)"
             }
         }
     }
@@ -87,12 +87,12 @@ public final class WebService: Sendable {
         let listener: Int32
         do { listener = try TCPListener.listen(host: options.host, port: options.port) } catch { throw .listen(error) }
         port = TCPListener.port(of: listener) ?? options.port
-        var template = Array((Self.temporaryFolder + "/tictactoe-web.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        do {
+            folder = try TextFile.makeTemporaryDirectory(prefix: "tictactoe-web")
+        } catch {
             close(listener)
-            throw .privateFolder(TextFile.describeErrno(errno))
+            throw .privateFolder(error.reason)
         }
-        folder = String(cString: made)
         let socket = folder + "/http.sock"
         link = BoardLink(path: options.boardSocket, retry: options.retry)
         let link = link
@@ -136,10 +136,5 @@ public final class WebService: Sendable {
     /// Ends ``run()``: the gate closes its connections, then the server and the link stop.
     public func stop() {
         stopRequester.finish()
-    }
-
-    private static var temporaryFolder: String {
-        if let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty { return folder }
-        return "/tmp"
     }
 }

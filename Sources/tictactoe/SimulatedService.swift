@@ -1,10 +1,6 @@
 import ArgumentParser
+import Basics
 import BoardConfiguration
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GPIO
 import Reactive
 import SimulatedGPIO
@@ -48,16 +44,12 @@ struct SimulatedService {
 
     /// A new directory of this process's own under $TMPDIR.
     static func temporaryDirectory() throws(ExitCode) -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/tictactoe-simulate.XXXXXX").utf8CString)
-        // mkdtemp fills in the template in place; the pointer it returns is the template's,
-        // valid only inside this closure, so the name is read from the array afterwards.
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkdtemp($0) != nil } ?? false }
-        guard made else {
-            printError("cannot make a state directory under \(base): \(String(cString: strerror(errno))). Give --state-dir.")
+        do {
+            return try TextFile.makeTemporaryDirectory(prefix: "tictactoe-simulate")
+        } catch {
+            printError("\(error.reason). Give --state-dir.")
             throw ExitStatus.cannotCreate
         }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Removes what a served simulation left in its temporary state directory.

@@ -1,0 +1,202 @@
+"""The web view's figures (docs/BENCHMARKS.md), on release builds, each against a baseline
+measured in the same run:
+
+- page load: navigation start to the first board drawn (the page's `board-drawn` mark), against
+  the same page's `load` event (its files, without the WebSocket and the board's state);
+- a press with 32 pages open (one real page in Chromium and 31 WebSocket clients that read every
+  message): the page's click to the page showing the move, and to the simulated LED lines showing
+  it, against the same press sent straight to the board's socket (an API client's press to the
+  state that shows it);
+- the web view's resident memory with the 32 pages open, and after the presses.
+
+Usage: BUILD_CONFIGURATION=release python3 browser/bench_page.py [GAMES]   (make bench runs it)
+"""
+
+import json
+import pathlib
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+import websocket
+
+from cdp import Chromium
+from served import BIN, Board, Web, wait
+
+KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
+GAME = [7, 4, 9, 6, 5, 1, 2, 3, 8]  # nine presses, the last wins for whoever started
+PAGES = 32
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def summary(values):
+    return {"p50": round(statistics.median(values), 2), "p99": round(percentile(values, 0.99), 2),
+            "max": round(max(values), 2), "n": len(values)}
+
+
+def rss_mb(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+class Listener:
+    """A page that is not a browser: a WebSocket client that reads everything it is sent."""
+
+    def __init__(self, url):
+        host = url.split("//")[1].rstrip("/")
+        self.socket = websocket.create_connection(f"ws://{host}/ws", origin=f"http://{host}", host=host, timeout=30)
+        self.received = 0
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        try:
+            while True:
+                self.socket.recv()
+                self.received += 1
+        except Exception:
+            return
+
+    def close(self):
+        self.socket.close()
+
+
+class BoardClient:
+    """The baseline: the board's own API over its socket, a press to the state that shows it."""
+
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(str(path))
+        self.file = self.socket.makefile("rb")
+        self.next_message()  # hello
+        self.state = self.next_message()["state"]
+
+    def next_message(self):
+        return json.loads(self.file.readline())
+
+    def send(self, command):
+        self.socket.sendall((json.dumps(command) + "\n").encode())
+
+    def press_ms(self, cell):
+        index = KEYPAD_ORDER.index(cell)
+        started = time.perf_counter()
+        self.send({"command": "press", "cell": cell})
+        while True:
+            message = self.next_message()
+            if message["type"] == "state" and message["state"]["cells"][index] != "":
+                return (time.perf_counter() - started) * 1000
+
+    def new_game(self):
+        self.send({"command": "new-game"})
+        while True:
+            message = self.next_message()
+            if message["type"] == "state" and message["state"]["cells"] == [""] * 9:
+                return
+
+
+def page_load(browser, url, rounds=15):
+    drawn, loaded = [], []
+    page = browser.open(url)
+    for _ in range(rounds):
+        page.call("Page.reload", {"ignoreCache": True})
+        page.wait_for("performance.getEntriesByName('board-drawn').length > 0 && document.readyState === 'complete'")
+        timing = page.evaluate("""(() => ({ drawn: performance.getEntriesByName('board-drawn')[0].startTime,
+            loaded: performance.getEntriesByType('navigation')[0].loadEventEnd }))()""")
+        drawn.append(timing["drawn"])
+        loaded.append(timing["loaded"])
+    page.call("Page.close")
+    return drawn, loaded
+
+
+def main():
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
+        board = Board(folder)
+        web = Web(folder, board)
+        browser = Chromium(width=390, height=844)
+        listeners = []
+        try:
+            rss_idle = rss_mb(web.process.pid)
+            drawn, loaded = page_load(browser, web.url)
+
+            page = browser.open(web.url)
+            page.wait_for("performance.getEntriesByName('board-drawn').length > 0")
+            listeners = [Listener(web.url) for _ in range(PAGES - 1)]
+            # Joined: each has had the web view's message, the board's hello and its state.
+            wait(lambda: all(listener.received >= 3 for listener in listeners), f"{PAGES} pages open", timeout=30)
+            rss_open = rss_mb(web.process.pid)
+            page.evaluate("""(() => { window.shown = [];
+                const order = [7, 8, 9, 4, 5, 6, 1, 2, 3];
+                document.addEventListener('mousedown', () => { window.clickedAt = performance.now(); }, true);
+                new MutationObserver((changes) => changes.forEach((change) => {
+                  const cell = change.target;
+                  if ((cell.classList.contains('x') || cell.classList.contains('o')) && !cell.dataset.seen) {
+                    cell.dataset.seen = '1';
+                    window.shown.push(performance.now() - window.clickedAt);
+                  }
+                })).observe(document.getElementById('board'), { attributes: true, subtree: true, attributeFilter: ['class'] });
+            })()""")
+            on_page, on_leds = [], []
+            for _ in range(games):
+                began = time.monotonic()
+                for cell in GAME:
+                    index = KEYPAD_ORDER.index(cell)
+                    clicked = time.monotonic() * 1000
+                    page.click(f'.cell[data-cell="{cell}"]')
+                    page.wait_for(f"window.shown.length === {len(on_page) + 1}")
+                    on_page.append(page.evaluate(f"window.shown[{len(on_page)}]"))
+                    # Who moved: the starter alternates from game to game.
+                    is_x = page.evaluate(f"document.querySelector('.cell[data-cell=\"{cell}\"]').classList.contains('x')")
+                    colour = "red" if is_x else "green"
+                    seen = wait(lambda: [r for r in board.leds(clicked) if r["cells"][index] == colour],
+                                "the LEDs to show the press")
+                    on_leds.append(seen[0]["ms"] - clicked)
+                page.evaluate("document.querySelectorAll('.cell').forEach((c) => delete c.dataset.seen)")
+                # A page may send ten commands a second: nine presses and the page's own history
+                # request are this second's.
+                time.sleep(max(0, began + 1.1 - time.monotonic()))
+                page.click("#new-game")
+                page.wait_for("[...document.querySelectorAll('.cell')].every((c) => !c.classList.contains('x') && !c.classList.contains('o'))")
+            rss_after = rss_mb(web.process.pid)
+
+            client = BoardClient(board.socket)
+            direct = []
+            for _ in range(games):
+                for cell in GAME:
+                    direct.append(client.press_ms(cell))
+                client.new_game()
+            figures = {
+                "page load to board drawn (ms)": summary(drawn),
+                "baseline: the page's load event (ms)": summary(loaded),
+                f"click to page showing it, {PAGES} pages (ms)": summary(on_page),
+                f"click to LED lines showing it, {PAGES} pages (ms)": summary(on_leds),
+                "baseline: API press to its state (ms)": summary(direct),
+                "web view RSS (MB)": {"idle": round(rss_idle, 1), f"{PAGES} pages": round(rss_open, 1),
+                                      "after the presses": round(rss_after, 1)},
+                "ratios": {
+                    "board drawn / load event, p50": round(statistics.median(drawn) / statistics.median(loaded), 2),
+                    "click to page / API press, p50": round(statistics.median(on_page) / statistics.median(direct), 2),
+                    "click to page / API press, p99": round(percentile(on_page, 0.99) / percentile(direct, 0.99), 2),
+                },
+                "fewest messages a listener read": min(listener.received for listener in listeners),
+            }
+            print(json.dumps(figures, indent=2, ensure_ascii=False))
+        finally:
+            for listener in listeners:
+                listener.close()
+            browser.close()
+            web.stop()
+            board.stop()
+
+
+if __name__ == "__main__":
+    main()
