@@ -194,18 +194,23 @@ struct HostileClientTests {
             let reply = try bad.next(timeout: .seconds(20))
             #expect(reply?.type == .error && reply?.text?.contains(words) == true, "\(name): \(String(describing: reply))")
         }
+        // Each connection closes at the end of its turn, but the server counts it gone only on its
+        // own next turn: one opened before may find it full and be turned away (told so and
+        // closed), which makes a send fail. Most get through; all must leave the game alone.
         var random = SeededRandom(seed: 1)
+        var delivered = 0
         for _ in 0..<50 {
             let length = Int(random.next() % 300)
             var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             bytes.removeAll { $0 == UInt8(ascii: "\n") }
             let garbage = try served.connect()
-            try garbage.send(bytes: bytes + [UInt8(ascii: "\n")] + bytes.prefix(length / 2))
+            if (try? garbage.send(bytes: bytes + [UInt8(ascii: "\n")] + bytes.prefix(length / 2))) != nil { delivered += 1 }
         }
         for index in 0..<1000 {
             let dropped = try served.connect()
-            if index % 2 == 0 { try dropped.send(bytes: Array(#"{"command":"press","ce"#.utf8)) }
+            if index % 2 == 0, (try? dropped.send(bytes: Array(#"{"command":"press","ce"#.utf8))) != nil { delivered += 1 }
         }
+        #expect(delivered > 0, "no garbage reached the board")
         // The well-behaved client still gets answers, and nothing changed the game.
         #expect(try driver.ask(.status).type == .status)
         #expect(served.state == before)
