@@ -54,9 +54,14 @@ trap 'rm -rf "$work"' EXIT
 stage=$work/$package
 doc=$stage/usr/share/doc/tictactoe-gpio
 
+# The built program $1, stripped, into the package staged at $2.
+install_program() {
+  "$strip" --strip-all --remove-section=.comment --remove-section=.note -o "$work/$1" "$bin_dir/$1"
+  install -D -m 0755 "$work/$1" "$2/usr/bin/$1"
+}
+
 install -d "$stage/DEBIAN" "$doc"
-"$strip" --strip-all --remove-section=.comment --remove-section=.note -o "$work/tictactoe" "$bin_dir/tictactoe"
-install -D -m 0755 "$work/tictactoe" "$stage/usr/bin/tictactoe"
+install_program tictactoe "$stage"
 # The same unit as `make install`'s, with the package's paths.
 sed -e 's|/usr/local/bin/tictactoe|/usr/bin/tictactoe|g' \
     -e 's|file:///usr/local/share/doc/tictactoe/README.md|man:tictactoe(1) file:///usr/share/doc/tictactoe-gpio/README.md.gz|' \
@@ -121,8 +126,7 @@ finish "$stage" "$root/packaging/debian/control.in" usr/bin/tictactoe
 stage=$work/tictactoe-gpio-web_${version}_${arch}
 doc=$stage/usr/share/doc/tictactoe-gpio-web
 install -d "$stage/DEBIAN" "$doc"
-"$strip" --strip-all --remove-section=.comment --remove-section=.note -o "$work/tictactoe-web" "$bin_dir/tictactoe-web"
-install -D -m 0755 "$work/tictactoe-web" "$stage/usr/bin/tictactoe-web"
+install_program tictactoe-web "$stage"
 sed -e 's|/usr/local/bin/tictactoe-web|/usr/bin/tictactoe-web|g' \
     -e 's|/usr/local/share/tictactoe/web|/usr/share/tictactoe-gpio/web|g' \
     -e 's|file:///usr/local/share/doc/tictactoe/docs/WEB.md|man:tictactoe-web(1) file:///usr/share/doc/tictactoe-gpio-web/WEB.md.gz|' \
