@@ -154,13 +154,59 @@ report "{\"scenario\":\"api-activation\",\"stopped\":\"$stopped\",\"watch_status
 \"history_file\":\"$(exists /var/lib/tictactoe/history.json)\"}"
 journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 's/^/@@J /'
 
+# The web view: its package installed with apt beside the board's (libcurl and what it needs come
+# from the folder), then played from the host: a browser there opens the page through QEMU's port
+# forward and clicks a cell, and the LED lines here must show it.
+tictactoe new-game >/dev/null
+web_deb=$(ls "$payload"/tictactoe-gpio-web_*_arm64.deb)
+started_install=$(date +%s%N)
+apt-get install -y -q "$web_deb" >/tmp/install-web.log 2>&1
+status=$?
+installed_ms=$(( ($(date +%s%N) - started_install) / 1000000 ))
+web_prop() { systemctl show -p "$1" --value tictactoe-web.service; }
+web_said() { journalctl -u tictactoe-web.service -o cat | grep -c "the board's page is at"; }
+for _ in $(seq 1 240); do [[ $(web_said) -ge 1 ]] && break; sleep 0.5; done
+web_pid=$(web_prop MainPID)
+web_status() {  # field $1 of the web view's /proc status, or null when it is not running
+  if [[ -r /proc/$web_pid/status ]]; then awk -v key="$1:" '$1 == key {$1 = ""; print}' "/proc/$web_pid/status" | xargs; else echo null; fi
+}
+cgroup=/sys/fs/cgroup$(web_prop ControlGroup)
+report "{\"scenario\":\"web-installed\",\"status\":$status,\"ms\":$installed_ms,\
+\"curl\":\"$(dpkg-query -W -f='${Version}' libcurl4t64 2>/dev/null)\",\"active\":\"$(systemctl is-active tictactoe-web.service)\",\
+\"enabled\":\"$(systemctl is-enabled tictactoe-web.service)\",\"said_ready\":$(web_said),\
+\"uid\":\"$(web_status Uid)\",\"groups\":\"$(web_status Groups)\",\
+\"tictactoe_gid\":$(getent group tictactoe | cut -d: -f3),\"memory_max\":\"$(cat "$cgroup/memory.max" 2>/dev/null)\",\
+\"firewall_warnings\":$(journalctl -b -o cat | grep -ci 'firewall'),\"rss\":\"$(web_status VmRSS)\"}"
+sed 's/^/@@L install-web: /' /tmp/install-web.log | tail -20
+# The host clicks once it reads this line: the middle cell; and once the LED lines here have been
+# sampled (the next cue), the top left corner. Who moves first alternates from game to game, so
+# the host reports which marks it saw. The board's state says when each arrived.
+echo "@@H web-ready"
+cells() { tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -o '"cells":\[[^]]*\]'; }
+wait_for_marks() {  # until the board holds $1 marks, or $2 s; the seconds waited
+  local waited=0
+  until (( $(cells | grep -o '"[XO]"' | wc -l) >= $1 || waited >= $2 )); do sleep 1; waited=$((waited + 1)); done
+  echo "$waited"
+}
+waited_first=$(wait_for_marks 1 300)
+frame_first=$(tool frame 1.0)
+echo "@@H first-sampled"
+waited_second=$(wait_for_marks 2 120)
+report "{\"scenario\":\"web-clicks\",\"waited_first_s\":$waited_first,\"frame_first\":\"$frame_first\",\"waited_second_s\":$waited_second,\
+\"cells\":\"$(cells | sed 's/"/\\"/g')\",\"watched\":\"$(tictactoe watch --once | one_line)\",\"frame\":\"$(tool frame 1.0)\",\
+\"rss\":\"$(web_status VmRSS)\",\"restarts\":$(web_prop NRestarts)}"
+journalctl -u tictactoe-web.service -o cat --no-pager | sed 's/^/@@W /'
+
 apt-get purge -y -q tictactoe-gpio >/tmp/purge.log 2>&1
 status=$?
 report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
 \"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"socket_unit\":\"$(exists /usr/lib/systemd/system/tictactoe.socket)\",\
 \"socket\":\"$(exists /run/tictactoe/board.sock)\",\"udev_rule\":\"$(exists /usr/lib/udev/rules.d/60-tictactoe-gpio.rules)\",\
 \"state\":\"$(exists /var/lib/private/tictactoe)\",\"state_link\":\"$(exists /var/lib/tictactoe)\",\"config\":\"$(exists /etc/tictactoe)\",\
-\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\"}"
+\"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\",\
+\"web_binary\":\"$(exists /usr/bin/tictactoe-web)\",\"web_unit\":\"$(exists /usr/lib/systemd/system/tictactoe-web.service)\",\
+\"web_page\":\"$(exists /usr/share/tictactoe-gpio/web)\",\"avahi\":\"$(exists /etc/avahi/services/tictactoe-gpio-web.service)\",\
+\"web_active\":\"$(systemctl is-active tictactoe-web.service)\"}"
 for step in reinstall purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force

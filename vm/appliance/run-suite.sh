@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The arm64 appliance suite, host side: the package a maker installs, on the architecture they
+# The arm64 appliance suite, host side: the packages a maker installs, on the architecture they
 # have, under systemd, driven through a real kernel GPIO chip. Builds (or takes from the cache)
-# the arm64 kernel and the Debian 13 arm64 image, makes the arm64 package and the arm64 harness
-# with Debian's own Swift, puts them with libgpiod3's .deb (the only dependency the image lacks)
-# on a second disk, and boots QEMU's arm64 virt machine under TCG. The image's payload unit runs
-# vm/appliance/appliance-test.sh from that disk. Prints the path of the console log, which
-# vm/test_appliance.py reads.
+# the arm64 kernel and the Debian 13 arm64 image, makes the arm64 packages and the arm64 harness
+# with Debian's own Swift, puts them with the .debs of their dependencies (libgpiod3, libcurl and
+# theirs: what the image lacks, as an offline archive) on a second disk, and boots QEMU's arm64
+# virt machine under TCG, its web port forwarded to this machine's loopback. The image's payload
+# unit runs vm/appliance/appliance-test.sh from that disk. Prints the path of the console log,
+# which vm/test_appliance.py reads (and follows while the VM runs, to play on the web view).
+#
+# Environment: APPLIANCE_WEB_PORT, the loopback port the VM's web view is forwarded to (18080);
+# APPLIANCE_CONSOLE, where the console log goes (the cache's console-appliance.log).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -24,24 +28,31 @@ install -m 0755 "$bin/gpio-sim-harness" "$payload/gpio-sim-harness"
 install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$payload/"
 install -m 0644 "$here/test-faults.conf" "$payload/"
 
-# The package's one dependency a fresh system may lack, as an offline apt source.
-debs=$cache/appliance-debs-$(cat "$root/scripts/download-debs.sh" | sha256sum | cut -c1-16)
+# The packages' libraries a fresh system may lack, with all they need, as an offline apt source.
+libraries=(libgpiod3 libcurl4t64)
+debs=$cache/appliance-debs-$( (cat "$root/scripts/download-debs.sh"; echo "${libraries[*]}") | sha256sum | cut -c1-16)
 if [[ ! -f $debs/.complete ]]; then
   rm -rf "$cache"/appliance-debs-*
-  bash "$root/scripts/download-debs.sh" arm64 trixie "$debs" libgpiod3
+  bash "$root/scripts/download-debs.sh" --with-dependencies arm64 trixie "$debs" "${libraries[@]}"
   touch "$debs/.complete"
 fi
 cp "$debs"/*.deb "$payload/debs/"
 (cd "$payload/debs" && dpkg-scanpackages --multiversion . 2>/dev/null > Packages)
 mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M >&2
 
-log=$cache/console-appliance.log
+log=${APPLIANCE_CONSOLE:-$cache/console-appliance.log}
+port=${APPLIANCE_WEB_PORT:-18080}
+mkdir -p "$(dirname "$log")"
+: > "$log"
 # virt places virtio-mmio devices so that the last one given is probed first: the root disk,
 # given last, is /dev/vda (the payload is found by its label).
-echo "appliance: booting Debian 13 arm64 with systemd (TCG); the console goes to $log" >&2
+# QEMU's user network: the guest is 10.0.2.15 (set by the kernel, ip=), its web port 8080 reached
+# from 127.0.0.1:$port here.
+echo "appliance: booting Debian 13 arm64 with systemd (TCG); the console goes to $log; the web view to 127.0.0.1:$port" >&2
 started=$SECONDS
 timeout 1800 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
-  -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4" \
+  -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off" \
+  -netdev "user,id=net,restrict=on,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-device,netdev=net \
   -drive "if=none,file=$work/payload.ext4,format=raw,id=payload,readonly=on" -device virtio-blk-device,drive=payload \
   -drive "if=none,file=$image,format=raw,id=root,snapshot=on" -device virtio-blk-device,drive=root \
   -device virtio-rng-device </dev/null >"$log" 2>&1 || true
