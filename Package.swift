@@ -14,7 +14,7 @@ import PackageDescription
 //   KernelGPIO          -> Basics, GPIO, GPIODShim, Reactive
 //   Presentation        -> Basics, Lights, Reactive, TicTacToe
 //   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
-//   BoardConfiguration  -> Basics, Devices, GPIO, Presentation, TicTacToe, WiredBoard
+//   BoardConfiguration  -> Basics, Devices, GPIO, Lights, Presentation, TicTacToe, WiredBoard
 //   BoardAPI            -> Basics, Presentation, Reactive, TicTacToe
 //   SystemdService      -> Basics, BoardAPI, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
 //   HardwareDocs        -> Devices, GPIO
@@ -78,7 +78,7 @@ let package = Package(
             swiftSettings: optimized),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Basics", "Devices", "GPIO", "Presentation", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
         .target(name: "BoardAPI", dependencies: ["Basics", "Presentation", "Reactive", "TicTacToe"]),
         .target(
             name: "SystemdService",

@@ -19,8 +19,8 @@ sys.path.insert(0, str(ROOT / "browser"))
 from cdp import Chromium  # noqa: E402
 
 RESULTS = ROOT / "test-results" / "appliance"
-X_CENTRE_O_CORNER = "G . .|. R .|. . .|X:on O:off"
-AFTER_THIRD_MOVE = "G . .|. R .|. . R|X:off O:on"
+X_CENTRE_O_CORNER = "g . .|. R .|. . .|X:on O:off"
+AFTER_THIRD_MOVE = "g . .|. R .|. . R|X:off O:dim"
 PAGE_CELLS = """[7, 8, 9, 4, 5, 6, 1, 2, 3].map((n) => {
   const cell = document.querySelector(`.cell[data-cell="${n}"]`);
   return cell.classList.contains("x") ? "X" : cell.classList.contains("o") ? "O" : ".";
@@ -167,6 +167,30 @@ def test_moves_through_gpio_sim_show_on_the_led_lines(vm):
     assert records["moves"]["frame"] == X_CENTRE_O_CORNER
 
 
+def test_o_is_dim_and_every_lit_led_is_refreshed_at_least_100_times_a_second(vm):
+    """The default marks on the gpio-sim lines: X's cells lit whenever their row is, O's one frame
+    in four (duty 1/4, within 0.1: the emulator runs the scan unevenly), O's status LED a quarter
+    of the time; each lit LED coming on at least 100 times a second (the flicker limit)."""
+    records, _, _ = vm
+    x_turn, o_turn = records["timing-x-to-move"]["timing"], records["timing-o-to-move"]["timing"]
+    full = {"X centre, X to move": x_turn["cells"]["4"], "X centre, O to move": o_turn["cells"]["4"],
+            "X bottom right": o_turn["cells"]["8"]}
+    dim = {"O corner, X to move": x_turn["cells"]["0"], "O corner, O to move": o_turn["cells"]["0"],
+           "O's status LED": o_turn.get("o")}
+    assert sorted(x_turn["cells"]) == ["0", "4"] and sorted(o_turn["cells"]) == ["0", "4", "8"], (x_turn, o_turn)
+    assert dim["O's status LED"] is not None, o_turn
+    for name, seen in full.items():
+        assert seen["duty"] >= 0.85, (name, seen)
+    for name, seen in dim.items():
+        assert abs(seen["duty"] - 0.25) <= 0.1, (name, seen)
+    for name, seen in {**full, **dim}.items():
+        assert seen["hz"] >= 100, (name, seen)
+    # X's status LED when lit is full and steady (driven directly, never scanned); an unlit one
+    # is never seen on.
+    assert x_turn["x"]["duty"] >= 0.95 and "o" not in x_turn and "x" not in o_turn, (x_turn, o_turn)
+    print("\n" + "; ".join(f"{name}: duty {seen['duty']:.2f}, {seen['hz']:.0f} Hz" for name, seen in {**full, **dim}.items()))
+
+
 def test_a_killed_service_is_restarted_with_the_same_game(vm):
     records, journal, _ = vm
     assert records["after-kill"]["restarts"] >= 1
@@ -228,8 +252,14 @@ def test_installing_again_keeps_the_edited_configuration_and_the_game(vm):
     assert again["frame"] == AFTER_THIRD_MOVE
 
 
+def by_colour(frame):
+    """A frame in the sampler's notation with brightness left out: what `watch` shows of it."""
+    return frame.upper().replace("DIM", "ON")
+
+
 def as_frame(watched):
-    """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation."""
+    """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation, by
+    colour only (it draws the state, not the LEDs' brightness)."""
     rows = watched.split("|")[:3]
     cells = [row.split("X(red)")[0].strip() for row in rows]
     status = rows[1].split("X(red)")[1].split()
@@ -247,14 +277,14 @@ def test_watch_once_shows_what_the_led_lines_show(vm):
     records, _, _ = vm
     watched = records["api-watch"]
     assert watched["frame"] == AFTER_THIRD_MOVE
-    assert as_frame(watched["watched"]) == watched["frame"], watched
+    assert by_colour(as_frame(watched["watched"])) == by_colour(watched["frame"]), watched
 
 
 def test_a_press_through_the_socket_is_a_move_the_led_lines_show(vm):
     records, _, _ = vm
     pressed = records["api-press"]
     assert pressed["status"] == 0 and pressed["output"] == "O took cell 9.", pressed
-    assert pressed["frame"] == "G . G|. R .|. . R|X:on O:off"
+    assert pressed["frame"] == "g . g|. R .|. . R|X:on O:off"
     refused = records["api-refused"]
     assert refused["status"] == 65 and "cell 9 is taken by O" in refused["output"], refused
 
@@ -309,13 +339,13 @@ def test_a_browser_on_the_host_plays_on_the_vms_page_and_the_led_lines_show_it(v
     assert host["before"] == "........." and host["after_first"] == f"....{first}....", host
     assert first in host["turn_before"] and second in host["turn"] and first not in host["turn"], host
     # The VM's own eye on the gpio-sim lines: the first mark in the middle, the other player's
-    # LED on; then the second mark in the corner.
-    colour = {"X": "R", "O": "G"}
+    # LED on; then the second mark in the corner. O's marks and LED are dim (the default marks).
+    colour = {"X": "R", "O": "g"}
     def status(on):
-        return f"X:{'on' if on == 'X' else 'off'} O:{'on' if on == 'O' else 'off'}"
+        return f"X:{'on' if on == 'X' else 'off'} O:{'dim' if on == 'O' else 'off'}"
     assert clicks["frame_first"] == f". . .|. {colour[first]} .|. . .|{status(second)}", clicks
     assert clicks["frame"] == f"{colour[second]} . .|. {colour[first]} .|. . .|{status(first)}", clicks
-    assert as_frame(clicks["watched"]) == clicks["frame"], clicks
+    assert by_colour(as_frame(clicks["watched"])) == by_colour(clicks["frame"]), clicks
     assert clicks["restarts"] == 0, records["web-journal"]
     print(f"page drawn {host['drawn_ms']} ms after navigation; a click shown on the page {host['first_shown_s']} s later; "
           f"the VM saw it after {clicks['waited_first_s']} s (TCG); web view resident memory {clicks['rss']}")

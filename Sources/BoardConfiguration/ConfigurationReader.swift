@@ -1,6 +1,7 @@
 import Basics
 import Devices
 import GPIO
+import Lights
 import Presentation
 import TicTacToe
 import WiredBoard
@@ -36,6 +37,7 @@ struct ConfigurationReader {
         }
         configuration.settings.pins = try validated(pins)
         try checkTogether(configuration.settings.buttons)
+        try checkTogether(configuration.settings)
         return configuration
     }
 
@@ -79,6 +81,12 @@ struct ConfigurationReader {
                 throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(ListenAddress.form), with a port 1–65535.")
             }
             configuration.web[keyPath: field] = address
+        case .marks(let field):
+            guard let text = try string(key) else { return }
+            guard let marks = MarkStyle(rawValue: text) else {
+                throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
+            }
+            configuration.settings[keyPath: field] = marks
         case .access(let field):
             guard let text = try string(key) else { return }
             guard let access = WebAccess(rawValue: text) else {
@@ -99,6 +107,14 @@ struct ConfigurationReader {
             }
             configuration.web[keyPath: field] = names
         }
+    }
+
+    /// The scan's limit with dim marks: each LED must still be refreshed often enough.
+    private func checkTogether(_ settings: BoardSettings) throws(ConfigurationError) {
+        guard settings.scanRowPeriod > settings.longestScanRow else { return }
+        let scanRow = ConfigurationSchema.scanRow, marks = ConfigurationSchema.marks
+        let us = ConfigurationSchema.TimeUnit.microseconds
+        throw error(scanRow.path, "\(scanRow.path) (\(us.count(of: settings.scanRowPeriod)) µs) lights O's dim marks only \(Int(settings.slowestRefreshRate)) times a second with \(marks.path) = \"\(settings.marks.rawValue)\" (one frame in \(Brightness.dimFrames)), and they flicker below \(BoardSettings.minimumFrameRate). Use at most \(us.count(of: settings.longestScanRow)) µs, or \(marks.path) = \"\(MarkStyle.colour.rawValue)\".")
     }
 
     /// The limits one key alone cannot say.

@@ -34,7 +34,7 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
-        case .opponent, .listen, .access: text += " Allowed: \(key.allowed)."
+        case .opponent, .marks, .listen, .access: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .hosts: break
         }
         return comment(text) + ["\(key.name) = \(key.defaultText)"]

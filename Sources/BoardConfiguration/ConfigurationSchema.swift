@@ -1,6 +1,7 @@
 import Basics
 import Devices
 import GPIO
+import Lights
 import Presentation
 import TicTacToe
 import WiredBoard
@@ -27,6 +28,8 @@ public enum ConfigurationSchema {
         case opponent(WritableKeyPath<BoardSettings, Opponent> & Sendable)
         /// A whole number of `unit`s within `range`; `why` explains a limit that is not obvious.
         case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
+        /// How the lights tell the marks apart.
+        case marks(WritableKeyPath<BoardSettings, MarkStyle> & Sendable)
         /// The web view's address and port.
         case listen(WritableKeyPath<WebSettings, ListenAddress> & Sendable)
         case access(WritableKeyPath<WebSettings, WebAccess> & Sendable)
@@ -114,6 +117,10 @@ public enum ConfigurationSchema {
         table: "timings", name: "idle_sleep_s", value: .duration(\.game.idleSleep, .seconds, range: 10...86_400, why: nil),
         documentation: "Seconds without a press before the lights go to sleep; any press wakes them.")
 
+    public static let marks = Key(
+        table: "lights", name: "marks", value: .marks(\.marks),
+        documentation: "How X's marks are told from O's: \"colour\", red and green only; \"colour-and-brightness\", O's marks and status LED also dim (lit one frame in \(Brightness.dimFrames)), so that a player who cannot tell red from green, or sees no colour, still reads the board. The amber flash and the blinking stay as they are.")
+
     /// The file's sections in order; `chip` stands alone at the top.
     public static let tables: [Table] = [
         Table(name: "players", documentation: "Optional names for the logs and the terminal (\"Alice (X) vs Bob (O)\"); empty means just X and O.", keys: [
@@ -144,6 +151,7 @@ public enum ConfigurationSchema {
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
+        Table(name: "lights", documentation: nil, keys: [marks]),
         Table(
             name: "web",
             documentation: "The web view (the tictactoe-gpio-web package, docs/WEB.md): the board in a browser on the local network. The board itself reads none of these.",
@@ -190,6 +198,7 @@ extension ConfigurationSchema.Key {
         case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
         case .listen(let key): return "\"\(web[keyPath: key])\""
+        case .marks(let key): return "\"\(settings[keyPath: key].rawValue)\""
         case .access(let key): return "\"\(web[keyPath: key].rawValue)\""
         case .hosts(let key): return "[" + web[keyPath: key].map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
@@ -206,6 +215,7 @@ extension ConfigurationSchema.Key {
         case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
         case .listen: "\"ADDRESS:PORT\", port 1–65535"
+        case .marks: MarkStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .access: WebAccess.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .hosts: "a list of host names or addresses"
         }

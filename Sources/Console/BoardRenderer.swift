@@ -31,12 +31,12 @@ public enum BoardRenderer {
         lines.append("")
         lines.append("     ┌───┬───┬───┐")
         for row in 0..<3 {
-            let cells = (0..<3).map { column in " \(dot(frame[row, column])) " }.joined(separator: "│")
+            let cells = (0..<3).map { column in " \(dot(frame[row, column], frame.cells.brightness(at: row * 3 + column))) " }.joined(separator: "│")
             lines.append("     │\(cells)│   keys \((0..<3).map { String(KeyCommand.key(for: Position.all[row * 3 + $0])) }.joined(separator: " "))")
             lines.append(row < 2 ? "     ├───┼───┼───┤" : "     └───┴───┴───┘")
         }
         lines.append("")
-        lines.append("  \(dot(frame.xStatus ? .red : .off)) \(players.label(for: .x))      \(dot(frame.oStatus ? .green : .off)) \(players.label(for: .o))")
+        lines.append("  \(dot(frame.xStatus ? .red : .off, frame.xStatusBrightness)) \(players.label(for: .x))      \(dot(frame.oStatus ? .green : .off, frame.oStatusBrightness)) \(players.label(for: .o))")
         lines.append("")
         lines.append("  \(message)")
         lines.append("")
@@ -47,12 +47,15 @@ public enum BoardRenderer {
     /// The simulator's keys.
     public static let simulatorHelp = "1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · m next opponent · q quit"
 
-    private static func dot(_ color: LEDColor) -> String {
+    /// A lit LED as a bold disc in its colour; a dim one as a small faint dot, so that it reads
+    /// as dimmer in shape too, on a terminal without colour.
+    private static func dot(_ color: LEDColor, _ brightness: Brightness = .full) -> String {
+        let (style, glyph) = brightness == .dim ? ("2", "•") : ("1", "●")
         switch color {
-        case .off: "\u{1B}[2m○\u{1B}[0m"
-        case .red: "\u{1B}[1;31m●\u{1B}[0m"
-        case .green: "\u{1B}[1;32m●\u{1B}[0m"
-        case .amber: "\u{1B}[1;33m●\u{1B}[0m"
+        case .off: return "\u{1B}[2m○\u{1B}[0m"
+        case .red: return "\u{1B}[\(style);31m\(glyph)\u{1B}[0m"
+        case .green: return "\u{1B}[\(style);32m\(glyph)\u{1B}[0m"
+        case .amber: return "\u{1B}[\(style);33m\(glyph)\u{1B}[0m"
         }
     }
 

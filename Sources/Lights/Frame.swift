@@ -5,20 +5,49 @@
 /// the chip's output lines back into frames: one type, so tests compare what was meant with
 /// what an eye would see.
 public struct Frame: Sendable, Hashable, CustomStringConvertible {
+    /// The cells' colours and brightness.
     public var cells: FrameCells
     public var xStatus: Bool
     public var oStatus: Bool
+    /// The status LEDs' brightness while lit.
+    public var xStatusBrightness: Brightness
+    public var oStatusBrightness: Brightness
 
-    public init(cells: FrameCells, xStatus: Bool, oStatus: Bool) {
+    public init(
+        cells: FrameCells, xStatus: Bool, oStatus: Bool, xStatusBrightness: Brightness = .full, oStatusBrightness: Brightness = .full
+    ) {
         self.cells = cells
         self.xStatus = xStatus
         self.oStatus = oStatus
+        self.xStatusBrightness = xStatusBrightness
+        self.oStatusBrightness = oStatusBrightness
     }
 
-    /// A frame of `cells`, which must hold exactly nine colours (reading order).
+    /// A frame of `cells`, which must hold exactly nine colours (reading order), at full brightness.
     public init(cells: [LEDColor], xStatus: Bool, oStatus: Bool) {
         self.init(cells: FrameCells(cells), xStatus: xStatus, oStatus: oStatus)
     }
+
+    /// Equal when they look the same: an unlit status LED's brightness does not count.
+    public static func == (a: Frame, b: Frame) -> Bool {
+        a.cells == b.cells && a.xStatus == b.xStatus && a.oStatus == b.oStatus
+            && a.shownStatusBrightness == b.shownStatusBrightness
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(cells)
+        hasher.combine(xStatus)
+        hasher.combine(oStatus)
+        hasher.combine(shownStatusBrightness.x)
+        hasher.combine(shownStatusBrightness.o)
+    }
+
+    private var shownStatusBrightness: (x: Brightness, o: Brightness) {
+        (xStatus ? xStatusBrightness : .full, oStatus ? oStatusBrightness : .full)
+    }
+
+    /// Whether either status LED is lit dim.
+    public var hasDimStatus: Bool { (xStatus && xStatusBrightness == .dim) || (oStatus && oStatusBrightness == .dim) }
 
     /// Everything off.
     public static let dark = Frame(cells: FrameCells(), xStatus: false, oStatus: false)
@@ -31,12 +60,18 @@ public struct Frame: Sendable, Hashable, CustomStringConvertible {
 
     public var isDark: Bool { !cells.isLit && !xStatus && !oStatus }
 
-    /// Three lines of `.` (off), `R`, `G`, `A`, then the status LEDs: compact and diffable.
+    /// Three lines of `.` (off), `R`, `G`, `A` (lower case when dim), then the status LEDs
+    /// (`on`, `dim` or `off`): compact and diffable.
     public var description: String {
         let rows = (0..<3).map { row in
-            (0..<3).map { column in self[row, column].symbol }.joined(separator: " ")
+            (0..<3).map { column in
+                let index = row * 3 + column
+                let symbol = cells[index].symbol
+                return cells.brightness(at: index) == .dim ? symbol.lowercased() : symbol
+            }.joined(separator: " ")
         }
-        return rows.joined(separator: "\n") + "\nX:\(xStatus ? "on" : "off") O:\(oStatus ? "on" : "off")"
+        func status(_ on: Bool, _ brightness: Brightness) -> String { on ? (brightness == .dim ? "dim" : "on") : "off" }
+        return rows.joined(separator: "\n") + "\nX:\(status(xStatus, xStatusBrightness)) O:\(status(oStatus, oStatusBrightness))"
     }
 }
 

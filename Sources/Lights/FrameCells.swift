@@ -1,7 +1,10 @@
-/// The nine cell colours of a ``Frame``, in reading order, packed two bits a cell into one
-/// word: a frame is copied, compared and stored without allocating, on the game loop's hot path.
+/// The nine cell colours of a ``Frame``, in reading order, and the brightness of each, packed
+/// into one word (two bits of colour a cell, then a dim bit a cell): a frame is copied, compared
+/// and stored without allocating, on the game loop's hot path.
 ///
-/// A fixed-size collection: indices `0..<9`, and a colour can be replaced but none added.
+/// A fixed-size collection of colours: indices `0..<9`, and a colour can be replaced but none
+/// added. Writing a colour shows it at full brightness; ``set(_:_:at:)`` chooses. A dark cell
+/// is never dim, so equal-looking cells compare equal.
 public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     private var packed: UInt32 = 0
 
@@ -29,15 +32,37 @@ public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, H
             require(index)
             return LEDColor(bits: packed >> UInt32(2 * index))
         }
-        set {
-            require(index)
-            let shift = UInt32(2 * index)
-            packed = packed & ~(0b11 << shift) | newValue.bits << shift
-        }
+        set { set(newValue, .full, at: index) }
     }
+
+    /// Shows `color` at `brightness` in cell `index`.
+    public mutating func set(_ color: LEDColor, _ brightness: Brightness, at index: Int) {
+        require(index)
+        let shift = UInt32(2 * index)
+        let dim: UInt32 = brightness == .dim && color.isLit ? 1 : 0
+        packed = packed & ~(0b11 << shift) & ~(1 << Self.dimBit(index)) | color.bits << shift | dim << Self.dimBit(index)
+    }
+
+    /// How bright cell `index` shows (a dark cell reads as full).
+    public func brightness(at index: Int) -> Brightness {
+        require(index)
+        return packed & (1 << Self.dimBit(index)) != 0 ? .dim : .full
+    }
+
+    /// Whether any cell is dim.
+    public var hasDim: Bool { packed >> Self.dimBit(0) != 0 }
 
     /// Whether any cell is lit.
     public var isLit: Bool { packed != 0 }
+
+    /// The cells with every dim one at full brightness.
+    public var allFull: FrameCells {
+        var cells = self
+        cells.packed &= (1 << Self.dimBit(0)) - 1
+        return cells
+    }
+
+    private static func dimBit(_ index: Int) -> UInt32 { UInt32(18 + index) }
 
     private func require(_ index: Int) {
         if !(0..<9).contains(index) { fatalError("FrameCells: no cell \(index); cells are 0...8") }

@@ -88,23 +88,24 @@ public final class GameViewModel: Sendable {
     ///   - scheduler: runs the flash, blink, idle and thinking timers.
     ///   - firstStarter: who starts the first game.
     ///   - opponent: who plays O.
+    ///   - marks: how the frames tell X's marks from O's.
     ///   - random: the computer's source of chance; seed it to replay a game.
     public convenience init(
         positions: Signal<Position>, remotePositions: Signal<Position> = .never, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
-        firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(),
+        firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(), marks: MarkStyle = .colour,
         random: SeededRandom = SeededRandom()
     ) {
         self.init(
             positions: positions, remotePositions: remotePositions,
             restoring: GameSnapshot(board: Board(starter: firstStarter), nextStarter: firstStarter.opponent, opponent: opponent),
-            timings: timings, scheduler: scheduler, players: players, random: random)
+            timings: timings, scheduler: scheduler, players: players, marks: marks, random: random)
     }
 
     /// A view model that carries on from `snapshot`: the game in progress (blinking at once if
     /// it had ended), the next starter and the score.
     public init(
         positions: Signal<Position>, remotePositions: Signal<Position> = .never, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
-        scheduler: any Scheduler, players: PlayerNames = PlayerNames(), random: SeededRandom = SeededRandom()
+        scheduler: any Scheduler, players: PlayerNames = PlayerNames(), marks: MarkStyle = .colour, random: SeededRandom = SeededRandom()
     ) {
         let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
         self.session = session
@@ -114,7 +115,7 @@ public final class GameViewModel: Sendable {
         events = session.events
 
         state = Property(session.state)
-        frame = state.map { FrameRenderer.frame(of: $0) }.skipRepeats()
+        frame = state.map { FrameRenderer.frame(of: $0, marks: marks) }.skipRepeats()
 
         // A closure, not a key path: it runs on every input, and the runtime projects key paths.
         newGame = Action(enabledIf: state.map { $0.acceptsNewGame }.skipRepeats()) { session.requestNewGame() }

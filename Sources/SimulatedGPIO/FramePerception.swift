@@ -7,10 +7,11 @@ import Reactive
 /// What an eye would see of the board, decoded from the levels of its output lines over time.
 ///
 /// The matrix is never fully lit at any instant — one row at a time — so a single sample of the
-/// lines says little. Like the eye, this integrates over a window: a cell counts as lit in red
-/// (or green) when its row and its red (green) column were both on for at least a sixth of the
-/// window, half of the third a row gets in a full scan. A status LED counts as lit when on for at
-/// least half the window.
+/// lines says little. Like the eye, this integrates over a window. A cell lit at full brightness
+/// has its row and column on for about a third of the window, a dim one for a third of
+/// ``Brightness/dimFrames``; each judgement is drawn halfway to what it tells apart: a die counts
+/// as lit when on for at least half the dim share, and a lit cell as full when on for at least
+/// half the full share. A status LED alike, against the whole window.
 public struct FramePerception: Sendable {
     public let pins: PinMap
     /// How long the eye integrates.
@@ -21,24 +22,28 @@ public struct FramePerception: Sendable {
         self.window = window
     }
 
-    /// The frame seen over the window ending at `end`, from the levels at the window's start
-    /// and the writes within it.
-    public func frame(initial: LineLevels, writes: [OutputWrite], endingAt end: MonotonicInstant) -> Frame {
-        let start = end - window
-        var red = [Int64](repeating: 0, count: 9)
-        var green = [Int64](repeating: 0, count: 9)
+    /// How long each die, each cell as a whole and each status LED was lit within a window.
+    private struct LitTimes {
+        var red = [Int64](repeating: 0, count: 9), green = [Int64](repeating: 0, count: 9)
+        var cell = [Int64](repeating: 0, count: 9)
         var x: Int64 = 0, o: Int64 = 0
+    }
+
+    private func litTimes(initial: LineLevels, writes: [OutputWrite], endingAt end: MonotonicInstant) -> LitTimes {
+        let start = end - window
+        var lit = LitTimes()
         var levels = initial
         var time = start
 
         func accumulate(until next: MonotonicInstant) {
             let span = (min(next, end) - max(time, start)).nanoseconds
             guard span > 0 else { return }
-            if pins.statusPolarity.isActive(levels[pins.xStatus]) { x += span }
-            if pins.statusPolarity.isActive(levels[pins.oStatus]) { o += span }
+            if pins.statusPolarity.isActive(levels[pins.xStatus]) { lit.x += span }
+            if pins.statusPolarity.isActive(levels[pins.oStatus]) { lit.o += span }
             for (index, color) in pins.cellColors(at: levels).enumerated() {
-                if color.isRedLit { red[index] += span }
-                if color.isGreenLit { green[index] += span }
+                if color.isRedLit { lit.red[index] += span }
+                if color.isGreenLit { lit.green[index] += span }
+                if color.isLit { lit.cell[index] += span }
             }
         }
 
@@ -48,10 +53,44 @@ public struct FramePerception: Sendable {
             time = max(write.time, start)
         }
         accumulate(until: end)
+        return lit
+    }
 
-        let total = max(window.nanoseconds, 1)
-        let cells = (0..<9).map { LEDColor(red: red[$0] * 6 >= total, green: green[$0] * 6 >= total) }
-        return Frame(cells: cells, xStatus: x * 2 >= total, oStatus: o * 2 >= total)
+    /// Whether `time` of the window is enough to count a die as lit (half a dim share), and
+    /// enough to count it as full (half a full share); `share` is the most the LED can get: a
+    /// third of the window for a cell, all of it for a status LED.
+    private func judge(_ time: Int64, share: Int64) -> (lit: Bool, brightness: Brightness) {
+        let total = max(window.nanoseconds, 1), dimFrames = Int64(Brightness.dimFrames)
+        return (time * 2 * share * dimFrames >= total, time * 2 * share >= total ? .full : .dim)
+    }
+
+    /// The frame seen over the window ending at `end`, from the levels at the window's start
+    /// and the writes within it.
+    public func frame(initial: LineLevels, writes: [OutputWrite], endingAt end: MonotonicInstant) -> Frame {
+        let lit = litTimes(initial: initial, writes: writes, endingAt: end)
+        var cells = FrameCells()
+        for index in 0..<9 {
+            let red = judge(lit.red[index], share: 3), green = judge(lit.green[index], share: 3)
+            cells.set(LEDColor(red: red.lit, green: green.lit), judge(lit.cell[index], share: 3).brightness, at: index)
+        }
+        let x = judge(lit.x, share: 1), o = judge(lit.o, share: 1)
+        return Frame(cells: cells, xStatus: x.lit, oStatus: o.lit, xStatusBrightness: x.brightness, oStatusBrightness: o.brightness)
+    }
+
+    /// What an eye that sees no colour at all makes of each cell over the window ending at
+    /// `end`: dark (nil), dim or full, from how long any of its dies was lit.
+    public func brightness(initial: LineLevels, writes: [OutputWrite], endingAt end: MonotonicInstant) -> [Brightness?] {
+        let lit = litTimes(initial: initial, writes: writes, endingAt: end)
+        return lit.cell.map { time in
+            let seen = judge(time, share: 3)
+            return seen.lit ? seen.brightness : nil
+        }
+    }
+
+    /// The same as ``brightness(initial:writes:endingAt:)``, on `chip`.
+    public func brightness(on chip: SimulatedChip, endingAt end: MonotonicInstant) -> [Brightness?] {
+        let history = chip.outputHistory(from: end - window, to: end)
+        return brightness(initial: history.initial, writes: history.writes, endingAt: end)
     }
 
     /// The frame seen on `chip` over the window ending at `end`.

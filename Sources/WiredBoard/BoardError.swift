@@ -1,20 +1,23 @@
 import Devices
 import GPIO
+import Lights
 import Reactive
 
 /// Why a board could not start, worded for the maker at the board.
 public enum BoardError: Error, Sendable, CustomStringConvertible {
     case pinMap(PinMapError)
     case gpio(GPIOError)
-    /// The scan is too slow for the eye to see a steady matrix.
-    case scanTooSlow(frameRate: Double)
+    /// The scan is too slow for the eye to see steady lights with these settings.
+    case scanTooSlow(BoardSettings)
 
     public var description: String {
         switch self {
         case .pinMap(let error): "pin map: \(error)"
         case .gpio(let error): "GPIO: \(error)"
-        case .scanTooSlow(let rate):
-            "scan row period gives \(Int(rate)) frames per second; the matrix flickers below \(BoardSettings.minimumFrameRate). Use a row period of at most \(BoardSettings.longestScanRow.nanoseconds / 1000) µs."
+        case .scanTooSlow(let settings) where settings.marks == .colour:
+            "scan row period gives \(Int(settings.scanFrameRate)) frames per second; the matrix flickers below \(BoardSettings.minimumFrameRate). Use a row period of at most \(settings.longestScanRow.nanoseconds / 1000) µs."
+        case .scanTooSlow(let settings):
+            "scan row period lights O's dim marks \(Int(settings.slowestRefreshRate)) times a second (one frame in \(Brightness.dimFrames)); they flicker below \(BoardSettings.minimumFrameRate). Use a row period of at most \(settings.longestScanRow.nanoseconds / 1000) µs, or marks = \"colour\"."
         }
     }
 }

@@ -1,8 +1,10 @@
 import Devices
+import Lights
 import Presentation
 import TicTacToe
 
-/// Everything that configures one board: wiring, timings, player names and the opponent.
+/// Everything that configures one board: wiring, timings, player names, the opponent and how
+/// the lights tell the marks apart.
 public struct BoardSettings: Sendable, Hashable {
     public var pins: PinMap
     public var buttons: ButtonTimings
@@ -12,12 +14,18 @@ public struct BoardSettings: Sendable, Hashable {
     public var players: PlayerNames
     /// Who plays O when there is no saved game to carry on from (a saved game keeps its own).
     public var opponent: Opponent
+    /// How the lights tell X's marks from O's. Colour and brightness by default: about one man in
+    /// twelve cannot tell the matrix's red from its green, and the one who set the board up is
+    /// rarely the one who needs it.
+    public var marks: MarkStyle
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
-        scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person
+        scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
+        marks: MarkStyle = .colourAndBrightness
     ) {
         self.opponent = opponent
+        self.marks = marks
         self.pins = pins
         self.buttons = buttons
         self.game = game
@@ -25,14 +33,26 @@ public struct BoardSettings: Sendable, Hashable {
         self.players = players
     }
 
-    /// Below this many full frames a second the eye sees the matrix flicker.
+    /// Below this many times a second the eye sees a lit LED flicker.
     public static let minimumFrameRate = 100
 
-    /// The longest row period that keeps ``minimumFrameRate``: three rows make a frame.
+    /// The longest row period that keeps ``minimumFrameRate`` with every LED at full brightness:
+    /// three rows make a frame.
     public static let longestScanRow: Duration = .seconds(1) / (3 * minimumFrameRate)
+
+    /// The longest row period that refreshes every lit LED ``minimumFrameRate`` times a second
+    /// with these marks: a dim LED is lit only one frame in ``Brightness/dimFrames``.
+    public var longestScanRow: Duration {
+        marks == .colour ? Self.longestScanRow : Self.longestScanRow / Brightness.dimFrames
+    }
 
     /// Full matrix frames per second at this row period.
     public var scanFrameRate: Double {
         1 / (3 * Double(scanRowPeriod.nanoseconds) / 1e9)
+    }
+
+    /// How many times a second the dimmest lit LED is refreshed at this row period.
+    public var slowestRefreshRate: Double {
+        marks == .colour ? scanFrameRate : scanFrameRate / Double(Brightness.dimFrames)
     }
 }

@@ -8,7 +8,7 @@ import TicTacToe
 /// One physical board, wired together on one chip: buttons in, game in the middle, lights out.
 ///
 /// ```
-/// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frame─▶ LEDMatrix, StatusLEDs ─▶ chip
+/// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frame─▶ LEDBoard ─▶ chip
 ///                        └─new game (short / held / with a cell)─▶ actions
 /// ```
 ///
@@ -22,8 +22,7 @@ import TicTacToe
 public final class GameBoard: Sendable {
     public let viewModel: GameViewModel
     public let pad: ButtonPad
-    public let matrix: LEDMatrix
-    public let status: StatusLEDs
+    public let lights: LEDBoard
     public let settings: BoardSettings
     /// Write errors from the LEDs; the board stops scanning on the first.
     public let failures: Signal<GPIOError>
@@ -46,7 +45,7 @@ public final class GameBoard: Sendable {
     ) throws(BoardError) {
         let pins: PinMap
         do { pins = try settings.pins.validated() } catch { throw .pinMap(error) }
-        guard settings.scanRowPeriod <= BoardSettings.longestScanRow else { throw .scanTooSlow(frameRate: settings.scanFrameRate) }
+        guard settings.scanRowPeriod <= settings.longestScanRow else { throw .scanTooSlow(settings) }
         self.settings = settings
         self.scheduler = scheduler
 
@@ -63,17 +62,15 @@ public final class GameBoard: Sendable {
             throw .gpio(error)
         }
 
-        matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
-        status = StatusLEDs(lines: outputs, pins: pins)
+        lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
         let remote = Signal<Position>.pipe()
         remotePresses = remote.input
         viewModel = GameViewModel(
             positions: pad.positions, remotePositions: remote.output, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
-            scheduler: scheduler, players: settings.players, random: random)
-        failures = Signal.merge(matrix.failures, status.failures)
+            scheduler: scheduler, players: settings.players, marks: settings.marks, random: random)
+        failures = lights.failures
 
-        bindings += matrix <~ viewModel.frame
-        bindings += status <~ viewModel.frame
+        bindings += lights <~ viewModel.frame
         bindings += viewModel.newGame <~ pad.newGameShortPresses
         bindings += viewModel.startOver <~ pad.newGameHolds
         bindings += viewModel.nextOpponent <~ pad.opponentGestures
@@ -82,8 +79,8 @@ public final class GameBoard: Sendable {
     /// Whether the buttons are still being read.
     public var isListening: Bool { pad.isListening }
 
-    /// Starts the matrix scan, on the scheduler, and returns once it has started.
-    public func start() { scheduler.runAndWait { [matrix] in matrix.start() } }
+    /// Starts the lights, on the scheduler, and returns once they have started.
+    public func start() { scheduler.runAndWait { [lights] in lights.start() } }
 
     /// Ends the game's output: bindings off, every LED off, all lines released.
     public func shutdown() {
@@ -93,8 +90,7 @@ public final class GameBoard: Sendable {
         }
         guard first else { return }
         bindings.dispose()
-        matrix.stop()
-        status.stop()
+        lights.stop()
         pad.release()
         outputs.release()
     }

@@ -4,26 +4,30 @@ import Lights
 import Reactive
 import TicTacToe
 
-/// Walks a builder through the board: every cell red, green and amber, each status LED, then
-/// every button in order, and names the wiring fault behind each wrong answer: a button wired
+/// Walks a builder through the board: every cell red, green and amber, the two brightness levels
+/// (when the marks use them), each status LED, then every button in order, and names the wiring fault behind each wrong answer: a button wired
 /// to another cell's line, a button stuck down, a line that never changes, a dead row or
 /// column, swapped rows, columns or colours.
 ///
-/// It drives the real device layer (``LEDMatrix``, ``StatusLEDs``, ``ButtonPad``) on the real
+/// It drives the real device layer (``LEDBoard``, ``ButtonPad``) on the real
 /// chip; only the questions go through the ``SelfTestOperator``.
 ///
 /// The check uses the board's own configuration: its pin map, its debounce timings (a button
-/// that the game would read is read alike here) and its scan row period.
+/// that the game would read is read alike here), its scan row period and whether O's marks are
+/// dim.
 public struct SelfTest: Sendable {
     public let pins: PinMap
     public let buttons: ButtonTimings
     public let rowPeriod: Duration
+    /// Whether the board shows marks at two brightness levels, which must then look different.
+    public let dimMarks: Bool
     public let buttonTimeout: Duration
 
-    public init(pins: PinMap, buttons: ButtonTimings, rowPeriod: Duration, buttonTimeout: Duration = .seconds(20)) {
+    public init(pins: PinMap, buttons: ButtonTimings, rowPeriod: Duration, dimMarks: Bool, buttonTimeout: Duration = .seconds(20)) {
         self.pins = pins
         self.buttons = buttons
         self.rowPeriod = rowPeriod
+        self.dimMarks = dimMarks
         self.buttonTimeout = buttonTimeout
     }
 
@@ -49,18 +53,15 @@ public struct SelfTest: Sendable {
             outputs.release()
             throw error
         }
-        let matrix = LEDMatrix(lines: outputs, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler)
-        let status = StatusLEDs(lines: outputs, pins: pins)
-        // The devices are confined to the scheduler: frames reach them there.
+        let lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler)
+        // The device is confined to the scheduler: frames reach it there.
         let frame = MutableProperty(Frame.dark)
-        let frames = frame.signal.observe(on: scheduler)
-        let bindings = CompositeDisposable([matrix <~ frames, status <~ frames])
-        scheduler.runAndWait { matrix.start() }
+        let bindings = CompositeDisposable([lights <~ frame.signal.observe(on: scheduler)])
+        scheduler.runAndWait { lights.start() }
         stop.arm {
             scheduler.runAndWait {
                 bindings.dispose()
-                matrix.stop()
-                status.stop()
+                lights.stop()
             }
             pad.release()
             outputs.release()
@@ -69,6 +70,7 @@ public struct SelfTest: Sendable {
 
         var faults = stuckButtons(pad)
         faults += try checkMatrix(frame: frame, person: person)
+        if dimMarks && faults.isEmpty { faults += try checkBrightness(frame: frame, person: person) }
         faults += try checkStatus(frame: frame, person: person)
         frame.value = .dark
         faults += checkButtons(pad: pad, person: person, skipping: stuckLines(pad))
@@ -153,6 +155,23 @@ public struct SelfTest: Sendable {
             if reported.insert(finding).inserted { faults.append(finding) }
         }
         return faults
+    }
+
+    /// Both levels side by side in one colour, then swapped, so that neither colour nor place
+    /// gives the answer away.
+    private func checkBrightness(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {
+        person.say("Brightness: two cells in the same colour, one of them dim (as O's marks are).")
+        var right = 0
+        for (bright, dim) in [(3, 5), (5, 3)] {
+            var cells = FrameCells()
+            cells.set(.green, .full, at: bright)
+            cells.set(.green, .dim, at: dim)
+            frame.value = Frame(cells: cells, xStatus: false, oStatus: false)
+            let seen = try person.brighterCell(prompt: "Which lit cell is the brighter? (expected: \(cellName(bright)))")
+            if seen == bright { right += 1 }
+        }
+        guard right < 2 else { return [] }
+        return ["cells lit one frame in \(Brightness.dimFrames) did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights]."]
     }
 
     private func checkStatus(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {

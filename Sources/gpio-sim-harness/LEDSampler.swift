@@ -9,8 +9,13 @@ import Lights
 /// judged lit by ``PinMap/color(ofCell:at:)``, as the simulation's eye judges it. Samples come
 /// at arbitrary moments of the row scan, and under emulation the scan itself runs
 /// unevenly (the guest's scheduler may pause it for milliseconds), so a cell is judged against
-/// its own row: lit in red when the red column was on in at least half the samples taken while
-/// its row was on. A status LED is lit when on in at least half of all samples.
+/// its own row: lit in red when the red column was on in at least an eighth of the samples taken
+/// while its row was on (half of a dim LED's share, one frame in four).
+///
+/// Brightness is judged over the stretch in which the cell was seen lit at all, from its first
+/// lit sample to its last: full when lit in at least half of its row's samples there, dim when
+/// less. So a cell that starts or stops blinking within the window still reads as the
+/// brightness it had, not as a dimmer one. A status LED alike, against all samples.
 struct LEDSampler {
     let sim: GPIOSim
     let pins: PinMap
@@ -47,8 +52,9 @@ struct LEDSampler {
     /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
         var redCount = [Int](repeating: 0, count: 9), greenCount = [Int](repeating: 0, count: 9)
+        var cellLit = [Stretch](repeating: Stretch(), count: 9)
         var rowCount = [Int](repeating: 0, count: 3)
-        var xCount = 0, oCount = 0, samples = 0
+        var xLit = Stretch(), oLit = Stretch(), samples = 0
         let started = Date()
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
         while true {
@@ -58,8 +64,8 @@ struct LEDSampler {
             let scanHalfSeen = rowCount.contains { $0 > 0 } && rowCount.contains { $0 < 2 }
             guard now < deadline || (now < limit && scanHalfSeen) else { break }
             samples += 1
-            if x.isHigh { xCount += 1 }
-            if o.isHigh { oCount += 1 }
+            if x.isHigh { xLit.seen(at: samples) }
+            if o.isHigh { oLit.seen(at: samples) }
             for row in 0..<3 where rows[row].isHigh {
                 var levels = LineLevels()
                 levels[pins.rows[row]] = .high
@@ -75,16 +81,90 @@ struct LEDSampler {
                     let color = pins.color(ofCell: index, at: levels)
                     if color.isRedLit { redCount[index] += 1 }
                     if color.isGreenLit { greenCount[index] += 1 }
+                    if color.isLit { cellLit[index].seen(at: rowCount[row]) }
                 }
             }
         }
-        let cells = (0..<9).map { index -> LEDColor in
+        var cells = FrameCells()
+        for index in 0..<9 {
             let seen = rowCount[index / 3]
-            guard seen > 0 else { return .off }
-            return LEDColor(red: redCount[index] * 2 >= seen, green: greenCount[index] * 2 >= seen)
+            guard seen > 0 else { continue }
+            let color = LEDColor(red: redCount[index] * 2 * Brightness.dimFrames >= seen,
+                                 green: greenCount[index] * 2 * Brightness.dimFrames >= seen)
+            cells.set(color, cellLit[index].brightness, at: index)
         }
         let total = max(samples, 1)
-        return Frame(cells: cells, xStatus: xCount * 2 >= total, oStatus: oCount * 2 >= total)
+        return Frame(
+            cells: cells, xStatus: xLit.count * 2 * Brightness.dimFrames >= total, oStatus: oLit.count * 2 * Brightness.dimFrames >= total,
+            xStatusBrightness: xLit.brightness, oStatusBrightness: oLit.brightness)
+    }
+
+    /// The samples in which one LED was seen lit: how many, and the first and last of them.
+    private struct Stretch {
+        var count = 0, first = 0, last = 0
+
+        mutating func seen(at sample: Int) {
+            if count == 0 { first = sample }
+            last = sample
+            count += 1
+        }
+
+        /// Full when lit in at least half the samples from its first lit one to its last.
+        var brightness: Brightness { count * 2 >= last - first + 1 ? .full : .dim }
+    }
+
+    /// How one LED was seen over a stretch of sampling: the share of its chances it was lit in
+    /// (a cell: the samples taken while its row was on; a status LED: all samples), and how many
+    /// times a second it came on after being seen dark (a lower bound: a sample may miss a
+    /// short dark gap, never invent one).
+    struct Timing: Encodable {
+        var duty: Double
+        var hz: Double
+    }
+
+    /// The timing of every lit cell (by index in reading order) and of each lit status LED, over
+    /// `duration`.
+    func timing(over duration: TimeInterval) -> (cells: [Int: Timing], x: Timing?, o: Timing?) {
+        var lit = [Int](repeating: 0, count: 9), chances = [Int](repeating: 0, count: 9), onsets = [Int](repeating: 0, count: 9)
+        var wasLit = [Bool](repeating: false, count: 9)
+        var status = [(on: 0, onsets: 0, wasOn: false), (on: 0, onsets: 0, wasOn: false)]
+        var samples = 0
+        let started = Date()
+        while Date().timeIntervalSince(started) < duration {
+            samples += 1
+            for (index, line) in [x, o].enumerated() {
+                let on = line.isHigh
+                if on { status[index].on += 1 }
+                if on && !status[index].wasOn { status[index].onsets += 1 }
+                status[index].wasOn = on
+            }
+            var litNow = [Bool](repeating: false, count: 9)
+            for row in 0..<3 where rows[row].isHigh {
+                let columns = (0..<3).map { (red: red[$0].isHigh, green: green[$0].isHigh) }
+                guard rows[row].isHigh else { continue }
+                for column in 0..<3 {
+                    let index = row * 3 + column
+                    chances[index] += 1
+                    if columns[column].red || columns[column].green {
+                        lit[index] += 1
+                        litNow[index] = true
+                    }
+                }
+            }
+            for index in 0..<9 {
+                if litNow[index] && !wasLit[index] { onsets[index] += 1 }
+                wasLit[index] = litNow[index]
+            }
+        }
+        let seconds = max(Date().timeIntervalSince(started), 1e-3)
+        var cells: [Int: Timing] = [:]
+        for index in 0..<9 where lit[index] > 0 {
+            cells[index] = Timing(duty: Double(lit[index]) / Double(max(chances[index], 1)), hz: Double(onsets[index]) / seconds)
+        }
+        func statusTiming(_ index: Int) -> Timing? {
+            status[index].on == 0 ? nil : Timing(duty: Double(status[index].on) / Double(samples), hz: Double(status[index].onsets) / seconds)
+        }
+        return (cells, statusTiming(0), statusTiming(1))
     }
 
     /// Whether every LED line is low right now.

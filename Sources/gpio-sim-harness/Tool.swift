@@ -5,11 +5,12 @@ import GPIO
 /// Small commands on an existing gpio-sim chip, for shell-driven tests (the systemd VM):
 ///
 ///     gpio-sim-harness tool DEVICE CHIP frame SECONDS   # print the frame seen, on one line
+///     gpio-sim-harness tool DEVICE CHIP timing SECONDS  # each lit LED's duty and refresh rate, as JSON
 ///     gpio-sim-harness tool DEVICE CHIP tap LINE [HOLD]  # press and release with bounce
 ///     gpio-sim-harness tool DEVICE CHIP leds            # "on" or "off": any LED line high?
 func runTool(_ arguments: [String]) -> Int32 {
     guard arguments.count >= 3 else {
-        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | tap LINE [HOLD] | leds\n".utf8))
+        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | timing SECONDS | tap LINE [HOLD] | leds\n".utf8))
         return 64
     }
     let sim = GPIOSim.existing(device: arguments[0], chip: arguments[1])
@@ -19,6 +20,20 @@ func runTool(_ arguments: [String]) -> Int32 {
         guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 0.6 : 0.6
         print(sampler.frame(over: seconds).description.replacingOccurrences(of: "\n", with: "|"))
+    case "timing":
+        guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
+        let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
+        let seen = sampler.timing(over: seconds)
+        struct Seen: Encodable {
+            var cells: [String: LEDSampler.Timing]
+            var x: LEDSampler.Timing?
+            var o: LEDSampler.Timing?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let cells = Dictionary(uniqueKeysWithValues: seen.cells.map { ("\($0.key)", $0.value) })
+        guard let json = try? encoder.encode(Seen(cells: cells, x: seen.x, o: seen.o)) else { return 70 }
+        print(String(decoding: json, as: UTF8.self))
     case "tap":
         guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }
         let hold = arguments.count > 4 ? Double(arguments[4]) ?? 0.15 : 0.15

@@ -37,7 +37,8 @@ struct SelfTestCommand: ParsableCommand {
     func run() throws {
         let loaded = try chooseConfiguration(config).configuration
         let settings = loaded.settings
-        let test = SelfTest(pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod)
+        let test = SelfTest(
+            pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod, dimMarks: settings.marks == .colourAndBrightness)
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
         // A signal (Ctrl-C, a closed terminal, kill) ends the test with every LED off.
         let stop = SelfTestStop()
@@ -103,6 +104,15 @@ struct TerminalOperator: SelfTestOperator {
             case "0": return (false, false)
             default: tictactoe.say("  Please answer x, o, b or 0.")
             }
+        }
+    }
+
+    func brighterCell(prompt: String) throws(NoAnswer) -> Int? {
+        while true {
+            let answer = try ask(prompt + "\n  Type the brighter cell's keypad key (7 8 9 is the top row), or 0 if they look the same:")
+            if answer == "0" { return nil }
+            if answer.count == 1, let digit = answer.first?.wholeNumberValue, let cell = Position(keypadKey: digit) { return cell.index }
+            tictactoe.say("  Please answer with one keypad key, or 0.")
         }
     }
 

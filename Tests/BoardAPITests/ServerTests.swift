@@ -42,7 +42,7 @@ struct ServerTests {
                 continue
             }
             session.blinkOn = true
-            #expect(FrameRenderer.frame(of: session) == frame)
+            #expect(FrameRenderer.frame(of: session, marks: served.board.settings.marks) == frame)
         }
         #expect(served.views.count == 3)
         #expect(served.state.board[Position(keypadKey: 5)!] == .x)

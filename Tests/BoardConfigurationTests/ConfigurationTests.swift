@@ -49,7 +49,7 @@ private let badFiles: [BadFile] = [
     BadFile(name: "chip as a section", text: edited("chip = \"auto\"", "[chip]\npath = \"/dev/gpiochip0\""), at: "[chip]",
             message: "chip must be text in quotes, not a table."),
     BadFile(name: "unknown top-level key", text: edited("chip = \"auto\"", "chip = \"auto\"\nchips = 2"), at: "chips = 2",
-            message: "unknown key chips; the configuration has chip, buttons, matrix, players, status, timings, web. Remove it or fix its spelling."),
+            message: "unknown key chips; the configuration has chip, buttons, lights, matrix, players, status, timings, web. Remove it or fix its spelling."),
     BadFile(name: "unknown key in a table", text: edited("new_game = 3", "newgame = 3"), at: "newgame = 3",
             message: "unknown key buttons.newgame; [buttons] has cells, new_game, polarity. Remove it or fix its spelling."),
     BadFile(name: "table given as a value", text: replacingSection("players", with: "players = \"Alice\"\n"), at: "players = \"Alice\"",
@@ -98,6 +98,10 @@ private let badFiles: [BadFile] = [
             message: "timings.kernel_debounce_ms (50 ms) must not exceed timings.debounce_ms (20 ms); it delays every press, keep it small (2)."),
     BadFile(name: "idle sleep too short", text: edited("idle_sleep_s = 300", "idle_sleep_s = 1"), at: "idle_sleep_s = 1",
             message: "timings.idle_sleep_s is 1 s; it must be between 10 and 86400."),
+    BadFile(name: "unknown marks", text: edited("marks = \"colour-and-brightness\"", "marks = \"brightness\""), at: "marks = \"brightness\"",
+            message: "lights.marks is \"brightness\"; it must be \"colour\" or \"colour-and-brightness\"."),
+    BadFile(name: "scan too slow for dim marks", text: edited("scan_row_us = 500", "scan_row_us = 1000"), at: "scan_row_us = 1000",
+            message: "timings.scan_row_us (1000 µs) lights O's dim marks only 83 times a second with lights.marks = \"colour-and-brightness\" (one frame in 4), and they flicker below 100. Use at most 833 µs, or lights.marks = \"colour\"."),
 ]
 
 @Suite("Configuration file")

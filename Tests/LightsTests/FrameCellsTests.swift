@@ -47,4 +47,27 @@ struct FrameCellsTests {
         }
     }
     #endif
+
+    @Test("brightness reads back per cell; writing a colour shows it full; a dark cell is never dim")
+    func brightness() {
+        var cells = FrameCells()
+        cells.set(.green, .dim, at: 4)
+        cells[0] = .red
+        #expect(cells.brightness(at: 4) == .dim && cells.brightness(at: 0) == .full && cells[4] == .green)
+        #expect(cells.hasDim && !cells.allFull.hasDim && cells.allFull[4] == .green)
+        cells[4] = .amber
+        #expect(cells.brightness(at: 4) == .full && !cells.hasDim)
+        cells.set(.off, .dim, at: 8)
+        #expect(cells == [.red, .off, .off, .off, .amber, .off, .off, .off, .off])
+    }
+
+    @Test("a frame describes dim cells in lower case and a dim status LED as dim; an unlit LED's brightness does not count")
+    func dimDescription() {
+        var cells = FrameCells()
+        cells.set(.green, .dim, at: 2)
+        let frame = Frame(cells: cells, xStatus: false, oStatus: true, oStatusBrightness: .dim)
+        #expect(frame.description == ". . g\n. . .\n. . .\nX:off O:dim")
+        #expect(Frame(cells: cells, xStatus: false, oStatus: false, oStatusBrightness: .dim) == Frame(cells: cells, xStatus: false, oStatus: false))
+        #expect(frame != Frame(cells: cells, xStatus: false, oStatus: true))
+    }
 }

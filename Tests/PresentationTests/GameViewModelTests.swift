@@ -182,4 +182,37 @@ struct FrameRendererTests {
         state.isAsleep = true
         #expect(FrameRenderer.frame(of: state) == .dark)
     }
+
+    /// X in the corner, O in the middle, X on the right of the top row; O to move.
+    private func threeMoves() throws -> SessionState {
+        let board = try Board().playing(Position.all[0]).playing(Position.all[4]).playing(Position.all[2])
+        return SessionState(snapshot: GameSnapshot(board: board))
+    }
+
+    @Test("colour and brightness: O's marks and status LED dim, X's full; the amber flash full")
+    func brightnessCue() throws {
+        var state = try threeMoves()
+        let frame = FrameRenderer.frame(of: state, marks: .colourAndBrightness)
+        #expect(frame.description == "R . R\n. g .\n. . .\nX:off O:dim")
+        state.flashing = Position.all[4]
+        let flashed = FrameRenderer.frame(of: state, marks: .colourAndBrightness)
+        #expect(flashed.cells[4] == .amber && flashed.cells.brightness(at: 4) == .full)
+        // X to move: its LED at full brightness.
+        let xTurn = FrameRenderer.frame(of: SessionState(snapshot: GameSnapshot(board: Board())), marks: .colourAndBrightness)
+        #expect(xTurn.description.hasSuffix("X:on O:off") && !xTurn.hasDimStatus)
+    }
+
+    @Test("colour only: nothing is dim")
+    func colourOnly() throws {
+        let frame = FrameRenderer.frame(of: try threeMoves(), marks: .colour)
+        #expect(frame.description == "R . R\n. G .\n. . .\nX:off O:on")
+        #expect(!frame.cells.hasDim && !frame.hasDimStatus)
+    }
+
+    @Test("the opponent chooser shows O's cells as O's marks: dim with colour and brightness")
+    func opponentChooser() {
+        #expect(FrameRenderer.frame(showing: .person, marks: .colourAndBrightness).description == "R . g\n. . .\n. . .\nX:off O:off")
+        #expect(FrameRenderer.frame(showing: .computer(.perfect), marks: .colourAndBrightness).description == "g g g\ng . .\n. . .\nX:off O:off")
+        #expect(FrameRenderer.frame(showing: .computer(.perfect), marks: .colour).description == "G G G\nG . .\n. . .\nX:off O:off")
+    }
 }

@@ -94,7 +94,7 @@ struct SavingTests {
         person.tap(p(0, 0), bounce: true)
         let writesBefore = chip.outputHistory.count
         loop.advance(by: .milliseconds(150))
-        #expect(person.seenFrame.description == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(person.seenFrame.description == "g . .\n. R .\n. . .\nX:on O:off")
         #expect(chip.outputHistory.count > writesBefore + 100, "scan steps ran while the disk was stuck")
         #expect(disk.written.value.isEmpty)
         disk.gate.signal()

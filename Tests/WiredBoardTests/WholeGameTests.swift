@@ -42,15 +42,15 @@ struct WholeGameTests {
     @Test("a complete run: X wins on a diagonal, presses after the end, new game, an illegal press, a draw")
     func completeRun() {
         #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:on O:off")
-        #expect(tap(p(0, 0)) == "R . .\n. . .\n. . .\nX:off O:on")
-        #expect(tap(p(0, 1)) == "R G .\n. . .\n. . .\nX:on O:off")
-        #expect(tap(p(1, 1)) == "R G .\n. R .\n. . .\nX:off O:on")
-        #expect(tap(p(0, 2)) == "R G G\n. R .\n. . .\nX:on O:off")
+        #expect(tap(p(0, 0)) == "R . .\n. . .\n. . .\nX:off O:dim")
+        #expect(tap(p(0, 1)) == "R g .\n. . .\n. . .\nX:on O:off")
+        #expect(tap(p(1, 1)) == "R g .\n. R .\n. . .\nX:off O:dim")
+        #expect(tap(p(0, 2)) == "R g g\n. R .\n. . .\nX:on O:off")
         // X completes the diagonal: its three cells blink with X's LED; O's cells stay steady.
         let won = tap(p(2, 2))
-        #expect(won == "R G G\n. R .\n. . R\nX:on O:off" || won == ". G G\n. . .\n. . .\nX:off O:off")
+        #expect(won == "R g g\n. R .\n. . R\nX:on O:off" || won == ". g g\n. . .\n. . .\nX:off O:off")
         let phases = Set((0..<8).map { _ in looks(after: .milliseconds(200)) })
-        #expect(phases == ["R G G\n. R .\n. . R\nX:on O:off", ". G G\n. . .\n. . .\nX:off O:off"])
+        #expect(phases == ["R g g\n. R .\n. . R\nX:on O:off", ". g g\n. . .\n. . .\nX:off O:off"])
         #expect(board.viewModel.score.value.xWins == 1)
 
         // Presses after the end change nothing.
@@ -60,19 +60,19 @@ struct WholeGameTests {
 
         // A short press of new game starts O's game: dark matrix, O's LED.
         person.pressNewGame(bounce: true)
-        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:dim")
 
         // An illegal press flashes amber, then the board is as it was.
-        #expect(tap(p(1, 1)) == ". . .\n. G .\n. . .\nX:on O:off")
+        #expect(tap(p(1, 1)) == ". . .\n. g .\n. . .\nX:on O:off")
         #expect(tap(p(1, 1)) == ". . .\n. A .\n. . .\nX:on O:off")
-        #expect(looks(after: .milliseconds(400)) == ". . .\n. G .\n. . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(400)) == ". . .\n. g .\n. . .\nX:on O:off")
 
         // Play on to a draw (O started with the centre):  X G G / G G R / R R G.
         for position in [p(0, 0), p(0, 2), p(2, 0), p(1, 0), p(1, 2), p(0, 1), p(2, 1), p(2, 2)] {
             tap(position)
         }
         let drawPhases = Set((0..<8).map { _ in looks(after: .milliseconds(200)) })
-        #expect(drawPhases == ["R G G\nG G R\nR R G\nX:on O:on", ". . .\n. . .\n. . .\nX:off O:off"])
+        #expect(drawPhases == ["R g g\ng g R\nR R g\nX:on O:dim", ". . .\n. . .\n. . .\nX:off O:off"])
         #expect(board.viewModel.score.value.draws == 1)
     }
 
@@ -92,7 +92,7 @@ struct WholeGameTests {
         scheduler.advance(by: .milliseconds(100))
         person.release(p(0, 0))
         person.release(p(2, 2))
-        #expect(looks(after: .milliseconds(100)) == "R . .\n. . .\n. . G\nX:on O:off")
+        #expect(looks(after: .milliseconds(100)) == "R . .\n. . .\n. . g\nX:on O:off")
     }
 
     @Test("mid-game, a short press of new game does nothing; holding it starts over")
@@ -100,13 +100,13 @@ struct WholeGameTests {
         tap(p(1, 1))
         tap(p(0, 0))
         person.pressNewGame(bounce: true)
-        #expect(looks(after: .milliseconds(300)) == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(300)) == "g . .\n. R .\n. . .\nX:on O:off")
         person.pushNewGame()
-        #expect(looks(after: .milliseconds(1400)) == "G . .\n. R .\n. . .\nX:on O:off")
-        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(looks(after: .milliseconds(1400)) == "g . .\n. R .\n. . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(200)) == ". . .\n. . .\n. . .\nX:off O:dim")
         person.releaseNewGame()
-        #expect(looks(after: .milliseconds(300)) == ". . .\n. . .\n. . .\nX:off O:on")
-        #expect(tap(p(2, 0)) == ". . .\n. . .\nG . .\nX:on O:off")
+        #expect(looks(after: .milliseconds(300)) == ". . .\n. . .\n. . .\nX:off O:dim")
+        #expect(tap(p(2, 0)) == ". . .\n. . .\ng . .\nX:on O:off")
     }
 
     /// A board of its own with a short idle time: minutes of virtual scanning cost real seconds.
@@ -127,13 +127,13 @@ struct WholeGameTests {
             scheduler.advance(by: .milliseconds(150))
             return person.seenFrame.description
         }
-        #expect(tap(p(1, 1)) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(tap(p(1, 1)) == ". . .\n. R .\n. . .\nX:off O:dim")
         scheduler.advance(by: .seconds(9))
-        #expect(person.seenFrame.description == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(person.seenFrame.description == ". . .\n. R .\n. . .\nX:off O:dim")
         scheduler.advance(by: .seconds(1))
         #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:off O:off")
-        #expect(tap(p(0, 0)) == ". . .\n. R .\n. . .\nX:off O:on")
-        #expect(tap(p(0, 0)) == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(tap(p(0, 0)) == ". . .\n. R .\n. . .\nX:off O:dim")
+        #expect(tap(p(0, 0)) == "g . .\n. R .\n. . .\nX:on O:off")
     }
 
     @Test("asleep and dark, the board schedules nothing and writes nothing; a press starts the scan again")
@@ -144,10 +144,10 @@ struct WholeGameTests {
             person.tap(cell, bounce: true)
             scheduler.advance(by: .milliseconds(150))
         }
-        #expect(board.viewModel.isOver.value && board.matrix.isScanning)
+        #expect(board.viewModel.isOver.value && board.lights.isScanning)
         scheduler.advance(by: .seconds(11))
         #expect(board.viewModel.isAsleep.value)
-        #expect(!board.matrix.isScanning)
+        #expect(!board.lights.isScanning)
         #expect(scheduler.pendingCount == 0, "no scan, no blink, no countdown, no settle check")
         let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
         scheduler.advance(by: .seconds(60))
@@ -156,9 +156,9 @@ struct WholeGameTests {
         #expect(PinMap.standard.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
         person.tap(p(2, 2), bounce: true)
         scheduler.advance(by: .milliseconds(150))
-        #expect(board.matrix.isScanning)
-        #expect(person.seenFrame.description == "R R R\nG G .\n. . .\nX:on O:off"
-                || person.seenFrame.description == ". . .\nG G .\n. . .\nX:off O:off")
+        #expect(board.lights.isScanning)
+        #expect(person.seenFrame.description == "R R R\ng g .\n. . .\nX:on O:off"
+                || person.seenFrame.description == ". . .\ng g .\n. . .\nX:off O:off")
     }
 
     @Test("against the computer, chosen on the board: its cells in green after its thinking time, its LED on meanwhile, a press in its turn refused")
@@ -169,10 +169,10 @@ struct WholeGameTests {
             person.chooseNextOpponent(tapping: p(2, 2), bounce: true)
             scheduler.advance(by: .milliseconds(400))
         }
-        #expect(looks(after: .zero) == "G G G\nG . .\n. . .\nX:off O:off", "level 4 is shown as four green cells")
+        #expect(looks(after: .zero) == "g g g\ng . .\n. . .\nX:off O:off", "level 4 is shown as four green cells")
         #expect(looks(after: .milliseconds(1500)) == ". . .\n. . .\n. . .\nX:on O:off")
-        #expect(tap(p(1, 1)) == ". . .\n. R .\n. . .\nX:off O:on", "its turn: its LED on while it thinks")
-        #expect(tap(p(2, 2)) == ". . .\n. R .\n. . A\nX:off O:on", "a press in its turn flashes amber")
+        #expect(tap(p(1, 1)) == ". . .\n. R .\n. . .\nX:off O:dim", "its turn: its LED on while it thinks")
+        #expect(tap(p(2, 2)) == ". . .\n. R .\n. . A\nX:off O:dim", "a press in its turn flashes amber")
         scheduler.advance(by: .milliseconds(600))
         let answered = person.seenFrame
         #expect(answered.cells.filter { $0 == .green }.count == 1 && answered.xStatus && !answered.oStatus)

@@ -54,6 +54,17 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
         return (frame.xStatus, frame.oStatus)
     }
 
+    /// Whether they can tell bright from dim at all (LEDs driven so hard that both look the same).
+    var seesBrightness = true
+
+    func brighterCell(prompt: String) throws(NoAnswer) -> Int? {
+        try answer()
+        let frame = look()
+        let lit = frame.cells.indices.filter { frame.cells[$0].isLit }
+        guard seesBrightness, lit.count == 2 else { return nil }
+        return lit.first { frame.cells.brightness(at: $0) == .full && lit.contains { other in frame.cells.brightness(at: other) == .dim } }
+    }
+
     func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
         switch target {
         case .cell(let index): board.tap(Position.all[index], bounce: true)
@@ -64,7 +75,7 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
 }
 
 /// The self-test of the standard wiring, with the default timings.
-private let standardTest = SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500))
+private let standardTest = SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500), dimMarks: true)
 
 /// Whether `chip` is as a finished self-test must leave it: every LED line low, no line held.
 private func leftDark(_ chip: SimulatedChip) -> Bool {
@@ -120,6 +131,20 @@ struct SelfTestTests {
     @Test("a correctly wired board passes")
     func correct() throws {
         #expect(try run(actual: .standard) == [])
+    }
+
+    @Test("dim marks that look as bright as full ones are named; without dim marks it is not asked")
+    func brightness() throws {
+        for dimMarks in [true, false] {
+            let scheduler = TestScheduler()
+            let chip = SimulatedChip(clock: scheduler)
+            let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard)
+            builder.seesBrightness = false
+            let test = SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500), dimMarks: dimMarks)
+            let faults = try test.run(chip: chip, scheduler: scheduler, operator: builder)
+            #expect(faults == (dimMarks ? ["cells lit one frame in 4 did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights]."] : []))
+            #expect(leftDark(chip))
+        }
     }
 
     @Test("swapped buttons are named")

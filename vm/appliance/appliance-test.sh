@@ -59,6 +59,8 @@ report "{\"scenario\":\"initial\",\"frame\":\"$(tool frame 1.0)\"}"
 # Cells: (1,1) is GPIO5, (0,0) GPIO4, (2,2) GPIO26.
 tool tap 5; sleep 0.6; tool tap 4; sleep 0.6
 report "{\"scenario\":\"moves\",\"frame\":\"$(tool frame 1.0)\"}"
+# How long each LED is lit and how often it comes on: X's mark full, O's dim (the default marks).
+report "{\"scenario\":\"timing-x-to-move\",\"timing\":$(tool timing 2.0)}"
 
 restarts=$(prop NRestarts)
 systemctl kill -s KILL tictactoe.service
@@ -73,6 +75,7 @@ report "{\"scenario\":\"after-wedge\",\"restarts\":$(prop NRestarts),\"frame\":\
 
 tool tap 26; sleep 0.6
 report "{\"scenario\":\"move-after-restarts\",\"frame\":\"$(tool frame 1.0)\"}"
+report "{\"scenario\":\"timing-o-to-move\",\"timing\":$(tool timing 2.0)}"
 
 # Lights off however the process ends. With restarts off, a SIGKILL and then a watchdog abort
 # each leave the service down for good; ExecStopPost (tictactoe lights-off) must have switched

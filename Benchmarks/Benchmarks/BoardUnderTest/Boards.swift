@@ -56,7 +56,9 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
     private let rowPeriodNanoseconds: Int64
     var replay = GameReplay()
 
-    public init(settings: BoardSettings = BoardSettings(), scheduler: TestScheduler = TestScheduler(), chip: Chip) {
+    /// Colour-only marks by default: the press benchmarks check that the pressed cell lights in
+    /// the frame after the press, and a dim cell lights only one frame in four.
+    public init(settings: BoardSettings = BoardSettings(marks: .colour), scheduler: TestScheduler = TestScheduler(), chip: Chip) {
         self.scheduler = scheduler
         self.chip = chip
         rowPeriod = settings.scanRowPeriod
@@ -98,11 +100,26 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
         chip.release(pins.button(for: cell), at: scheduler.now)
         scheduler.advance(by: .milliseconds(100))
     }
+
+    /// A press and release of `cell`, and time to show it.
+    public func tap(_ cell: Position) {
+        chip.press(pins.button(for: cell), at: scheduler.now)
+        scheduler.advance(by: .milliseconds(50))
+        release(cell)
+    }
+
+    /// A stack scanning a mark of each player, with `marks`: what the scan-step benchmarks time.
+    public static func scanning(marks: MarkStyle, chip: Chip) -> FullStack {
+        let stack = FullStack(settings: BoardSettings(marks: marks), chip: chip)
+        for _ in 0..<2 { stack.tap(stack.nextCell()) }
+        precondition(stack.board.lights.isScanning, "X and O should be lit")
+        return stack
+    }
 }
 
 extension FullStack where Chip == SimulatedChip {
     /// On a simulated chip that counts writes but keeps no history.
-    public convenience init(settings: BoardSettings = BoardSettings()) {
+    public convenience init(settings: BoardSettings = BoardSettings(marks: .colour)) {
         let scheduler = TestScheduler()
         self.init(settings: settings, scheduler: scheduler, chip: SimulatedChip(clock: scheduler, historyCapacity: 0))
     }
@@ -116,8 +133,10 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
     var debouncers: [Debouncer]
     var state = SessionState(snapshot: GameSnapshot(board: Board(), nextStarter: .o))
     var scan = RowScan(pins: pins)
-    var statusWrite = [LineSetting(pins.xStatus, .low), LineSetting(pins.oStatus, .low)]
+    /// As the full stack's: colour only (see ``FullStack``).
+    let marks = MarkStyle.colour
     var row = 2
+    var dimFrame = 0
     var now = MonotonicInstant(nanoseconds: 1_000_000_000)
     var replay = GameReplay()
     let cellByOffset: [Int]
@@ -149,17 +168,15 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
               pins.buttonPolarity.isActive(level),
               let next = try? state.board.playing(Position.all[index]) else { return }
         state.board = next
-        let frame = FrameRenderer.frame(of: state)
-        scan.show(frame.cells)
-        statusWrite[0].level = pins.statusPolarity.level(active: frame.xStatus)
-        statusWrite[1].level = pins.statusPolarity.level(active: frame.oStatus)
-        try? outputs.set(statusWrite)
+        scan.show(FrameRenderer.frame(of: state, marks: marks))
+        if !scan.needsScan { try? outputs.set(scan.still) }
     }
 
     mutating func scanStep() {
         row = (row + 1) % 3
+        if row == 0 { dimFrame = (dimFrame + 1) % Brightness.dimFrames }
         try? outputs.set(scan.blank)
-        if scan.isLit { try? outputs.set(scan.rows[row]) }
+        if scan.needsScan { try? outputs.set(scan.write(row: row, frame: dimFrame)) }
     }
 
     public mutating func pressAndScanOneFrame(_ cell: Position) -> Int {

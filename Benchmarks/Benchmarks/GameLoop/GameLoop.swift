@@ -13,9 +13,10 @@ import WiredBoard
 //
 // (a) "press to row writes (full stack)": a button line of the simulated chip goes low, the
 //     scheduler runs the edge through the button pad, the debouncer, the pad's positions, the
-//     view model, the frame and the bindings into the matrix and status LEDs, then one frame of
-//     the scan (three row steps, in one of which the chip's lines light the pressed cell). One
-//     frame, not "until lit", so that every press and every board does the same scan work.
+//     view model, the frame and the binding into the LEDs, then one frame of the scan (three row
+//     steps, in one of which the chip's lines light the pressed cell). One frame, not "until
+//     lit", so that every press and every board does the same scan work; so with colour-only
+//     marks (a dim O lights one frame in four, not in every one).
 // (a′) the same on a counting chip (edges sent straight in, writes kept as one word and
 //     counted): the program's own cost, without the simulated chip's bookkeeping.
 // (b) "press to row writes (imperative baseline)": the same work by direct calls of the same
@@ -24,7 +25,9 @@ import WiredBoard
 //     properties or scheduler, on the simulated chip.
 // (b′) the imperative baseline on the counting chip: it allocates nothing. (a′)/(b′) is what
 //     the reactive plumbing costs; docs/BENCHMARKS.md holds the figures.
-// (c) "scan step (lit frame)": one steady scan step, blank and row write, through the scheduler.
+// (c) "scan step (X full and O dim lit)": one steady scan step, blank and row write, through the
+//     scheduler, with the default marks; (c′) the same frame with colour-only marks: what
+//     brightness costs the scan.
 // (d) "dark board for a virtual minute": the board has gone to sleep; the metric "actions" is
 //     how many scheduled actions ran in the minute after the last frame went dark.
 // (e) "one computer move (perfect level)": the computer's choice on a board, taken in turn from
@@ -58,6 +61,22 @@ private func pressBenchmark<Board: PressedBoard>(_ name: String, _ make: @escapi
     }
 }
 
+/// One scan step of a frame with a mark of each player, measured alone.
+func scanStepBenchmark(_ name: String, marks: MarkStyle) {
+    Benchmark(name) { benchmark in
+        let stack = FullStack.scanning(marks: marks, chip: CountingChip())
+        let period = stack.rowPeriod.nanoseconds
+        for _ in benchmark.scaledIterations {
+            // The test clock's `Duration` arithmetic is outside: it is not the scan's cost.
+            let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
+            benchmark.startMeasurement()
+            stack.scheduler.advance(to: next)
+            benchmark.stopMeasurement()
+        }
+        blackHole(stack.chip.writes)
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
@@ -73,21 +92,9 @@ let benchmarks: @Sendable () -> Void = {
 
     pressBenchmark("(b′) press to row writes (imperative, counting chip)") { ImperativeBoard(chip: CountingChip()) }
 
-    Benchmark("(c) scan step (lit frame, counting chip)") { benchmark in
-        let stack = FullStack(chip: CountingChip())
-        let cell = stack.nextCell()
-        _ = stack.pressAndScanOneFrame(cell)
-        stack.release(cell)
-        let period = stack.rowPeriod.nanoseconds
-        for _ in benchmark.scaledIterations {
-            // The test clock's `Duration` arithmetic is outside: it is not the scan's cost.
-            let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
-            benchmark.startMeasurement()
-            stack.scheduler.advance(to: next)
-            benchmark.stopMeasurement()
-        }
-        blackHole(stack.chip.writes)
-    }
+    scanStepBenchmark("(c) scan step (X full and O dim lit, counting chip)", marks: .colourAndBrightness)
+
+    scanStepBenchmark("(c′) scan step (X and O lit, colour only, counting chip)", marks: .colour)
 
     Benchmark(
         "(d) dark board for a virtual minute",

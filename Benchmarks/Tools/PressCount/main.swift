@@ -12,7 +12,8 @@ import Glibc
 //
 //   PressCount full N        N presses through the whole stack, each until its cell is lit
 //   PressCount imperative N  the same presses by the imperative program
-//   PressCount scan N        N scan steps of a lit frame
+//   PressCount scan N        N scan steps of a frame with an X and an O, colour only
+//   PressCount scan-dim N    the same with O's mark and status LED dim
 //   PressCount served-K N    N presses through the whole stack with the board's API served
 //                            beside it and K clients reading every state (the loop's cost
 //                            only: the server and the clients run on threads of their own)
@@ -26,7 +27,7 @@ func measured(_ work: () -> Int) -> Int { work() }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    print("usage: PressCount full|imperative|scan|served-K|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|served-K|latency COUNT")
     exit(2)
 }
 /// The wall time of each run, in nanoseconds, read outside `measured`.
@@ -60,11 +61,8 @@ case "full":
 case "imperative":
     var baseline = ImperativeBoard(chip: CountingChip())
     steps = press(&baseline, times: count)
-case "scan":
-    let stack = FullStack(chip: CountingChip())
-    let cell = stack.nextCell()
-    _ = stack.pressAndScanOneFrame(cell)
-    stack.release(cell)
+case "scan", "scan-dim":
+    let stack = FullStack.scanning(marks: arguments[1] == "scan" ? .colour : .colourAndBrightness, chip: CountingChip())
     // The next deadline is worked out outside: `Duration` arithmetic is the test clock's cost,
     // not the scan's.
     let period = stack.rowPeriod.nanoseconds
@@ -88,7 +86,7 @@ case "latency":
     times = socketPressLatencies(count)
     steps = count
 default:
-    print("usage: PressCount full|imperative|scan|served-K|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|served-K|latency COUNT")
     exit(2)
 }
 times.sort()

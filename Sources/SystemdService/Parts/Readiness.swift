@@ -7,7 +7,7 @@ import Reactive
 ///
 /// ## Contract
 /// - ``start()`` returns once the first frame has been written to the chip in full
-///   (``LEDMatrix/framesWritten``; not a guess of time), or an LED write has failed; then
+///   (``LEDBoard/framesWritten``; not a guess of time), or an LED write has failed; then
 ///   `READY=1` is sent with the chip's name.
 /// - ``stop()`` sends `STOPPING=1`. The watchdog comes after this part in the group, so its
 ///   pings have stopped by then; the board comes before it, so its lights are still on.
@@ -26,7 +26,7 @@ public struct Readiness: ServicePart {
     public func start() async {
         let (board, chip) = (board.board, board.chip)
         // Subscribed before the scan starts, so the first frame written cannot be missed.
-        let firstFrame = FirstEvent(of: Signal.merge(board.matrix.framesWritten, board.failures.map(value: ())))
+        let firstFrame = FirstEvent(of: Signal.merge(board.lights.framesWritten, board.failures.map(value: ())))
         board.start()
         await firstFrame.value()
         notifier.ready(status: "playing on \(chip.name) [\(chip.label)]")

@@ -1,0 +1,169 @@
+import GPIO
+import Lights
+import Reactive
+
+/// Every LED of the board: the 3×3 bi-colour matrix, multiplexed — one row lit at a time, fast
+/// enough that the eye sees all three — and the two status LEDs, directly driven.
+///
+/// ## Contract
+/// - Shows the latest ``Frame`` bound into it (`lights <~ frames`): its cells, its status LEDs,
+///   and the brightness of each.
+/// - Each scan step, every `rowPeriod` on `scheduler`, first blanks the matrix (all rows and
+///   columns off) and then, in a second write, sets the next row's columns, switches that row
+///   on and sets the status LEDs. Every level inside the second write is a subset of the target,
+///   so no LED of another row can flash (ghosting), whatever order the chip applies the lines in.
+/// - A dim LED is lit in one frame (three row steps) of every ``Brightness/dimFrames`` and dark
+///   in the others, within the same writes: brightness adds no write and no wake-up.
+/// - Quiet when nothing needs the scan: a frame with no cell lit and no status LED dim is
+///   written once (the matrix blank, the status LEDs set) and the scan is then not scheduled at
+///   all; the next frame that needs it starts it again. A dark board costs no wake-ups.
+/// - ``framesWritten`` sends once each new frame has been written out in full while started:
+///   at once for a frame that needs no scan, after the scan has lit all three rows for one that
+///   does (in frames that light its dim LEDs, if it has any). The service tells systemd it is
+///   ready on the first.
+/// - A write error stops the scan and is sent on ``failures``.
+/// - ``stop()`` stops the scan and switches every LED line off; the board stays stopped.
+/// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
+///   ``start()`` and ``stop()`` must be called there, so its state needs no lock.
+public final class LEDBoard: BindingTargetProvider, Sendable {
+    /// The scan itself. Bindings and the scan timer hold it strongly, not the board weakly: a
+    /// weak reference would put every retain of it on the runtime's slow path, on every step.
+    private let scan: LightScan
+    private let token: Lifetime.Token
+    private let lifetime: Lifetime
+    public let failures: Signal<GPIOError>
+    public let framesWritten: Signal<Void>
+
+    /// The board's LEDs on `lines`, which must include the pin map's matrix and status lines.
+    public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
+        let failures = Signal<GPIOError>.pipe(), framesWritten = Signal<Void>.pipe()
+        scan = LightScan(
+            lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, failures: failures.input,
+            framesWritten: framesWritten.input)
+        self.failures = failures.output
+        self.framesWritten = framesWritten.output
+        (lifetime, token) = Lifetime.make()
+    }
+
+    /// The frame the LEDs show.
+    public var bindingTarget: BindingTarget<Frame> {
+        BindingTarget(lifetime: lifetime) { [scan] frame in scan.show(frame) }
+    }
+
+    /// The frame being shown.
+    public var shownFrame: Frame { scan.writes.frame }
+
+    /// Whether scan steps are scheduled now (only while started and something needs them).
+    public var isScanning: Bool { scan.isScanning }
+
+    /// Starts showing: scans while a cell is lit or a status LED dim.
+    public func start() { scan.start() }
+
+    /// Stops scanning and switches every LED off.
+    public func stop() { scan.stop() }
+
+    /// Its timer holds the scan: cancelling it lets the scan go with the board.
+    deinit { scan.cancelScan() }
+}
+
+/// The lights' state and scan steps, confined to the scheduler.
+private final class LightScan: @unchecked Sendable {
+    private let lines: any OutputLines
+    private let scheduler: any Scheduler
+    private let rowPeriod: Duration
+    private let allOff: [LineSetting]
+    private(set) var writes: RowScan
+    private var row = 2
+    /// The frame of the dim cycle the scan is in (`0..<Brightness.dimFrames`).
+    private var dimFrame = 0
+    private var isRunning = false
+    private var scanTimer: (any Disposable)?
+    /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
+    private var rowsToWrite: Int?
+    private let failureInput: Signal<GPIOError>.Input
+    private let framesWrittenInput: Signal<Void>.Input
+
+    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
+         failures: Signal<GPIOError>.Input, framesWritten: Signal<Void>.Input) {
+        self.lines = lines
+        self.rowPeriod = rowPeriod
+        self.scheduler = scheduler
+        allOff = pins.allLEDsOff
+        writes = RowScan(pins: pins)
+        failureInput = failures
+        framesWrittenInput = framesWritten
+    }
+
+    var isScanning: Bool { scanTimer != nil }
+
+    func start() {
+        isRunning = true
+        rowsToWrite = 3
+        if !writes.needsScan { write(writes.still) }
+        followFrame()
+    }
+
+    func stop() {
+        isRunning = false
+        cancelScan()
+        try? lines.set(allOff)
+    }
+
+    func show(_ frame: Frame) {
+        guard frame != writes.frame else { return }
+        let wasScanned = writes.needsScan
+        writes.show(frame)
+        rowsToWrite = 3
+        // A frame that needs no scan is written at once: the scan's writes will not carry it.
+        if isRunning && !writes.needsScan && !wasScanned { write(writes.still) }
+        followFrame()
+    }
+
+    /// Schedules the scan while started and needed; otherwise writes the still frame once and
+    /// cancels it.
+    private func followFrame() {
+        guard isRunning else { return }
+        if writes.needsScan {
+            guard scanTimer == nil else { return }
+            scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
+        } else {
+            if scanTimer != nil {
+                cancelScan()
+                write(writes.still)
+            }
+            frameWritten()
+        }
+    }
+
+    private func frameWritten() {
+        rowsToWrite = nil
+        framesWrittenInput.send()
+    }
+
+    func cancelScan() {
+        scanTimer?.dispose()
+        scanTimer = nil
+    }
+
+    /// One scan step: blank, then light the next row. Runs on the scheduler.
+    private func step() {
+        row = (row + 1) % 3
+        if row == 0 { dimFrame = (dimFrame + 1) % Brightness.dimFrames }
+        guard write(writes.blank), write(writes.write(row: row, frame: dimFrame)), let rows = rowsToWrite else { return }
+        // A row counts once written with every LED the frame lights, dim ones included.
+        guard dimFrame == 0 || !writes.hasDim else { return }
+        if rows > 1 { rowsToWrite = rows - 1 } else { frameWritten() }
+    }
+
+    @discardableResult
+    private func write(_ settings: [LineSetting]) -> Bool {
+        do {
+            try lines.set(settings)
+            return true
+        } catch {
+            cancelScan()
+            failureInput.send(error)
+            return false
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Basics
+import GPIO
+import Lights
+import Reactive
+import SimulatedGPIO
+import Testing
+@testable import Devices
+
+@Suite("LED board: the matrix and the status LEDs")
+struct LEDBoardTests {
+    let scheduler = TestScheduler()
+    let chip: SimulatedChip
+    let pins = PinMap.standard
+    let lines: any OutputLines
+    let matrix: LEDBoard
+    let frame = MutableProperty(Frame.dark)
+
+    init() throws {
+        chip = SimulatedChip(clock: scheduler)
+        lines = try chip.requestOutputs(OutputConfiguration(offsets: PinMap.standard.outputOffsets, initialLevel: .low, consumer: "t"))
+        matrix = LEDBoard(lines: lines, pins: .standard, rowPeriod: .microseconds(500), scheduler: scheduler)
+        matrix <~ frame
+        matrix.start()
+    }
+
+    private var sample: Frame {
+        var cells = [LEDColor](repeating: .off, count: 9)
+        cells[0] = .red
+        cells[4] = .green
+        cells[8] = .amber
+        cells[2] = .red
+        return Frame(cells: cells, xStatus: false, oStatus: false)
+    }
+
+    @Test("what the eye sees of the scan is the frame")
+    func perceived() {
+        frame.value = sample
+        scheduler.advance(by: .milliseconds(50))
+        #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now) == sample)
+    }
+
+    @Test("never two rows lit at once, and columns change only while every row is off")
+    func noGhosting() {
+        frame.value = sample
+        scheduler.advance(by: .milliseconds(20))
+        var cells = sample.cells
+        cells.swapAt(0, 8)
+        frame.value = Frame(cells: cells, xStatus: false, oStatus: false)
+        scheduler.advance(by: .milliseconds(20))
+        let columns = pins.redColumns + pins.greenColumns
+        var previous = chip.outputHistory.first?.levels ?? LineLevels()
+        var writes = 0
+        for write in chip.outputHistory.dropFirst() {
+            let lit = pins.rows.filter { write.levels[$0] == .high }
+            #expect(lit.count <= 1)
+            let columnsChanged = columns.contains { write.levels[$0] != previous[$0] }
+            let wasLit = pins.rows.contains { previous[$0] == .high }
+            // Columns may change together with turning a row on from blank, never while a row
+            // stays lit.
+            if columnsChanged { #expect(!wasLit || lit.isEmpty) }
+            previous = write.levels
+            writes += 1
+        }
+        #expect(writes > 100)
+    }
+
+    @Test("a full frame is scanned at least 100 times a second")
+    func scanRate() {
+        frame.value = sample
+        scheduler.advance(by: .seconds(1))
+        let rowOnsets = chip.outputHistory.filter { $0.levels[pins.rows[0]] == .high }.count
+        #expect(rowOnsets >= 100)
+    }
+
+    @Test("a dark frame is written once, then nothing; stop switches everything off")
+    func darkAndStop() {
+        frame.value = sample
+        scheduler.advance(by: .milliseconds(10))
+        frame.value = .dark
+        scheduler.advance(by: .milliseconds(5))
+        let count = chip.outputHistory.count
+        scheduler.advance(by: .milliseconds(100))
+        #expect(chip.outputHistory.count == count)
+        #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        frame.value = sample
+        scheduler.advance(by: .milliseconds(10))
+        matrix.stop()
+        scheduler.advance(by: .milliseconds(10))
+        #expect((pins.rows + pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
+    }
+
+    @Test("a frame counts as written once all three rows have been lit; a dark one at once")
+    func framesWritten() throws {
+        let chip = SimulatedChip(clock: scheduler)
+        let lines = try chip.requestOutputs(OutputConfiguration(offsets: pins.outputOffsets, initialLevel: .low, consumer: "w"))
+        let matrix = LEDBoard(lines: lines, pins: pins, rowPeriod: .microseconds(500), scheduler: scheduler)
+        let frame = MutableProperty(sample)
+        matrix <~ frame
+        let written = Protected(0)
+        matrix.framesWritten.observeValues { written.withValue { $0 += 1 } }
+        matrix.start()
+        scheduler.advance(by: .microseconds(1_000))
+        #expect(written.value == 0, "two rows of three lit so far")
+        scheduler.advance(by: .microseconds(500))
+        #expect(written.value == 1)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(written.value == 1, "rescanning the same frame is not a new frame")
+        frame.value = .dark
+        #expect(written.value == 2)
+        #expect((pins.rows + pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
+    }
+
+    @Test("a write error stops the scan and is reported")
+    func writeError() {
+        let failures = Protected<[GPIOError]>([])
+        matrix.failures.observeValues { error in failures.withValue { $0.append(error) } }
+        frame.value = sample
+        lines.release()
+        scheduler.advance(by: .milliseconds(10))
+        #expect(failures.value == [.released(chip: chip.name)])
+    }
+
+    /// X's marks full, O's dim, as the default marks show them: red in the corner, green dim in
+    /// the middle, O's status LED dim.
+    private var dimmed: Frame {
+        var cells = FrameCells()
+        cells[0] = .red
+        cells.set(.green, .dim, at: 4)
+        return Frame(cells: cells, xStatus: false, oStatus: true, oStatusBrightness: .dim)
+    }
+
+    @Test("what the eye sees of dim cells and a dim status LED is the frame, brightness and all")
+    func perceivedDim() {
+        frame.value = dimmed
+        scheduler.advance(by: .milliseconds(50))
+        let seen = FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now)
+        #expect(seen == dimmed, "\(seen)")
+        #expect(seen.cells.brightness(at: 4) == .dim && seen.cells.brightness(at: 0) == .full)
+    }
+
+    /// When the lines went from not showing to showing what `isOn` looks for, over the history.
+    private func onsets(_ isOn: (LineLevels) -> Bool) -> [MonotonicInstant] {
+        var onsets: [MonotonicInstant] = [], wasOn = false
+        for write in chip.outputHistory {
+            let on = isOn(write.levels)
+            if on && !wasOn { onsets.append(write.time) }
+            wasOn = on
+        }
+        return onsets
+    }
+
+    @Test("a dim LED is lit one frame in four, in the scan's own writes, and still refreshed at least 100 times a second")
+    func dimDuty() {
+        frame.value = sample
+        scheduler.advance(by: .seconds(1))
+        let fullWrites = chip.outputHistory.count
+        frame.value = dimmed
+        scheduler.advance(by: .seconds(1))
+        // No write and no wake-up of its own: the same number of writes a second.
+        #expect(abs(chip.outputHistory.count - 2 * fullWrites) <= 2, "\(chip.outputHistory.count) writes against \(fullWrites)")
+        let second = scheduler.now - .seconds(1)
+        func lit(_ cell: Int, _ color: LEDColor) -> (LineLevels) -> Bool {
+            { pins.cellColors(at: $0)[cell] == color }
+        }
+        let red = onsets(lit(0, .red)).filter { $0 > second }.count
+        let green = onsets(lit(4, .green)).filter { $0 > second }.count
+        let status = onsets { $0[pins.oStatus] == .high }.filter { $0 > second }.count
+        // Full: once a frame; dim: once every four frames; both at least 100 times a second.
+        #expect(abs(red - 4 * green) <= 4, "red \(red), green \(green)")
+        #expect(green >= 100 && status >= 100, "green \(green), O's status \(status)")
+        #expect(abs(green - status) <= 1)
+    }
+
+    @Test("a frame with dim LEDs counts as written once all three rows have been lit in a frame that lights them")
+    func dimFrameWritten() throws {
+        let written = Protected(0)
+        matrix.framesWritten.observeValues { written.withValue { $0 += 1 } }
+        frame.value = dimmed
+        var steps = 0
+        while written.value == 0 && steps < 24 {
+            scheduler.advance(by: .microseconds(500))
+            steps += 1
+        }
+        #expect(written.value == 1)
+        // By then every LED of the frame has been on, the dim green in the middle included.
+        let lit = Set(chip.outputHistory.flatMap { write in
+            pins.cellColors(at: write.levels).enumerated().filter { $0.element.isLit }.map { "\($0.element) \($0.offset)" }
+        })
+        #expect(lit == ["red 0", "green 4"], "\(lit) after \(steps) steps")
+        #expect(chip.outputHistory.contains { $0.levels[pins.oStatus] == .high })
+    }
+
+    @Test("status LEDs alone are written once with no scan; a dim one alone keeps the scan running")
+    func statusAlone() {
+        frame.value = Frame(cells: FrameCells(), xStatus: true, oStatus: false)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(!matrix.isScanning)
+        #expect(chip.level(of: pins.xStatus) == .high && chip.level(of: pins.oStatus) == .low)
+        let count = chip.outputHistory.count
+        scheduler.advance(by: .milliseconds(100))
+        #expect(chip.outputHistory.count == count, "nothing written while nothing changes")
+        frame.value = Frame(cells: FrameCells(), xStatus: false, oStatus: true, oStatusBrightness: .dim)
+        scheduler.advance(by: .milliseconds(30))
+        #expect(matrix.isScanning)
+        #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now).description.hasSuffix("X:off O:dim"))
+        frame.value = .dark
+        scheduler.advance(by: .milliseconds(10))
+        #expect(!matrix.isScanning)
+        #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        frame.value = Frame(cells: FrameCells(), xStatus: true, oStatus: false)
+        matrix.stop()
+        #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+    }
+}
