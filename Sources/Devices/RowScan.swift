@@ -50,8 +50,9 @@ public struct RowScan: Sendable {
                  LineSetting(pins.greenColumns[column], pins.columnPolarity.level(active: false))]
             } + [LineSetting(pins.rows[row], pins.rowPolarity.level(active: true))] + status
         }
-        // Built apart, not copied: a copy would share its buffers until the first frame.
-        dimDarkRows = rows.map { Array($0) }
+        // Each row built afresh (`Array(row)` would share its buffer): a shared buffer is copied
+        // when first written, and a build of the benchmarks was seen copying on every frame.
+        dimDarkRows = rows.map { $0.map { $0 } }
         still = pins.matrixOff + status
         columnLevels = (pins.columnPolarity.level(active: false), pins.columnPolarity.level(active: true))
         statusLevels = (pins.statusPolarity.level(active: false), pins.statusPolarity.level(active: true))
