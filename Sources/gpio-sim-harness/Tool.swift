@@ -7,10 +7,11 @@ import GPIO
 ///     gpio-sim-harness tool DEVICE CHIP frame SECONDS   # print the frame seen, on one line
 ///     gpio-sim-harness tool DEVICE CHIP timing SECONDS  # each lit LED's duty and refresh rate, as JSON
 ///     gpio-sim-harness tool DEVICE CHIP tap LINE [HOLD]  # press and release with bounce
-///     gpio-sim-harness tool DEVICE CHIP leds            # "on" or "off": any LED line high?
+///     gpio-sim-harness tool DEVICE CHIP leds [SECONDS]  # "on" or "off": any LED line high
+///                                                       # at any moment of SECONDS (0.3)?
 func runTool(_ arguments: [String]) -> Int32 {
     guard arguments.count >= 3 else {
-        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | timing SECONDS | tap LINE [HOLD] | leds\n".utf8))
+        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | timing SECONDS | tap LINE [HOLD] | leds [SECONDS]\n".utf8))
         return 64
     }
     let sim = GPIOSim.existing(device: arguments[0], chip: arguments[1])
@@ -41,7 +42,14 @@ func runTool(_ arguments: [String]) -> Int32 {
         Thread.sleep(forTimeInterval: hold)
         sim.bounce(line, endingUp: true)
     case "leds":
-        let lit = pins.outputOffsets.contains { sim.value(Int($0.rawValue)) }
+        // Looked at for a while, not once: the scan blanks the matrix before each row, and a
+        // dim status LED is dark three frames in four, so one sample may find a lit board dark.
+        let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 0.3 : 0.3
+        let started = Date()
+        var lit = false
+        repeat {
+            lit = pins.outputOffsets.contains { sim.value(Int($0.rawValue)) }
+        } while !lit && Date().timeIntervalSince(started) < seconds
         print(lit ? "on" : "off")
     default:
         return 64
