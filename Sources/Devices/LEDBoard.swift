@@ -99,7 +99,6 @@ private final class LightScan: @unchecked Sendable {
     func start() {
         isRunning = true
         rowsToWrite = 3
-        if !writes.needsScan { write(writes.still) }
         followFrame()
     }
 
@@ -111,27 +110,21 @@ private final class LightScan: @unchecked Sendable {
 
     func show(_ frame: Frame) {
         guard frame != writes.frame else { return }
-        let wasScanned = writes.needsScan
         writes.show(frame)
         rowsToWrite = 3
-        // A frame that needs no scan is written at once: the scan's writes will not carry it.
-        if isRunning && !writes.needsScan && !wasScanned { write(writes.still) }
         followFrame()
     }
 
-    /// Schedules the scan while started and needed; otherwise writes the still frame once and
-    /// cancels it.
+    /// Schedules the scan while started and needed; otherwise cancels it and writes the frame
+    /// once (the scan's writes will not carry it).
     private func followFrame() {
         guard isRunning else { return }
         if writes.needsScan {
             guard scanTimer == nil else { return }
             scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
         } else {
-            if scanTimer != nil {
-                cancelScan()
-                write(writes.still)
-            }
-            frameWritten()
+            cancelScan()
+            if write(writes.still) { frameWritten() }
         }
     }
 
