@@ -9,11 +9,12 @@ import Lights
 /// judged lit by ``PinMap/color(ofCell:at:)``, as the simulation's eye judges it. Samples come
 /// at arbitrary moments of the row scan, and under emulation the scan itself runs
 /// unevenly (the guest's scheduler may pause it for milliseconds), so a cell is judged against
-/// its own row: lit in red when the red column was on in at least an eighth of the samples taken
-/// while its row was on (half of a dim LED's share, one frame in four).
+/// its own row, visit by visit (each time the row is seen to come on): lit in red when the red
+/// column was on in at least an eighth of its row's visits (half of a dim LED's share, one frame
+/// in four). Visits, not samples: a scan that stalls in one frame counts once.
 ///
 /// Brightness is judged over the stretch in which the cell was seen lit at all, from its first
-/// lit sample to its last: full when lit in at least half of its row's samples there, dim when
+/// lit visit to its last: full when lit in at least half of its row's visits there, dim when
 /// less. So a cell that starts or stops blinking within the window still reads as the
 /// brightness it had, not as a dimmer one. A status LED alike, against all samples.
 struct LEDSampler {
@@ -51,22 +52,31 @@ struct LEDSampler {
     /// fewer scan cycles than rows. A scan that stops for longer than the limit still shows as
     /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
-        var redCount = [Int](repeating: 0, count: 9), greenCount = [Int](repeating: 0, count: 9)
+        // Counted per visit of a row (each time it is seen to come on), not per sample: a scan
+        // that stalls for a while in one frame is one visit, not a window's worth of samples.
+        var redVisits = [Int](repeating: 0, count: 9), greenVisits = [Int](repeating: 0, count: 9)
         var cellLit = [Stretch](repeating: Stretch(), count: 9)
-        var rowCount = [Int](repeating: 0, count: 3)
+        var visits = [Int](repeating: 0, count: 3), rowWasOn = [Bool](repeating: false, count: 3)
+        var seenInVisit = [(red: Bool, green: Bool)](repeating: (false, false), count: 9)
         var xLit = Stretch(), oLit = Stretch(), samples = 0
+        let enough = 2 * Brightness.dimFrames
         let started = Date()
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
         while true {
             let now = Date()
             // Once any row has been seen lit the scan is running (a dark matrix is not scanned at
-            // all), and it lights every row in turn: look on until each has been seen.
-            let scanHalfSeen = rowCount.contains { $0 > 0 } && rowCount.contains { $0 < 2 }
+            // all), and it lights every row in turn: look on until each has been visited often
+            // enough to hold two of the dim cycle's lit frames.
+            let scanHalfSeen = visits.contains { $0 > 0 } && visits.contains { $0 < enough }
             guard now < deadline || (now < limit && scanHalfSeen) else { break }
             samples += 1
             if x.isHigh { xLit.seen(at: samples) }
             if o.isHigh { oLit.seen(at: samples) }
-            for row in 0..<3 where rows[row].isHigh {
+            for row in 0..<3 {
+                guard rows[row].isHigh else {
+                    rowWasOn[row] = false
+                    continue
+                }
                 var levels = LineLevels()
                 levels[pins.rows[row]] = .high
                 for column in 0..<3 {
@@ -76,21 +86,27 @@ struct LEDSampler {
                 // Only a sample in which the row is still on after reading the columns counts:
                 // the scan may have moved on in between.
                 guard rows[row].isHigh else { continue }
-                rowCount[row] += 1
+                if !rowWasOn[row] {
+                    rowWasOn[row] = true
+                    visits[row] += 1
+                    for index in row * 3..<row * 3 + 3 { seenInVisit[index] = (false, false) }
+                }
                 for index in row * 3..<row * 3 + 3 {
                     let color = pins.color(ofCell: index, at: levels)
-                    if color.isRedLit { redCount[index] += 1 }
-                    if color.isGreenLit { greenCount[index] += 1 }
-                    if color.isLit { cellLit[index].seen(at: rowCount[row]) }
+                    if color.isRedLit && !seenInVisit[index].red { redVisits[index] += 1 }
+                    if color.isGreenLit && !seenInVisit[index].green { greenVisits[index] += 1 }
+                    if color.isLit && !(seenInVisit[index].red || seenInVisit[index].green) { cellLit[index].seen(at: visits[row]) }
+                    seenInVisit[index].red = seenInVisit[index].red || color.isRedLit
+                    seenInVisit[index].green = seenInVisit[index].green || color.isGreenLit
                 }
             }
         }
         var cells = FrameCells()
         for index in 0..<9 {
-            let seen = rowCount[index / 3]
+            let seen = visits[index / 3]
             guard seen > 0 else { continue }
-            let color = LEDColor(red: redCount[index] * 2 * Brightness.dimFrames >= seen,
-                                 green: greenCount[index] * 2 * Brightness.dimFrames >= seen)
+            let color = LEDColor(red: redVisits[index] * 2 * Brightness.dimFrames >= seen,
+                                 green: greenVisits[index] * 2 * Brightness.dimFrames >= seen)
             cells.set(color, cellLit[index].brightness, at: index)
         }
         let total = max(samples, 1)
