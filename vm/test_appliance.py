@@ -6,6 +6,7 @@ and reports what its LED lines showed)."""
 import http.client
 import json
 import pathlib
+import re
 import socket
 import subprocess
 import sys
@@ -168,27 +169,44 @@ def test_moves_through_gpio_sim_show_on_the_led_lines(vm):
 
 
 def test_o_is_dim_and_every_lit_led_is_refreshed_at_least_100_times_a_second(vm):
-    """The default marks on the gpio-sim lines: X's cells lit whenever their row is, O's one frame
-    in four (duty 1/4, within 0.1: the emulator runs the scan unevenly), O's status LED a quarter
-    of the time; each lit LED coming on at least 100 times a second (the flicker limit)."""
+    """The default marks on the gpio-sim lines: X's cells lit in every visit of their row, O's one
+    frame in four (duty 1/4, within 0.1), O's status LED a quarter of the scan's steps; and each
+    lit LED coming on at least 100 times a second (the flicker limit) at the frame rate the
+    installed configuration asks for.
+
+    The rate is judged against the scan seen in the same sampling, not against the emulator's
+    clock: under TCG on a busy two-core host the whole guest runs slow (two VMs at once ran the
+    scan at half its rate), which says nothing about the program. What the program decides is
+    how often an LED comes on per frame; that share times the configured frame rate must reach
+    100 Hz, and the share is what the kernel's lines showed. The emulator's own pace is printed."""
     records, _, _ = vm
     x_turn, o_turn = records["timing-x-to-move"]["timing"], records["timing-o-to-move"]["timing"]
-    full = {"X centre, X to move": x_turn["cells"]["4"], "X centre, O to move": o_turn["cells"]["4"],
-            "X bottom right": o_turn["cells"]["8"]}
-    dim = {"O corner, X to move": x_turn["cells"]["0"], "O corner, O to move": o_turn["cells"]["0"],
-           "O's status LED": o_turn.get("o")}
+    configured = re.search(r"(\d+) matrix frames a second", records["configured-scan"]["check"])
+    assert configured, records["configured-scan"]
+    frame_rate = int(configured.group(1))
+    full = {"X centre, X to move": (x_turn, x_turn["cells"]["4"]), "X centre, O to move": (o_turn, o_turn["cells"]["4"]),
+            "X bottom right": (o_turn, o_turn["cells"]["8"])}
+    dim = {"O corner, X to move": (x_turn, x_turn["cells"]["0"]), "O corner, O to move": (o_turn, o_turn["cells"]["0"]),
+           "O's status LED": (o_turn, o_turn.get("o"))}
     assert sorted(x_turn["cells"]) == ["0", "4"] and sorted(o_turn["cells"]) == ["0", "4", "8"], (x_turn, o_turn)
-    assert dim["O's status LED"] is not None, o_turn
-    for name, seen in full.items():
+    assert dim["O's status LED"][1] is not None, o_turn
+    for name, (_, seen) in full.items():
         assert seen["duty"] >= 0.85, (name, seen)
-    for name, seen in dim.items():
+    for name, (_, seen) in dim.items():
         assert abs(seen["duty"] - 0.25) <= 0.1, (name, seen)
-    for name, seen in {**full, **dim}.items():
-        assert seen["hz"] >= 100, (name, seen)
+    lines = []
+    for name, (turn, seen) in {**full, **dim}.items():
+        # A frame rate seen over two seconds of a running scan: enough visits to judge a share by.
+        assert turn["frameRate"] * 2 >= 50, ("the scan was hardly seen running", turn)
+        per_frame = seen["hz"] / turn["frameRate"]
+        assert per_frame * frame_rate >= 100, (name, seen, turn["frameRate"], frame_rate)
+        lines.append(f"{name}: duty {seen['duty']:.2f}, on {per_frame:.2f} times a frame, "
+                     f"{per_frame * frame_rate:.0f} Hz at {frame_rate} frames a second ({seen['hz']:.0f} Hz seen)")
     # X's status LED when lit is full and steady (driven directly, never scanned); an unlit one
     # is never seen on.
     assert x_turn["x"]["duty"] >= 0.95 and "o" not in x_turn and "x" not in o_turn, (x_turn, o_turn)
-    print("\n" + "; ".join(f"{name}: duty {seen['duty']:.2f}, {seen['hz']:.0f} Hz" for name, seen in {**full, **dim}.items()))
+    pace = min(x_turn["frameRate"], o_turn["frameRate"]) / frame_rate
+    print("\n" + "; ".join(lines) + f"\nthe emulated scan ran at {pace:.0%} of its configured rate or more")
 
 
 def test_a_killed_service_is_restarted_with_the_same_game(vm):

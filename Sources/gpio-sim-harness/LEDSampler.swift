@@ -7,16 +7,20 @@ import Lights
 ///
 /// The sampled levels are the gpio-sim lines' (the default, active-high wiring), and a cell is
 /// judged lit by ``PinMap/color(ofCell:at:)``, as the simulation's eye judges it. Samples come
-/// at arbitrary moments of the row scan, and under emulation the scan itself runs
-/// unevenly (the guest's scheduler may pause it for milliseconds), so a cell is judged against
-/// its own row, visit by visit (each time the row is seen to come on): lit in red when the red
-/// column was on in at least an eighth of its row's visits (half of a dim LED's share, one frame
-/// in four). Visits, not samples: a scan that stalls in one frame counts once.
+/// at arbitrary moments of the row scan, and under emulation the scan runs unevenly: the guest
+/// may stall it for milliseconds (a stall in one frame fills a window's samples with that frame)
+/// and the sampler, sharing the guest's processors, misses whole steps of it (so the steps it
+/// does see may fall in step with the dim cycle). So every LED is counted two ways, each wrong
+/// in its own circumstances: per sample, and per scan visit (a cell: each time its row is seen
+/// to come on; a status LED, set in every row write: each time any row is). Neither can make a
+/// dark LED lit or a full one dim; each can hide a dim one's lit frames or lengthen them.
 ///
-/// Brightness is judged over the stretch in which the cell was seen lit at all, from its first
-/// lit visit to its last: full when lit in at least half of its row's visits there, dim when
-/// less. So a cell that starts or stops blinking within the window still reads as the
-/// brightness it had, not as a dimmer one. A status LED alike, against all samples.
+/// - Lit (in red, in green) when on in at least an eighth of its chances (half of a dim LED's
+///   share, one frame in four) counted either way.
+/// - Brightness is judged over the stretch in which it was seen lit at all, from its first lit
+///   chance to its last, so that an LED that starts or stops blinking within the window reads
+///   as the brightness it had: full when lit in at least half its chances there counted both
+///   ways, dim when either way says less.
 struct LEDSampler {
     let sim: GPIOSim
     let pins: PinMap
@@ -52,13 +56,13 @@ struct LEDSampler {
     /// fewer scan cycles than rows. A scan that stops for longer than the limit still shows as
     /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
-        // Counted per visit of a row (each time it is seen to come on), not per sample: a scan
-        // that stalls for a while in one frame is one visit, not a window's worth of samples.
-        var redVisits = [Int](repeating: 0, count: 9), greenVisits = [Int](repeating: 0, count: 9)
-        var cellLit = [Stretch](repeating: Stretch(), count: 9)
-        var visits = [Int](repeating: 0, count: 3), rowWasOn = [Bool](repeating: false, count: 3)
-        var seenInVisit = [(red: Bool, green: Bool)](repeating: (false, false), count: 9)
-        var xLit = Stretch(), oLit = Stretch(), samples = 0
+        var red = [Sighting](repeating: Sighting(), count: 9), green = red, cell = red
+        var xSeen = Sighting(), oSeen = Sighting()
+        // Chances: per row, the samples taken while it was on and its visits; for the status LEDs,
+        // all samples and all visits (steps).
+        var rowSamples = [Int](repeating: 0, count: 3), visits = [Int](repeating: 0, count: 3)
+        var rowWasOn = [Bool](repeating: false, count: 3)
+        var samples = 0, steps = 0
         let enough = 2 * Brightness.dimFrames
         let started = Date()
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
@@ -70,8 +74,6 @@ struct LEDSampler {
             let scanHalfSeen = visits.contains { $0 > 0 } && visits.contains { $0 < enough }
             guard now < deadline || (now < limit && scanHalfSeen) else { break }
             samples += 1
-            if x.isHigh { xLit.seen(at: samples) }
-            if o.isHigh { oLit.seen(at: samples) }
             for row in 0..<3 {
                 guard rows[row].isHigh else {
                     rowWasOn[row] = false
@@ -80,107 +82,160 @@ struct LEDSampler {
                 var levels = LineLevels()
                 levels[pins.rows[row]] = .high
                 for column in 0..<3 {
-                    levels[pins.redColumns[column]] = LineLevel(red[column].isHigh)
-                    levels[pins.greenColumns[column]] = LineLevel(green[column].isHigh)
+                    levels[pins.redColumns[column]] = LineLevel(self.red[column].isHigh)
+                    levels[pins.greenColumns[column]] = LineLevel(self.green[column].isHigh)
                 }
                 // Only a sample in which the row is still on after reading the columns counts:
                 // the scan may have moved on in between.
                 guard rows[row].isHigh else { continue }
+                rowSamples[row] += 1
                 if !rowWasOn[row] {
                     rowWasOn[row] = true
                     visits[row] += 1
-                    for index in row * 3..<row * 3 + 3 { seenInVisit[index] = (false, false) }
+                    steps += 1
                 }
                 for index in row * 3..<row * 3 + 3 {
                     let color = pins.color(ofCell: index, at: levels)
-                    if color.isRedLit && !seenInVisit[index].red { redVisits[index] += 1 }
-                    if color.isGreenLit && !seenInVisit[index].green { greenVisits[index] += 1 }
-                    if color.isLit && !(seenInVisit[index].red || seenInVisit[index].green) { cellLit[index].seen(at: visits[row]) }
-                    seenInVisit[index].red = seenInVisit[index].red || color.isRedLit
-                    seenInVisit[index].green = seenInVisit[index].green || color.isGreenLit
+                    let chance = (sample: rowSamples[row], visit: visits[row])
+                    if color.isRedLit { red[index].seen(at: chance) }
+                    if color.isGreenLit { green[index].seen(at: chance) }
+                    if color.isLit { cell[index].seen(at: chance) }
                 }
             }
+            // Read after the rows: the status levels of the step just counted.
+            if x.isHigh { xSeen.seen(at: (samples, steps)) }
+            if o.isHigh { oSeen.seen(at: (samples, steps)) }
         }
         var cells = FrameCells()
         for index in 0..<9 {
-            let seen = visits[index / 3]
-            guard seen > 0 else { continue }
-            let color = LEDColor(red: redVisits[index] * 2 * Brightness.dimFrames >= seen,
-                                 green: greenVisits[index] * 2 * Brightness.dimFrames >= seen)
-            cells.set(color, cellLit[index].brightness, at: index)
+            let chances = (samples: rowSamples[index / 3], visits: visits[index / 3])
+            guard chances.visits > 0 else { continue }
+            cells.set(LEDColor(red: red[index].isLit(of: chances), green: green[index].isLit(of: chances)),
+                      cell[index].brightness, at: index)
         }
-        let total = max(samples, 1)
+        let chances = (samples: samples, visits: steps)
         return Frame(
-            cells: cells, xStatus: xLit.count * 2 * Brightness.dimFrames >= total, oStatus: oLit.count * 2 * Brightness.dimFrames >= total,
-            xStatusBrightness: xLit.brightness, oStatusBrightness: oLit.brightness)
+            cells: cells, xStatus: xSeen.isLit(of: chances), oStatus: oSeen.isLit(of: chances),
+            xStatusBrightness: xSeen.brightness, oStatusBrightness: oSeen.brightness)
     }
 
-    /// The samples in which one LED was seen lit: how many, and the first and last of them.
+    /// One LED over a window, counted per sample and per scan visit.
+    private struct Sighting {
+        var bySample = Stretch(), byVisit = Stretch()
+
+        /// Seen lit at this sample, in this visit (0 before the first visit seen: not counted).
+        mutating func seen(at chance: (sample: Int, visit: Int)) {
+            bySample.seen(at: chance.sample)
+            if chance.visit > 0 { byVisit.seen(at: chance.visit) }
+        }
+
+        func isLit(of chances: (samples: Int, visits: Int)) -> Bool {
+            bySample.count * 2 * Brightness.dimFrames >= max(chances.samples, 1)
+                || (chances.visits > 0 && byVisit.count * 2 * Brightness.dimFrames >= chances.visits)
+        }
+
+        /// Full only when full both ways; counted per visit only when visits were seen.
+        var brightness: Brightness {
+            bySample.brightness == .full && (byVisit.count == 0 || byVisit.brightness == .full) ? .full : .dim
+        }
+    }
+
+    /// The chances in which one LED was seen lit: how many (each chance once), and the first and
+    /// last of them.
     private struct Stretch {
         var count = 0, first = 0, last = 0
 
-        mutating func seen(at sample: Int) {
-            if count == 0 { first = sample }
-            last = sample
+        mutating func seen(at chance: Int) {
+            guard count == 0 || chance != last else { return }
+            if count == 0 { first = chance }
+            last = chance
             count += 1
         }
 
-        /// Full when lit in at least half the samples from its first lit one to its last.
+        /// Full when lit in at least half the chances from its first lit one to its last.
         var brightness: Brightness { count * 2 >= last - first + 1 ? .full : .dim }
     }
 
-    /// How one LED was seen over a stretch of sampling: the share of its chances it was lit in
-    /// (a cell: the samples taken while its row was on; a status LED: all samples), and how many
-    /// times a second it came on after being seen dark (a lower bound: a sample may miss a
-    /// short dark gap, never invent one).
+    /// How one LED was seen over a stretch of sampling, counted per scan visit as
+    /// ``frame(over:)`` counts: the share of its chances it was lit in (a cell: its row's visits;
+    /// a status LED: every row's visits, since each row write sets it, or all samples when
+    /// nothing is scanned) and how many times a second it came on (a cell: each lit visit, as
+    /// its row goes dark between visits; a status LED: each lit chance after a dark one).
     struct Timing: Encodable {
         var duty: Double
         var hz: Double
     }
 
-    /// The timing of every lit cell (by index in reading order) and of each lit status LED, over
-    /// `duration`.
-    func timing(over duration: TimeInterval) -> (cells: [Int: Timing], x: Timing?, o: Timing?) {
-        var lit = [Int](repeating: 0, count: 9), chances = [Int](repeating: 0, count: 9), onsets = [Int](repeating: 0, count: 9)
-        var wasLit = [Bool](repeating: false, count: 9)
-        var status = [(on: 0, onsets: 0, wasOn: false), (on: 0, onsets: 0, wasOn: false)]
-        var samples = 0
+    /// What ``timing(over:)`` saw. `frameRate` is the scan's own rate as seen (row visits over
+    /// three, a second): a visit the sampler misses is missed for every LED alike, so an LED's
+    /// rate against it is the scan's doing, and the rate itself against the configured one is
+    /// the machine's (an emulator starved by its host runs the scan slow).
+    struct Timings: Encodable {
+        var cells: [String: Timing]
+        var x: Timing?
+        var o: Timing?
+        var frameRate: Double
+    }
+
+    /// The timing of every lit cell (by index in reading order; lit as ``frame(over:)`` judges
+    /// it, in at least an eighth of its row's visits) and of each lit status LED, over `duration`.
+    func timing(over duration: TimeInterval) -> Timings {
+        var litVisits = [Int](repeating: 0, count: 9), seenInVisit = [Bool](repeating: false, count: 9)
+        var visits = [Int](repeating: 0, count: 3), rowWasOn = [Bool](repeating: false, count: 3)
+        var perStep = [LitChances](repeating: LitChances(), count: 2), perSample = perStep
+        var steps = 0, samples = 0
         let started = Date()
         while Date().timeIntervalSince(started) < duration {
             samples += 1
-            for (index, line) in [x, o].enumerated() {
-                let on = line.isHigh
-                if on { status[index].on += 1 }
-                if on && !status[index].wasOn { status[index].onsets += 1 }
-                status[index].wasOn = on
-            }
-            var litNow = [Bool](repeating: false, count: 9)
-            for row in 0..<3 where rows[row].isHigh {
-                let columns = (0..<3).map { (red: red[$0].isHigh, green: green[$0].isHigh) }
+            for row in 0..<3 {
+                guard rows[row].isHigh else {
+                    rowWasOn[row] = false
+                    continue
+                }
+                let lit = (0..<3).map { red[$0].isHigh || green[$0].isHigh }
+                // As in frame(over:): only a row still on after its columns were read counts.
                 guard rows[row].isHigh else { continue }
-                for column in 0..<3 {
-                    let index = row * 3 + column
-                    chances[index] += 1
-                    if columns[column].red || columns[column].green {
-                        lit[index] += 1
-                        litNow[index] = true
-                    }
+                if !rowWasOn[row] {
+                    rowWasOn[row] = true
+                    visits[row] += 1
+                    steps += 1
+                    for index in row * 3..<row * 3 + 3 { seenInVisit[index] = false }
+                }
+                for column in 0..<3 where lit[column] && !seenInVisit[row * 3 + column] {
+                    seenInVisit[row * 3 + column] = true
+                    litVisits[row * 3 + column] += 1
                 }
             }
-            for index in 0..<9 {
-                if litNow[index] && !wasLit[index] { onsets[index] += 1 }
-                wasLit[index] = litNow[index]
+            for (index, line) in [x, o].enumerated() where line.isHigh {
+                perSample[index].seenLit(at: samples)
+                if steps > 0 { perStep[index].seenLit(at: steps) }
             }
         }
         let seconds = max(Date().timeIntervalSince(started), 1e-3)
-        var cells: [Int: Timing] = [:]
-        for index in 0..<9 where lit[index] > 0 {
-            cells[index] = Timing(duty: Double(lit[index]) / Double(max(chances[index], 1)), hz: Double(onsets[index]) / seconds)
+        var cells: [String: Timing] = [:]
+        for index in 0..<9 {
+            let chances = visits[index / 3]
+            guard chances > 0, litVisits[index] * 2 * Brightness.dimFrames >= chances else { continue }
+            cells["\(index)"] = Timing(duty: Double(litVisits[index]) / Double(chances), hz: Double(litVisits[index]) / seconds)
         }
+        let (status, chances) = steps > 0 ? (perStep, steps) : (perSample, samples)
         func statusTiming(_ index: Int) -> Timing? {
-            status[index].on == 0 ? nil : Timing(duty: Double(status[index].on) / Double(samples), hz: Double(status[index].onsets) / seconds)
+            status[index].lit == 0 ? nil : Timing(duty: Double(status[index].lit) / Double(max(chances, 1)), hz: Double(status[index].onsets) / seconds)
         }
-        return (cells, statusTiming(0), statusTiming(1))
+        return Timings(cells: cells, x: statusTiming(0), o: statusTiming(1), frameRate: Double(steps) / 3 / seconds)
+    }
+
+    /// The chances (scan steps or samples, numbered from 1) in which one LED was seen lit: how
+    /// many, and how many of them followed a chance in which it was dark.
+    private struct LitChances {
+        var lit = 0, onsets = 0, last = 0
+
+        mutating func seenLit(at chance: Int) {
+            guard chance != last else { return }
+            if chance != last + 1 || lit == 0 { onsets += 1 }
+            lit += 1
+            last = chance
+        }
     }
 
     /// Whether every LED line is low right now.

@@ -5,7 +5,8 @@ import GPIO
 /// Small commands on an existing gpio-sim chip, for shell-driven tests (the systemd VM):
 ///
 ///     gpio-sim-harness tool DEVICE CHIP frame SECONDS   # print the frame seen, on one line
-///     gpio-sim-harness tool DEVICE CHIP timing SECONDS  # each lit LED's duty and refresh rate, as JSON
+///     gpio-sim-harness tool DEVICE CHIP timing SECONDS  # each lit LED's duty and refresh rate, and the
+///                                                       # scan's frame rate, as JSON
 ///     gpio-sim-harness tool DEVICE CHIP tap LINE [HOLD]  # press and release with bounce
 ///     gpio-sim-harness tool DEVICE CHIP leds [SECONDS]  # "on" or "off": any LED line high
 ///                                                       # at any moment of SECONDS (0.3)?
@@ -24,16 +25,9 @@ func runTool(_ arguments: [String]) -> Int32 {
     case "timing":
         guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
-        let seen = sampler.timing(over: seconds)
-        struct Seen: Encodable {
-            var cells: [String: LEDSampler.Timing]
-            var x: LEDSampler.Timing?
-            var o: LEDSampler.Timing?
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let cells = Dictionary(uniqueKeysWithValues: seen.cells.map { ("\($0.key)", $0.value) })
-        guard let json = try? encoder.encode(Seen(cells: cells, x: seen.x, o: seen.o)) else { return 70 }
+        guard let json = try? encoder.encode(sampler.timing(over: seconds)) else { return 70 }
         print(String(decoding: json, as: UTF8.self))
     case "tap":
         guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }

@@ -59,7 +59,9 @@ report "{\"scenario\":\"initial\",\"frame\":\"$(tool frame 1.0)\"}"
 # Cells: (1,1) is GPIO5, (0,0) GPIO4, (2,2) GPIO26.
 tool tap 5; sleep 0.6; tool tap 4; sleep 0.6
 report "{\"scenario\":\"moves\",\"frame\":\"$(tool frame 1.0)\"}"
-# How long each LED is lit and how often it comes on: X's mark full, O's dim (the default marks).
+# How long each LED is lit and how often it comes on: X's mark full, O's dim (the default marks);
+# and the scan's frame rate the installed configuration asks for, to judge the sampled one by.
+report "{\"scenario\":\"configured-scan\",\"check\":\"$(tictactoe check-config 2>&1 | tr -d '"\\')\"}"
 report "{\"scenario\":\"timing-x-to-move\",\"timing\":$(tool timing 2.0)}"
 
 restarts=$(prop NRestarts)
