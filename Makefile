@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test package-test kernel-test appliance-test browser-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test browser-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -55,7 +55,7 @@ deb: setup-packaging
 ## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
 ## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
 ## cached in ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test trixie-unit-test browser-test package-test kernel-test appliance-test
+test: setup-tests unit-test trixie-unit-test storage-test browser-test package-test kernel-test appliance-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
@@ -65,6 +65,12 @@ unit-test: setup
 trixie-unit-test: setup-tests
 	bash packaging/in-trixie.sh swift build --build-tests --scratch-path .build-trixie
 	bash packaging/in-trixie.sh swift test --skip-build --scratch-path .build-trixie
+
+## The saved game and history against a crash at each system call of a save, a full, read-only
+## or failing card, and what a card pays a move and a game: the real binary under strace.
+storage-test: setup-tests
+	$(SWIFT) build --product tictactoe
+	python3 -m pytest -v -s storage/test_storage.py
 
 ## The page in Debian's headless Chromium, driven over the DevTools protocol, against the
 ## simulated board and the web view; a screenshot of a finished game in test-results/browser/.

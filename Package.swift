@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
             ]),
         .testTarget(

@@ -19,8 +19,7 @@ def binaries():
     configuration = os.environ.get("BUILD_CONFIGURATION", "debug")
     folder = pathlib.Path(subprocess.run([swift, "build", "-c", configuration, "--show-bin-path"], cwd=ROOT, check=True,
                                          capture_output=True, text=True).stdout.strip())
-    for name in ("tictactoe", "tictactoe-web"):
-        assert (folder / name).exists(), f"{folder / name} is missing: build it ({configuration}) first"
+    assert (folder / "tictactoe").exists(), f"{folder / 'tictactoe'} is missing: build it ({configuration}) first"
     return folder
 
 
@@ -39,26 +38,41 @@ def wait(predicate, what, timeout=15):
 
 
 class Board:
-    """The simulated board, headless, serving its API; restartable on the same socket and state."""
+    """The simulated board, headless, serving its API; restartable on the same socket and state.
+    `wrapper` is a command to run it under (strace, for the storage suite)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, wrapper=()):
         self.folder = pathlib.Path(folder)
         self.socket = self.folder / "board.sock"
         self.leds_file = self.folder / "leds.jsonl"
+        self.state_dir = self.folder / "state"
+        self.log = self.folder / "board.log"
         self.process = None
-        self.start()
+        self.start(wrapper)
 
-    def start(self):
+    def start(self, wrapper=()):
+        self.wrapped = bool(wrapper)
+        # A killed board's socket stays behind: its presence must not pass for the new one's.
+        self.socket.unlink(missing_ok=True)
         self.process = subprocess.Popen(
-            [BIN / "tictactoe", "simulate", "--serve", self.socket, "--state-dir", self.folder / "state",
+            [*wrapper, BIN / "tictactoe", "simulate", "--serve", self.socket, "--state-dir", self.state_dir,
              "--leds", self.leds_file],
-            stdout=open(self.folder / "board.log", "ab"), stderr=subprocess.STDOUT)
+            stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
         wait(lambda: self.socket.exists() or self.process.poll() is not None, "the board's socket")
-        assert self.process.poll() is None, (self.folder / "board.log").read_text()
+        assert self.process.poll() is None, self.log.read_text()
+
+    @property
+    def pid(self):
+        """The board's process: the one started, or, under a wrapper, its child."""
+        if not self.wrapped:
+            return self.process.pid
+        children = pathlib.Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        assert children, f"{self.process.args[0]} has no child"
+        return int(children[0])
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        assert self.process.wait(timeout=30) == 0, (self.folder / "board.log").read_text()
+        os.kill(self.pid, signal.SIGTERM)
+        assert self.process.wait(timeout=30) == 0, self.log.read_text()
 
     def status(self):
         result = subprocess.run([BIN / "tictactoe", "status", "--json", "--socket", self.socket],
@@ -81,6 +95,7 @@ class Web:
     """tictactoe-web on a free port of loopback."""
 
     def __init__(self, folder, board, allow="play"):
+        assert (BIN / "tictactoe-web").exists(), f"{BIN / 'tictactoe-web'} is missing: build it first"
         self.log = pathlib.Path(folder) / "web.log"
         self.process = subprocess.Popen(
             [BIN / "tictactoe-web", "--socket", board.socket, "--listen", "127.0.0.1:0", "--allow", allow,
@@ -90,6 +105,15 @@ class Web:
         assert "the board's page is at " in line, line + self.log.read_text()
         self.url = line.split("the board's page is at ")[1].split()[0]
 
+    @property
+    def pid(self):
+        """The board's process: the one started, or, under a wrapper, its child."""
+        if not self.wrapped:
+            return self.process.pid
+        children = pathlib.Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        assert children, f"{self.process.args[0]} has no child"
+        return int(children[0])
+
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
+        os.kill(self.pid, signal.SIGTERM)
         assert self.process.wait(timeout=30) == 0, self.log.read_text()

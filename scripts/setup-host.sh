@@ -49,6 +49,8 @@ if [[ $mode == --tests ]]; then
     # and for the arm64 appliance: systemd-analyze, the cross compiler for its kernel, QEMU's
     # arm64 machine, a Debian root file system and ext4 images.
     systemd gcc-aarch64-linux-gnu qemu-system-arm debootstrap e2fsprogs
+    # and the storage suite: a crash injected at each system call of a save, and its cost counted.
+    strace
     # and python3 (3.11 or newer), whose tomllib the TOML reader's tests compare with.
     python3
     # and the page's tests: a real browser, driven over the DevTools protocol (a WebSocket).
@@ -92,7 +94,14 @@ if [[ -z $version ]] || ((major < 6)); then
   exit 69
 fi
 
-if [[ $mode == --tests ]] && ! python3 -m pytest --version >/dev/null 2>&1; then
-  echo "setup: installing pytest for the host side of the real-kernel suite"
-  python3 -m pip install --quiet pytest
-fi
+# The Python that runs the tests is the first python3 on PATH, which need not be Debian's (whose
+# python3-websocket apt installed above): give it what it lacks from PyPI.
+python_needs=()
+if [[ $mode == --tests ]]; then python_needs+=("pytest:pytest" "websocket:websocket-client"); fi
+if [[ $mode == --bench ]]; then python_needs+=("websocket:websocket-client"); fi
+for need in "${python_needs[@]}"; do
+  if ! python3 -c "import ${need%%:*}" >/dev/null 2>&1; then
+    echo "setup: installing ${need#*:} for $(command -v python3)"
+    python3 -m pip install --quiet "${need#*:}"
+  fi
+done

@@ -4,10 +4,18 @@ import Glibc
 import Musl
 #endif
 
-/// Why a text file could not be read, in words for the person who named it.
+/// Why a text file could not be read or written, in words for the person who named it.
 public struct TextFileError: Error, Sendable, Hashable {
     /// "cannot read the file: …", without a final period.
     public var reason: String
+    /// The system's error number behind it, if one was (`ENOSPC`, `EROFS`, `EIO`, …): what
+    /// tells one kind of failure from another when the same write fails again and again.
+    public var code: Int32?
+
+    public init(reason: String, code: Int32? = nil) {
+        self.reason = reason
+        self.code = code
+    }
 }
 
 /// Reads small text files (a configuration, a key script) with plain POSIX calls, so that each
@@ -86,9 +94,9 @@ extension TextFile {
     /// written through, so the write cannot reach a file the link names.
     public static func write(bytes: [UInt8], to path: String) throws(TextFileError) {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
-        let temporary = path + ".tmp"
+        let temporary = temporaryPath(for: path)
         if unlink(temporary) != 0 && errno != ENOENT {
-            throw TextFileError(reason: "cannot write the file: cannot remove the old \(temporary.shown(limit: 200)): \(describeErrno(errno))")
+            throw TextFileError(reason: "cannot write the file: cannot remove the old \(temporary.shown(limit: 200)): \(describeErrno(errno))", code: errno)
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -96,9 +104,9 @@ extension TextFile {
             var status = stat()
             if failure == ENOENT, stat(directory(of: path), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                 // The folder is there but makes no new files: /proc, /sys and their like.
-                throw TextFileError(reason: "cannot write the file: its folder takes no new files (as /proc and /sys do not)")
+                throw TextFileError(reason: "cannot write the file: its folder takes no new files (as /proc and /sys do not)", code: failure)
             }
-            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
+            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))", code: failure)
         }
         var failure: Int32?
         if !writeAll(fd, bytes) || fsync(fd) != 0 { failure = errno }
@@ -106,16 +114,33 @@ extension TextFile {
         if failure == nil && rename(temporary, path) != 0 { failure = errno }
         if let failure {
             unlink(temporary)
-            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))")
+            throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))", code: failure)
         }
         // EINVAL: a file system that has nothing to flush for a directory.
         let directoryFD = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0, fsync(directoryFD) == 0 || errno == EINVAL else {
             let failure = errno
             if directoryFD >= 0 { close(directoryFD) }
-            throw TextFileError(reason: "the file was written, but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))")
+            throw TextFileError(reason: "the file was written, but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))", code: failure)
         }
         close(directoryFD)
+    }
+
+    /// Where ``write(bytes:to:)`` writes `path`'s next contents before renaming them over it.
+    public static func temporaryPath(for path: String) -> String { path + ".tmp" }
+
+    /// Removes the temporary file a write of `path` interrupted by a crash or a power cut left
+    /// behind (at most one: each write starts by removing it), and says whether there was one.
+    /// A link or anything else standing at that name is removed alike, never followed.
+    public static func removeLeftover(of path: String) throws(TextFileError) -> Bool {
+        let temporary = temporaryPath(for: path)
+        var status = stat()
+        // Looked at first, so that a start with nothing left over writes nothing to the card.
+        guard lstat(temporary, &status) == 0 else { return false }
+        guard unlink(temporary) == 0 || errno == ENOENT else {
+            throw TextFileError(reason: "cannot remove \(temporary.shown(limit: 200)), left by an interrupted save: \(describeErrno(errno))", code: errno)
+        }
+        return true
     }
 
     /// Moves the file at `path` out of the way, to `path` + `suffix`, or, when that name is

@@ -1,5 +1,4 @@
 import Basics
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,13 +15,17 @@ import Glibc
 ///
 /// ## Contract
 /// - ``record(_:clock:)`` observes the view model on the game loop (call it there); the loop
-///   only hands each finished game over. The file is written on a thread of the history's own,
-///   atomically (a temporary file, fsync, rename), never more than ``capacity`` games.
+///   only hands each finished game over. The file is written on a thread of the history's own
+///   (a ``SerialWorker``), atomically (a temporary file, fsync, rename), never more than
+///   ``capacity`` games.
 /// - ``games`` may be read from any thread: oldest first.
-/// - A file that cannot be read is not trusted: ``init(file:failed:)`` starts with no games and
-///   says why in ``problem``; the file is replaced at the next finished game.
-/// - A write that fails is handed to `failed` (on the history's thread); the games stay in
-///   memory and the next finished game tries again.
+/// - A file that cannot be read is not trusted: ``init(file:failed:recovered:)`` starts with no
+///   games and says why in ``problem``; the file is replaced at the next finished game. The
+///   temporary file of a write a crash cut short is removed then.
+/// - A write that fails leaves the last good file as it was; the games stay in memory and the
+///   next finished game tries again. The first failure of each kind is handed to `failed`, and
+///   the first success after failures to `recovered` with their number (on the history's
+///   thread, see ``RepeatedFailures``): a full card is not reported once per game.
 public final class GameHistory: Sendable {
     public static let capacity = 100
 
@@ -37,18 +40,27 @@ public final class GameHistory: Sendable {
     /// Why the file could not be read, if it could not.
     public let problem: String?
     private let kept: Protected<[PlayedGame]>
-    private let writer = DispatchQueue(label: "tictactoe.history", qos: .utility)
+    private let writer = SerialWorker(named: "history")
     private let failed: @Sendable (String) -> Void
+    private let recovered: @Sendable (Int) -> Void
+    /// Touched on `writer` only.
+    private let failures = Protected(RepeatedFailures())
 
     /// A history kept in `file` (read now if it exists), or only in memory when `nil`.
-    public init(file: String?, failed: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        file: String?, failed: @escaping @Sendable (String) -> Void = { _ in },
+        recovered: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         path = file
         self.failed = failed
+        self.recovered = recovered
         guard let file else {
             kept = Protected([])
             problem = nil
             return
         }
+        // Nothing to report when it cannot go: the next write starts by removing it, and says so.
+        _ = try? TextFile.removeLeftover(of: file)
         switch Self.load(file) {
         case .success(let games):
             kept = Protected(Array(games.suffix(Self.capacity)))
@@ -74,7 +86,7 @@ public final class GameHistory: Sendable {
     }
 
     /// Waits until every finished game handed over has been written.
-    public func flush() { writer.sync {} }
+    public func flush() { writer.wait() }
 
     private func add(_ game: PlayedGame) {
         let games = kept.withValue { games -> [PlayedGame] in
@@ -83,17 +95,21 @@ public final class GameHistory: Sendable {
             return games
         }
         guard let path else { return }
-        writer.async { [failed] in
+        writer.submit { [failed, recovered, failures] in
+            let failure: (reason: String, kind: Int32?)
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let data = try encoder.encode(Saved(version: Saved.currentVersion, games: games))
                 try TextFile.write(bytes: Array(data), to: path)
+                if let count = failures.withValue({ $0.succeeded() }) { recovered(count) }
+                return
             } catch let error as TextFileError {
-                failed("\(path): \(error.reason)")
+                failure = (error.reason, error.code)
             } catch {
-                failed("\(path): \(error)")
+                failure = ("\(error)", nil)
             }
+            if failures.withValue({ $0.failed(kind: failure.kind) }) { failed("\(path): \(failure.reason)") }
         }
     }
 

@@ -1,26 +1,29 @@
-import Dispatch
+import Basics
 import Presentation
 import Reactive
 
-/// Writes the game to disk on a thread of its own, so that the game loop, which scans the LEDs
-/// at real-time priority, never waits for a slow SD card.
+/// Writes the game to disk on a thread of its own (a ``SerialWorker``), so that the game loop,
+/// which scans the LEDs at real-time priority, never waits for a slow SD card.
 ///
 /// ## Contract
 /// - ``submit(_:)`` never waits for the disk: it leaves the snapshot and returns. A snapshot
 ///   still waiting when a newer one arrives is replaced: the latest wins, so a slow card costs
 ///   intermediate states, never the last one.
-/// - Snapshots are written one at a time, in the order submitted, each at most once.
+/// - Snapshots are written one at a time, in the order submitted, each at most once; one equal
+///   to the last snapshot written is not written again (a card's writes are its wear). After a
+///   failed write nothing counts as written, so the next snapshot is written whatever it is.
 /// - ``finish()`` waits until the last snapshot submitted has been written; later submissions
 ///   are ignored. The service calls it before the process exits.
 /// - A failed write is handed to `failed` (on the saver's thread) and the saver carries on.
 public final class SnapshotSaver: Sendable {
     private struct State {
         var pending: GameSnapshot?
+        var lastWritten: GameSnapshot?
         var writing = false
         var finished = false
     }
 
-    private let queue = DispatchQueue(label: "tictactoe.saver", qos: .utility)
+    private let worker = SerialWorker(named: "saver")
     private let state = Protected(State())
     private let save: @Sendable (GameSnapshot) throws -> Void
     private let failed: @Sendable (any Error) -> Void
@@ -38,18 +41,28 @@ public final class SnapshotSaver: Sendable {
             defer { state.writing = true }
             return !state.writing
         }
-        if startWriting { queue.async { [self] in writePending() } }
+        if startWriting { worker.submit { [self] in writePending() } }
     }
+
+    /// Waits until everything submitted so far has been written (or has failed).
+    public func flush() { worker.wait() }
 
     /// Waits until everything submitted has been written, and stops taking snapshots.
     public func finish() {
         state.withValue { $0.finished = true }
-        queue.sync {}
+        worker.wait()
     }
 
     private func writePending() {
         while let snapshot = takePending() {
-            do { try save(snapshot) } catch { failed(error) }
+            guard snapshot != state.withValue({ $0.lastWritten }) else { continue }
+            do {
+                try save(snapshot)
+                state.withValue { $0.lastWritten = snapshot }
+            } catch {
+                state.withValue { $0.lastWritten = nil }
+                failed(error)
+            }
         }
     }
 

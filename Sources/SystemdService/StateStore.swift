@@ -19,7 +19,9 @@ import Glibc
 ///   ``Loaded/unusable(problem:)`` for a corrupt or truncated file, which the caller sets aside
 ///   with ``setAside()`` once it knows it can play (never a crash loop, and nothing moved for a
 ///   run that cannot start).
-/// - ``prepare()`` makes the directory; nothing else creates anything.
+/// - ``prepare()`` makes the directory and removes the temporary file a save cut short by a
+///   crash left (the state file itself is then still the old state, whole); nothing else
+///   creates or removes anything.
 public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
@@ -74,12 +76,19 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Makes the state directory and any missing parents.
-    public func prepare() throws(StoreError) {
+    /// Makes the state directory and any missing parents, and removes what a save cut short
+    /// left. Returns the name of what it removed, if anything.
+    @discardableResult
+    public func prepare() throws(StoreError) -> String? {
         do {
             try TextFile.makeDirectory(directory)
         } catch {
-            throw StoreError(path: directory, reason: error.reason)
+            throw StoreError(path: directory, reason: error.reason, code: error.code)
+        }
+        do {
+            return try TextFile.removeLeftover(of: path) ? TextFile.temporaryPath(for: path) : nil
+        } catch {
+            throw StoreError(path: path, reason: error.reason, code: error.code)
         }
     }
 
@@ -91,7 +100,7 @@ public struct StateStore: Sendable {
         do {
             try TextFile.write(bytes: Array(data), to: path)
         } catch {
-            throw StoreError(path: path, reason: error.reason)
+            throw StoreError(path: path, reason: error.reason, code: error.code)
         }
     }
 }
@@ -100,6 +109,14 @@ public struct StateStore: Sendable {
 public struct StoreError: Error, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// The system's error number behind it, if one was.
+    public var code: Int32?
+
+    public init(path: String, reason: String, code: Int32? = nil) {
+        self.path = path
+        self.reason = reason
+        self.code = code
+    }
 
     public var description: String { "\(path): \(reason)" }
 }

@@ -66,4 +66,47 @@ struct TextFileTests {
         #expect(access(path, F_OK) != 0)
         #expect(throws: TextFileError.self) { try TextFile.setAside(path, suffix: ".x") }
     }
+
+    @Test("what an interrupted write left is removed, link or file, and the file itself is untouched")
+    func leftover() throws {
+        let directory = folder()
+        let path = directory + "/state.json"
+        try TextFile.write("old", to: path)
+        #expect(try TextFile.removeLeftover(of: path) == false)
+        try TextFile.write("half of the ne", to: TextFile.temporaryPath(for: path))
+        #expect(try TextFile.removeLeftover(of: path) == true)
+        #expect(symlink(path, TextFile.temporaryPath(for: path)) == 0)
+        #expect(try TextFile.removeLeftover(of: path) == true)
+        #expect(access(TextFile.temporaryPath(for: path), F_OK) != 0)
+        #expect(try TextFile.read(path) == "old")
+    }
+
+    @Test("a failed write names its errno and leaves the old file whole")
+    func failedWrite() throws {
+        let directory = folder()
+        #expect(throws: TextFileError(reason: "cannot write the file: no such file or directory", code: ENOENT)) {
+            try TextFile.write("new", to: directory + "/missing/state.json")
+        }
+        // A directory standing at the temporary name cannot be removed by unlink: the old file stays.
+        try TextFile.write("old", to: directory + "/state.json")
+        #expect(mkdir(directory + "/state.json.tmp", 0o755) == 0)
+        #expect(throws: TextFileError.self) { try TextFile.write("new", to: directory + "/state.json") }
+        #expect(try TextFile.read(directory + "/state.json") == "old")
+    }
+}
+
+@Suite("Repeated failures")
+struct RepeatedFailuresTests {
+    @Test("the first failure of each kind is said, then the first success after them, and after it every kind is new again")
+    func reporting() {
+        var failures = RepeatedFailures()
+        #expect(failures.succeeded() == nil, "a success after successes says nothing")
+        let said = [ENOSPC, ENOSPC, ENOSPC, EIO, ENOSPC, nil, EIO, nil].map { failures.failed(kind: $0) }
+        #expect(said == [true, false, false, true, false, true, false, false])
+        #expect(failures.failuresSinceSuccess == 8)
+        #expect(failures.succeeded() == 8)
+        #expect(failures.succeeded() == nil)
+        let saidAgain = failures.failed(kind: ENOSPC)
+        #expect(saidAgain, "a card that fills up again is said again")
+    }
 }

@@ -87,6 +87,40 @@ struct HistoryTests {
         #expect(reread.games.last?.outcome == (reread.games.last?.starter == "X" ? "x-wins" : "o-wins"))
     }
 
+    @Test("a history that cannot be written says so once per kind and once when it works again; what a crash left is removed at start")
+    func failingWrites() throws {
+        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/history.json"
+        try Data("{\"version\":1,\"ga".utf8).write(to: URL(fileURLWithPath: file + ".tmp"))
+        let said = Protected<[String]>([])
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let history = GameHistory(
+            file: file, failed: { failure in said.withValue { $0.append(failure) } },
+            recovered: { count in said.withValue { $0.append("works again after \(count)") } })
+        #expect(!FileManager.default.fileExists(atPath: file + ".tmp"), "the crash's leftover is still there")
+        let recording = history.record(viewModel, clock: { Self.at(0) })
+        func playAGame() {
+            for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
+            viewModel.newGame.apply()
+            history.flush()
+        }
+        // A directory at the temporary name: unlink cannot remove it, so every write fails.
+        try FileManager.default.createDirectory(atPath: file + ".tmp", withIntermediateDirectories: false)
+        for _ in 0..<3 { playAGame() }
+        #expect(!FileManager.default.fileExists(atPath: file))
+        try FileManager.default.removeItem(atPath: file + ".tmp")
+        playAGame()
+        recording.dispose()
+        #expect(said.value.count == 2, "\(said.value)")
+        #expect(said.value.first?.hasPrefix("\(file): cannot write the file: cannot remove the old") == true, "\(said.value)")
+        #expect(said.value.last == "works again after 3")
+        #expect(GameHistory(file: file).games.count == 4, "the games kept in memory were all written at last")
+    }
+
     @Test("an unreadable history file is named with its problem and the history starts empty", arguments: [
         ("not JSON", "damaged or truncated JSON"),
         (#"{"version":9,"games":[]}"#, "version 9"),

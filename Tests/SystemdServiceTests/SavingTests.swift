@@ -1,3 +1,4 @@
+import Basics
 import Devices
 import Dispatch
 import Foundation
@@ -69,6 +70,60 @@ struct SavingTests {
         #expect(written.value == [2])
     }
 
+    @Test("a snapshot equal to the last one written is not written again, unless that write failed")
+    func unchanged() {
+        struct Full: Error {}
+        let written = Protected<[Int]>([])
+        let full = Protected(false)
+        let saver = SnapshotSaver(
+            save: { snapshot in
+                if full.value { throw Full() }
+                written.withValue { $0.append(snapshot.board.moveCount) }
+            },
+            failed: { _ in })
+        for moves in [1, 1, 2, 2] {
+            saver.submit(snapshot(moves: moves))
+            saver.flush()
+        }
+        full.withValue { $0 = true }
+        saver.submit(snapshot(moves: 3))
+        saver.flush()
+        full.withValue { $0 = false }
+        saver.submit(snapshot(moves: 2))
+        saver.finish()
+        #expect(written.value == [1, 2, 2], "the last write failed, so the file may not hold 2: it is written again")
+    }
+
+    @Test("a store that keeps failing is logged once per kind of failure and once when it works again; the last good file stays")
+    func failuresLoggedOnce() throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-saving-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(directory: directory)
+        try store.prepare()
+        let log = Protected<[String]>([])
+        let logger = ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } }
+        let saving = Saving(store: store, logger: logger)
+        saving.saver.submit(snapshot(moves: 1))
+        saving.saver.flush()
+        let good = try TextFile.read(store.path)
+        // A directory at the temporary file's name: every save fails (unlink cannot remove it).
+        #expect(mkdir(TextFile.temporaryPath(for: store.path), 0o755) == 0)
+        for moves in 2...6 {
+            saving.saver.submit(snapshot(moves: moves))
+            saving.saver.flush()
+        }
+        #expect(try TextFile.read(store.path) == good, "a failed save touched the last good file")
+        #expect(rmdir(TextFile.temporaryPath(for: store.path)) == 0)
+        saving.saver.submit(snapshot(moves: 7))
+        saving.saver.flush()
+        #expect(store.load().snapshot == snapshot(moves: 7))
+        let lines = log.value
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("error: saving the game failed: \(store.path): cannot write the file: cannot remove the old") == true, "\(lines)")
+        #expect(lines.first?.contains("said once while it fails this way") == true)
+        #expect(lines.last == "notice: saving the game works again, after 5 failed saves\n", "\(lines)")
+    }
+
     @Test("the service's board: a stuck disk delays neither a press nor a scan step; every change is saved")
     func servedBoard() async throws {
         let directory = NSTemporaryDirectory() + "tictactoe-saving-" + UUID().uuidString
@@ -101,9 +156,9 @@ struct SavingTests {
         disk.gate.signal()
         disk.gate.signal()
         for part: any ServicePart in [events, autosave, board, saving] { await part.stop() }
-        // Each press's snapshot; the one handed over at stop is the second again, written
-        // unless it replaced that one while it still waited.
-        #expect([[1, 2], [1, 2, 2]].contains(disk.written.value.map(\.board.moveCount)), "written: \(disk.written.value)")
+        // Each press's snapshot once: the one handed over at stop is the second again, equal to
+        // the last written, so not written twice.
+        #expect(disk.written.value.map(\.board.moveCount) == [1, 2], "written: \(disk.written.value)")
         #expect(!disk.timedOut.value, "a save ran on the loop and waited for the gate")
         #expect(log.value.contains { $0.contains("X took (1, 1).") })
         #expect(chip.consumer(of: PinMap.standard.rows[0]) == nil, "the board's stop released the lines")

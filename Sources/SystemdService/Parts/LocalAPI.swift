@@ -74,7 +74,12 @@ public final class LocalAPI: ServicePart {
         }
         let (playing, chip, saving) = (board.board, board.chip, saving)
         let logger = logger
-        let history = GameHistory(file: historyFile, failed: { failure in logger.error("writing the game history failed: \(failure)") })
+        let history = GameHistory(
+            file: historyFile,
+            failed: { failure in
+                logger.error("writing the game history failed: \(failure); the games are kept in memory and the next finished game tries again (said once while it fails this way)")
+            },
+            recovered: { failures in logger.notice("writing the game history works again, after \(failures) failed \(failures == 1 ? "write" : "writes")") })
         if let problem = history.problem { logger.error("the game history \(problem); starting it afresh") }
         let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
         let server = BoardAPIServer(

@@ -8,8 +8,8 @@ import WiredBoard
 ///
 /// ## Contract
 /// - ``start()`` opens the chip and reads the saved game, then builds the ``GameBoard`` (which
-///   requests every line or none); only then is the state directory made and an unusable state
-///   file set aside. When any step fails nothing is left requested and the error is thrown.
+///   requests every line or none); only then is the state directory made, what a save cut
+///   short left removed and an unusable state file set aside. When any step fails nothing is left requested and the error is thrown.
 ///   The board is built but not started: ``Readiness`` starts it once every observer is in place.
 /// - ``board`` and ``chip`` may be used from ``start()``'s return until ``stop()``.
 /// - ``stop()`` runs ``GameBoard/shutdown()`` on the game loop, so no scan step follows it.
@@ -48,12 +48,14 @@ public final class PlayingBoard: ServicePart {
         let chip = try openChip()
         let saved = store.load()
         let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
+        let leftover: String?
         do {
-            try store.prepare()
+            leftover = try store.prepare()
         } catch {
             loop.runAndWait { board.shutdown() }
             throw error
         }
+        if let leftover { logger.info("removed \(leftover), left by a save that a crash or power cut interrupted") }
         switch saved {
         case .restored(let snapshot):
             logger.info("restored the saved game from \(store.path): score \(snapshot.score)")

@@ -1,3 +1,4 @@
+import Basics
 import BoardAPI
 import Reactive
 
@@ -9,8 +10,12 @@ import Reactive
 ///
 /// ## Contract
 /// - ``start()`` does nothing: the writer starts with the first snapshot.
-/// - ``stop()`` returns once every snapshot submitted has been written (or its failure logged);
+/// - ``stop()`` returns once every snapshot submitted has been written (or has failed);
 ///   later submissions are ignored.
+/// - A failed save leaves the last good file as it was, and the next change tries again. The
+///   first failure of each kind is logged as an error, and the first save that works after
+///   failures as a notice (``RepeatedFailures``): a card that stays full or read-only costs two
+///   lines in the journal, not one per move.
 public struct Saving: ServicePart {
     public let name = "saving"
     public let saver: SnapshotSaver
@@ -19,13 +24,20 @@ public struct Saving: ServicePart {
     /// Saving to `store`, with failures logged.
     public init(store: StateStore, logger: ServiceLog) {
         let lastWrite = Protected<WallTime?>(nil)
+        let failures = Protected(RepeatedFailures())
         self.init(
             saver: SnapshotSaver(
                 save: { snapshot in
                     try store.save(snapshot)
                     lastWrite.withValue { $0 = WallTime.now() }
+                    if let count = failures.withValue({ $0.succeeded() }) {
+                        logger.notice("saving the game works again, after \(count) failed \(count == 1 ? "save" : "saves")")
+                    }
                 },
-                failed: { error in logger.error("saving the game failed: \(error)") }),
+                failed: { error in
+                    guard failures.withValue({ $0.failed(kind: (error as? StoreError)?.code) }) else { return }
+                    logger.error("saving the game failed: \(error); play goes on and every change tries again (said once while it fails this way)")
+                }),
             lastWrite: lastWrite)
     }
 

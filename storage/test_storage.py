@@ -1,0 +1,313 @@
+"""The saved game and the games' history against crashes and failing storage, at the process
+level: the real binary (`tictactoe simulate --serve`, the service's own parts on the simulated
+chip) under strace, killed at each system call of a save in turn, or with calls made to fail as
+a full, read-only or broken card fails them; and what a card pays for a move and for a game.
+
+A kill is a crash, not a power cut: the kernel still writes back what the process handed it.
+Power cuts are the block-level and machine-level parts of the same promise."""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "browser"))
+sys.path.insert(0, str(ROOT / "storage"))
+
+from served import BIN, Board, wait  # noqa: E402
+import trace  # noqa: E402
+
+RESULTS = ROOT / "test-results" / "storage"
+# The steps of a save, as TextFile.write makes them: the old temporary file removed, the new one
+# written and flushed, renamed over the file, and the directory flushed.
+SAVE_STEPS = ["unlink", "openat", "write", "fsync", "close", "rename", "openat", "fsync", "close"]
+
+
+def command(board, *arguments, check=True):
+    result = subprocess.run([BIN / "tictactoe", *arguments, "--socket", board.socket],
+                            capture_output=True, text=True, timeout=30)
+    assert not check or result.returncode == 0, (arguments, result.stderr, board.log.read_text())
+    return result
+
+
+def play(board, *cells):
+    for cell in cells:
+        command(board, "press", str(cell))
+
+
+def files(directory):
+    return sorted(p.name for p in pathlib.Path(directory).iterdir())
+
+
+def made(tmp_path, name, *cells, then_new_game_and=()):
+    """A state directory with a game played into it (and, after a new game, more moves)."""
+    (tmp_path / name).mkdir()
+    board = Board(tmp_path / name)
+    play(board, *cells)
+    if then_new_game_and:
+        command(board, "new-game")
+        play(board, *then_new_game_and)
+    board.stop()
+    return board.state_dir
+
+
+def copy_of(state, folder):
+    folder.mkdir(parents=True)
+    shutil.copytree(state, folder / "state")
+    return folder
+
+
+def save_of(found, file, folder):
+    """The calls of the save of `file` that the trace saw, by the thread that wrote it: from the
+    removal of the old temporary file on, each step once, named by what it touches with the
+    run's folder left out (the same in every run)."""
+    temporary = str(file) + ".tmp"
+    creating = [c for c in found if c.name == "openat" and temporary in c.paths and "O_CREAT" in c.text]
+    assert len(creating) == 1, [c.text for c in creating]
+    own = [c for c in found if c.thread == creating[0].thread]
+    at = own.index(creating[0])
+    start = max(i for i, c in enumerate(own[:at]) if c.name == "unlink" and temporary in c.paths)
+    steps, seen = [], set()
+    for call in own[start:]:
+        key = step_key(call, folder)
+        if key in seen:
+            break
+        seen.add(key)
+        steps.append((key, call))
+        if len(steps) == len(SAVE_STEPS):
+            break
+    return steps
+
+
+def step_key(call, folder):
+    return call.what.replace(str(folder), "")
+
+
+class Scenario:
+    """One press that saves, played from a copy of `old` (a state directory), under strace."""
+
+    def __init__(self, tmp_path, old, press, file):
+        self.tmp_path, self.old, self.press, self.file = tmp_path, old, press, file
+        self.runs = 0
+
+    def run(self, paths, *injections):
+        folder = copy_of(self.old, self.tmp_path / f"run-{self.runs}")
+        self.runs += 1
+        trace_file = folder / "trace"
+        state = folder / "state"
+        board = Board(folder, wrapper=trace.strace(trace_file, [state / p for p in paths], *injections))
+        command(board, "press", str(self.press), check=not injections)
+        return folder, board, trace_file
+
+
+def check_restart(folder, old_files, new_files, file_names):
+    """Starts the board again on what a crash left: each file is the old one or the new one,
+    byte for byte, the board shows it, nothing was set aside and no temporary file stays.
+    Returns which ("old"/"new") each file was."""
+    state = folder / "state"
+    leftovers = [n for n in files(state) if n.endswith(".tmp")]
+    assert len(leftovers) <= len(file_names), files(state)
+    outcome = {}
+    for name in file_names:
+        now = (state / name).read_bytes() if (state / name).exists() else None
+        assert untimed(now) in (untimed(old_files[name]), untimed(new_files[name])), (name, now)
+        outcome[name] = "old" if untimed(now) == untimed(old_files[name]) else "new"
+    before = len(log_lines_of(folder))
+    board = Board(folder)
+    try:
+        shown = board.status()
+        saved = json.loads((state / "state.json").read_text())
+        assert shown["cells"] == saved["cells"], (shown, saved)
+        assert not [n for n in files(state) if n.endswith(".tmp") or ".corrupt" in n], files(state)
+        lines = log_lines_of(folder)[before:]
+        assert not [line for line in lines if line.startswith(("error", "warning"))], lines
+        for leftover in leftovers:
+            if leftover == "state.json.tmp":
+                assert any("removed " in line and leftover in line for line in lines), lines
+        if "history.json" in file_names:
+            history = command(board, "history", "--json").stdout
+            kept = json.loads(history)
+            wanted = json.loads(new_files["history.json"] if outcome["history.json"] == "new" else old_files["history.json"])
+            assert len(kept["games"]) == len(wanted["games"]), (kept, wanted)
+    finally:
+        board.stop()
+    return outcome
+
+
+def untimed(contents):
+    """A file's bytes, but the history's wall times (of the run that wrote them) taken out: the
+    rest byte for byte."""
+    if contents is None or b'"games"' not in contents:
+        return contents
+    return re.sub(rb'"(at|started|finished)":"[^"]*"', b'"\\1":"-"', contents)
+
+
+def log_lines_of(folder):
+    log = folder / "board.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def crash_at_every_step(tmp_path, old, press, file, filters):
+    """Kills the board at each call of `file`'s save in turn and checks each restart. `filters`
+    are the sets of paths to trace (in the state directory; "" is the directory itself), widest
+    first: for each step the first under which strace's per-thread count names that call alone."""
+    scenario = Scenario(tmp_path, old, press, file)
+    # The press played to its end under each filter: the new files, and every step of the save
+    # with the `when=N` that would stop it.
+    baselines = []
+    for paths in filters:
+        folder, board, trace_file = scenario.run(paths)
+        board.stop()
+        found = trace.calls(trace_file.read_text())
+        stops = {key: (paths, trace.ordinal(found, call)) for key, call in save_of(found, folder / "state" / file, folder)
+                 if trace.unambiguous(found, call)}
+        baselines.append((folder, found, stops))
+    widest = baselines[0]
+    steps = save_of(widest[1], widest[0] / "state" / file, widest[0])
+    assert [call.name for _, call in steps] == SAVE_STEPS, [call.text for _, call in steps]
+    assert all(call.returned for _, call in steps), [call.text for _, call in steps]
+    new_files = {name: (widest[0] / "state" / name).read_bytes() for name in ("state.json", "history.json")
+                 if (widest[0] / "state" / name).exists()}
+    old_files = {name: (old / name).read_bytes() if (old / name).exists() else None for name in new_files}
+    assert untimed(old_files[file]) != untimed(new_files[file]), "the press changed nothing in " + file
+    results = []
+    for index, (key, call) in enumerate(steps):
+        chosen = next((stops[key] for _, _, stops in baselines if key in stops), None)
+        assert chosen, f"no trace filter names step {index + 1} ({key}) alone"
+        paths, n = chosen
+        folder, board, trace_file = scenario.run(paths, f"{call.name}:signal=KILL:when={n}")
+        assert board.process.wait(timeout=60) == -signal.SIGKILL, board.log.read_text()
+        killed = [c for c in trace.calls(trace_file.read_text()) if not c.returned]
+        assert [step_key(c, folder) for c in killed if step_key(c, folder) == key], (key, [c.text for c in killed])
+        outcome = check_restart(folder, old_files, new_files, list(new_files))
+        # Up to the rename (not made yet when it is hit) the file is the old one; after, the new.
+        expected = "old" if index <= SAVE_STEPS.index("rename") else "new"
+        assert outcome[file] == expected, (index, key, outcome)
+        results.append({"step": index + 1, "call": key, "when": f"{call.name} {n} of {' '.join(p or '.' for p in paths)}", **outcome})
+        shutil.rmtree(folder)
+    return results
+
+
+def report(name, value):
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(value, indent=2) + "\n")
+    print(f"\n{name}: " + json.dumps(value))
+
+
+def test_a_crash_at_every_step_of_a_save_leaves_the_old_game_or_the_new_one(tmp_path):
+    """X in the centre, O in a corner; X's next press is saved, and the board is killed at each
+    call of that save in turn, then started again."""
+    old = made(tmp_path, "old", 5, 7)
+    results = crash_at_every_step(tmp_path, old, 1, "state.json", [("state.json.tmp", "")])
+    assert len(results) == len(SAVE_STEPS)
+    report("crash-steps-state", results)
+
+
+def test_a_crash_at_every_step_of_the_history_write_leaves_the_old_history_or_the_new_one(tmp_path):
+    """A game won and recorded, a second one a move from its end; the winning press writes the
+    state and the history at once (on two threads), and the board is killed at each call of the
+    history's write in turn."""
+    old = made(tmp_path, "old", 7, 1, 8, 2, 9, then_new_game_and=(7, 1, 8, 2))
+    results = crash_at_every_step(
+        tmp_path, old, 9, "history.json", [("history.json.tmp", ""), ("history.json.tmp",)])
+    assert len(results) == len(SAVE_STEPS)
+    report("crash-steps-history", results)
+
+
+@pytest.mark.parametrize("call, error", [("write", "ENOSPC"), ("openat", "EROFS"), ("fsync", "EIO")])
+def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(tmp_path, call, error):
+    """Every save made to fail as a full card (a write: ENOSPC), a read-only one (the temporary
+    file's creation: EROFS) or a dying one (fsync: EIO) fails it: the board plays on, says so
+    once, keeps the last good file whole, and saves again once the card works (strace detached)."""
+    old = made(tmp_path, "old", 5)
+    folder = copy_of(old, tmp_path / "failing")
+    board = Board(folder, wrapper=trace.strace(folder / "trace", [folder / "state" / "state.json.tmp"],
+                                               f"{call}:error={error}"))
+    before = len(log_lines_of(folder))
+    play(board, 7, 1, 3)
+    assert board.status()["cells"] == ["O", "", "", "", "X", "", "X", "", "O"], "the board stopped playing"
+    found = trace.calls((folder / "trace").read_text())
+    failed = [c for c in found if c.name == call and c.result == "-1"]
+    assert failed and all(error in c.text for c in failed), [c.text for c in found]
+    assert (folder / "state" / "state.json").read_bytes() == (old / "state.json").read_bytes()
+    assert not (folder / "state" / "state.json.tmp").exists()
+    # The card works again: strace lets go of the board, which goes on running.
+    pid = board.pid
+    board.process.send_signal(signal.SIGINT)
+    board.process.wait(timeout=30)
+    os.kill(pid, 0)
+    play(board, 9)
+    wait(lambda: json.loads((folder / "state" / "state.json").read_text())["cells"][2] == "X", "the save after the card came back")
+    lines = [line for line in log_lines_of(folder)[before:] if "sav" in line]
+    strerror = {"ENOSPC": "no space left on device", "EROFS": "read-only file system", "EIO": "input/output error"}[error]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("error: saving the game failed: ") and strerror in lines[0], lines
+    assert re.fullmatch(r"notice: saving the game works again, after \d+ failed saves?", lines[1]), lines
+    os.kill(pid, signal.SIGTERM)
+    wait(lambda: not pathlib.Path(f"/proc/{pid}").exists() or "zombie" in pathlib.Path(f"/proc/{pid}/status").read_text().lower(),
+         "the board to stop")
+    report(f"failing-card-{error}", {"call": call, "error": error, "saves failed": len(failed), "log lines": lines})
+
+
+# A draw: X O X / X O O / O X X, played so that nobody wins on the way (keypad numbers).
+A_DRAW = (7, 8, 9, 5, 4, 6, 2, 1, 3)
+
+
+def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
+    """Bytes written and fsyncs per move and per game, with the history full (100 games: each
+    finished game rewrites all of it), and the log lines a game costs at the default level."""
+    old = made(tmp_path, "old", 7, 1, 8, 2, 9)
+    history = json.loads((old / "history.json").read_text())
+    history["games"] = history["games"] * 100
+    (old / "history.json").write_text(json.dumps(history))
+    folder = copy_of(old, tmp_path / "counted")
+    state = folder / "state"
+    paths = [state / "state.json.tmp", state / "history.json.tmp", state]
+    board = Board(folder, wrapper=trace.strace(folder / "trace", paths))
+    wait(lambda: any(line.startswith("info: ready on ") for line in log_lines_of(folder)), "the board's start")
+    before = len(log_lines_of(folder))
+    command(board, "new-game")
+    saves = []
+    for cell in A_DRAW:
+        play(board, cell)
+        # Each move's save is on disk before the next move: so each is counted as its own.
+        wait(lambda: json.loads((state / "state.json").read_text())["cells"].count("") == 9 - len(saves) - 1,
+             f"the save of move {len(saves) + 1}")
+        saves.append(cell)
+    wait(lambda: len(json.loads((state / "history.json").read_text())["games"]) == 100, "the history's write")
+    lines = log_lines_of(folder)[before:]
+    board.stop()
+    found = trace.calls((folder / "trace").read_text())
+    game = found[[i for i, c in enumerate(found) if c.name == "unlink"][0]:]
+
+    def cost(calls, name):
+        written = sum(int(c.result) for c in calls if c.name == "write" and c.returned and f"{name}.tmp" in c.paths[0])
+        renames = [c for c in calls if c.name == "rename" and any(p.endswith("/" + name) for p in c.paths)]
+        return written, len(renames)
+
+    state_bytes, state_saves = cost(game, "state.json")
+    history_bytes, history_saves = cost(game, "history.json")
+    fsyncs = sum(1 for c in game if c.name == "fsync")
+    # The game's saves: the new game's own (an empty board, the score) and one a move.
+    per_move = state_bytes / state_saves
+    figures = {"moves": len(A_DRAW), "state saves": state_saves, "state bytes per save": round(per_move),
+               "history saves": history_saves, "history bytes per game (100 kept)": history_bytes,
+               "fsyncs per game": fsyncs, "bytes per game": state_bytes + history_bytes,
+               "log lines per game": len(lines)}
+    report("card-cost", figures)
+    # One save for the new game and one a move, none at stop (nothing changed since), and one
+    # history write per finished game.
+    assert state_saves == len(A_DRAW) + 1, figures
+    assert history_saves == 1, figures
+    assert fsyncs == 2 * (state_saves + history_saves), figures
+    assert per_move <= 1024, figures
+    assert history_bytes <= 128 * 1024, figures
+    # A line for the new game, one a move and one for the outcome; nothing per scan or save.
+    assert len(lines) <= len(A_DRAW) + 2, lines

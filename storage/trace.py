@@ -1,0 +1,91 @@
+"""strace's view of a save: its output read back as calls, and the command lines that trace a
+board, kill it at one call or make calls fail.
+
+Traced with -f (every thread), -y (each descriptor shown with its path) and -P (only the calls
+that touch the given paths, which is also what --inject counts). strace counts an injection's
+`when=N` per thread and per system call, so a call is named by its thread's own count."""
+
+import re
+from dataclasses import dataclass
+
+CALL = re.compile(r"^(\d+)\s+([a-z0-9_]+)\((.*)$")
+RESUMED = re.compile(r"^(\d+)\s+<\.\.\. ([a-z0-9_]+) resumed>(.*)$")
+PATHS = re.compile(r'"(/[^"]*)"|<(/[^>]*)>')
+RESULT = re.compile(r"\)\s+=\s+(-?\d+|\?)")
+
+
+@dataclass
+class Call:
+    thread: int
+    name: str
+    text: str
+    result: str | None  # the return value as printed, "?" when it never returned, None if unfinished
+
+    @property
+    def paths(self):
+        # Not the working directory strace shows beside AT_FDCWD: the call's own paths.
+        text = re.sub(r"AT_FDCWD<[^>]*>", "AT_FDCWD", self.text)
+        return tuple(sorted({a or b for a, b in PATHS.findall(text)}))
+
+    @property
+    def what(self):
+        """The call and what it touches, without descriptor numbers: the same in every run."""
+        return f"{self.name} {' '.join(self.paths)}"
+
+    @property
+    def returned(self):
+        return self.result not in (None, "?")
+
+
+def calls(text):
+    """Every call in an strace -f output, in the order they started, with their results."""
+    found, open_calls = [], {}
+    for line in text.splitlines():
+        if m := CALL.match(line):
+            thread, name, rest = int(m.group(1)), m.group(2), m.group(3)
+            if rest.endswith("<unfinished ...>"):
+                call = Call(thread, name, rest, None)
+                open_calls[thread] = call
+            else:
+                r = RESULT.search(rest)
+                call = Call(thread, name, rest, r.group(1) if r else None)
+            found.append(call)
+        elif m := RESUMED.match(line):
+            call = open_calls.pop(int(m.group(1)), None)
+            if call is not None:
+                r = RESULT.search(m.group(3))
+                call.result = r.group(1) if r else None
+                call.text += m.group(3)
+    return found
+
+
+def matched(found, paths):
+    """The calls -P would have matched for `paths`: those touching one of them."""
+    wanted = {str(p) for p in paths}
+    return [call for call in found if wanted & set(call.paths)]
+
+
+def ordinal(found, call):
+    """The call's number among its thread's calls of the same name in `found` (from 1)."""
+    same = [c for c in found if c.thread == call.thread and c.name == call.name]
+    return next(i for i, c in enumerate(same, 1) if c is call)
+
+
+def unambiguous(found, call):
+    """Whether `when=N` for this call's name can only stop this call: no other thread makes N
+    or more calls of that name."""
+    n = ordinal(found, call)
+    threads = {c.thread for c in found if c.name == call.name and c.thread != call.thread}
+    return all(sum(1 for c in found if c.thread == t and c.name == call.name) < n for t in threads)
+
+
+def strace(trace_file, paths, *injections):
+    """The command prefix that traces a board into `trace_file`, only the calls touching
+    `paths`, with `injections` (strace's --inject arguments)."""
+    # -I1: SIGINT makes strace let go of the board (with -o and a command it would block it).
+    command = ["strace", "-f", "-qq", "-y", "-s", "64", "-I1", "-o", str(trace_file)]
+    for path in paths:
+        command += ["-P", str(path)]
+    for injection in injections:
+        command.append(f"--inject={injection}")
+    return command
