@@ -105,15 +105,6 @@ class Web:
         assert "the board's page is at " in line, line + self.log.read_text()
         self.url = line.split("the board's page is at ")[1].split()[0]
 
-    @property
-    def pid(self):
-        """The board's process: the one started, or, under a wrapper, its child."""
-        if not self.wrapped:
-            return self.process.pid
-        children = pathlib.Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-        assert children, f"{self.process.args[0]} has no child"
-        return int(children[0])
-
     def stop(self):
-        os.kill(self.pid, signal.SIGTERM)
+        self.process.send_signal(signal.SIGTERM)
         assert self.process.wait(timeout=30) == 0, self.log.read_text()
