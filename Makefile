@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test browser-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -86,7 +86,13 @@ kernel-test: setup-tests
 	python3 -m pytest -v -s vm/test_gpio_sim.py
 
 appliance-test: setup-tests
-	python3 -m pytest -v -s systemd/test_unit.py vm/test_appliance.py
+	python3 -m pytest -v -s systemd/test_unit.py vm/test_appliance.py vm/test_power_cuts.py
+
+## Power cuts at random instants in the arm64 appliance, as many as asked (make test makes 8):
+## make power-cut-campaign CUTS=100 [SEED=n]. The summary goes to test-results/power-cuts/.
+CUTS ?= 100
+power-cut-campaign: setup-tests
+	POWER_CUTS=$(CUTS) $(if $(SEED),POWER_CUT_SEED=$(SEED)) python3 -m pytest -v -s vm/test_power_cuts.py
 
 ## Regenerate Hardware/wiring.svg, wiring.png and header.md from Hardware/tictactoe.toml.
 hardware-docs: setup

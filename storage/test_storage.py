@@ -30,6 +30,18 @@ RESULTS = ROOT / "test-results" / "storage"
 SAVE_STEPS = ["unlink", "openat", "write", "fsync", "close", "rename", "openat", "fsync", "close"]
 
 
+@pytest.fixture(autouse=True)
+def no_board_outlives_its_test(tmp_path):
+    """Whatever a failed test left running in its folder (a board, its strace) is killed."""
+    yield
+    for process in pathlib.Path("/proc").glob("[0-9]*"):
+        try:
+            if str(tmp_path).encode() in (process / "cmdline").read_bytes():
+                os.kill(int(process.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
 def command(board, *arguments, check=True):
     result = subprocess.run([BIN / "tictactoe", *arguments, "--socket", board.socket],
                             capture_output=True, text=True, timeout=30)
@@ -240,7 +252,7 @@ def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(
     assert not (folder / "state" / "state.json.tmp").exists()
     # The card works again: strace lets go of the board, which goes on running.
     pid = board.pid
-    board.process.send_signal(signal.SIGINT)
+    board.process.send_signal(signal.SIGTERM)
     board.process.wait(timeout=30)
     os.kill(pid, 0)
     play(board, 9)

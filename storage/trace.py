@@ -82,7 +82,8 @@ def unambiguous(found, call):
 def strace(trace_file, paths, *injections):
     """The command prefix that traces a board into `trace_file`, only the calls touching
     `paths`, with `injections` (strace's --inject arguments)."""
-    # -I1: SIGINT makes strace let go of the board (with -o and a command it would block it).
+    # -I1: SIGTERM makes strace let go of the board (with -o and a command it would block it;
+    # SIGINT is ignored by whatever a non-interactive shell starts in the background, as CI does).
     command = ["strace", "-f", "-qq", "-y", "-s", "64", "-I1", "-o", str(trace_file)]
     for path in paths:
         command += ["-P", str(path)]

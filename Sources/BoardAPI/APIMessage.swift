@@ -69,19 +69,23 @@ public struct APIMessage: Codable, Sendable, Hashable {
         /// Games finished and moves made since the board started.
         public var gamesPlayed: Int
         public var moves: Int
-        /// When the game was last written to the state directory (UTC), if it has been.
+        /// Saves of the game written to the state directory since the board started, each on
+        /// disk (flushed) when counted; and when the last was (UTC), if there was one.
+        public var saves: Int
         public var lastSave: String?
         /// Full frames of the LED matrix a second.
         public var scanRate: Int
         public var chip: ChipName
 
         public init(
-            since: String, uptimeSeconds: Int, gamesPlayed: Int, moves: Int, lastSave: String?, scanRate: Int, chip: ChipName
+            since: String, uptimeSeconds: Int, gamesPlayed: Int, moves: Int, saves: Int, lastSave: String?, scanRate: Int,
+            chip: ChipName
         ) {
             self.since = since
             self.uptimeSeconds = uptimeSeconds
             self.gamesPlayed = gamesPlayed
             self.moves = moves
+            self.saves = saves
             self.lastSave = lastSave
             self.scanRate = scanRate
             self.chip = chip

@@ -49,13 +49,27 @@ public final class BoardAPIServer: @unchecked Sendable {
         public var since: WallTime
         public var scanRate: Int
         public var chip: APIMessage.ChipName
-        public var lastSave: @Sendable () -> WallTime?
+        public var saves: @Sendable () -> SavesWritten
 
-        public init(since: WallTime, scanRate: Int, chip: APIMessage.ChipName, lastSave: @escaping @Sendable () -> WallTime? = { nil }) {
+        public init(
+            since: WallTime, scanRate: Int, chip: APIMessage.ChipName, saves: @escaping @Sendable () -> SavesWritten = { SavesWritten() }
+        ) {
             self.since = since
             self.scanRate = scanRate
             self.chip = chip
-            self.lastSave = lastSave
+            self.saves = saves
+        }
+    }
+
+    /// The saves of the game written to disk (each flushed, the directory too) since the board
+    /// started: how many, and when the last one was.
+    public struct SavesWritten: Sendable, Hashable {
+        public var count = 0
+        public var last: WallTime?
+
+        public init(count: Int = 0, last: WallTime? = nil) {
+            self.count = count
+            self.last = last
         }
     }
 
@@ -326,9 +340,10 @@ public final class BoardAPIServer: @unchecked Sendable {
             }
             let counts = control.playCounts
             let now = WallTime.now()
+            let saves = facts.saves()
             let health = APIMessage.Health(
                 since: facts.since.description, uptimeSeconds: max(0, now.seconds - facts.since.seconds),
-                gamesPlayed: counts.gamesPlayed, moves: counts.moves, lastSave: facts.lastSave()?.description,
+                gamesPlayed: counts.gamesPlayed, moves: counts.moves, saves: saves.count, lastSave: saves.last?.description,
                 scanRate: facts.scanRate, chip: facts.chip)
             send(.status(view, health: health), to: client)
         case .history:

@@ -117,6 +117,8 @@ struct SavingTests {
         saving.saver.submit(snapshot(moves: 7))
         saving.saver.flush()
         #expect(store.load().snapshot == snapshot(moves: 7))
+        #expect(saving.saves.count == 2, "only the saves on disk are counted")
+        #expect(saving.saves.last != nil)
         let lines = log.value
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.first?.hasPrefix("error: saving the game failed: \(store.path): cannot write the file: cannot remove the old") == true, "\(lines)")

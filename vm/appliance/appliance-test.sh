@@ -4,17 +4,9 @@
 # lines) on the console. The host test (vm/test_appliance.py) asserts; nothing here judges.
 set -uo pipefail
 payload=$(cd "$(dirname "$0")" && pwd)
-export DEBIAN_FRONTEND=noninteractive
-report() { echo "@@ $1"; }
-exists() { if [[ -e $1 || -L $1 ]]; then echo yes; else echo no; fi; }
-prop() { systemctl show -p "$1" --value tictactoe.service; }
-wait_active() {  # until active with more than $1 restarts, or 120 s
-  for _ in $(seq 1 240); do
-    if [[ $(systemctl is-active tictactoe.service) == active && $(prop NRestarts) -gt $1 ]]; then return 0; fi
-    sleep 0.5
-  done
-  return 1
-}
+# A power-cut run has its own script (the image's payload unit starts this one).
+if [[ -f $payload/power-cuts.conf ]]; then exec "$payload/power-cuts.sh"; fi
+. "$payload/common.sh"
 wait_inactive() {  # until inactive or failed, or 120 s
   for _ in $(seq 1 240); do
     case $(systemctl is-active tictactoe.service) in inactive|failed) return 0 ;; esac
@@ -32,11 +24,7 @@ tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
 # The test-only fault switch: a drop-in, never in the package.
 install -D -m 0644 "$payload/test-faults.conf" /etc/systemd/system/tictactoe.service.d/test-faults.conf
 
-# Offline: apt sees only the folder of .debs that came with the test.
-mkdir -p /etc/apt/disabled
-mv /etc/apt/sources.list /etc/apt/sources.list.d/* /etc/apt/disabled/ 2>/dev/null
-echo "deb [trusted=yes] file:$payload/debs ./" > /etc/apt/sources.list.d/test-debs.list
-apt-get update -q >/tmp/apt-update.log 2>&1
+offline_apt
 deb=$(ls "$payload"/tictactoe-gpio_*_arm64.deb)
 started_install=$(date +%s%N)
 apt-get install -y -q "$deb" >/tmp/install.log 2>&1

@@ -10,6 +10,10 @@
 #
 # Environment: APPLIANCE_WEB_PORT, the loopback port the VM's web view is forwarded to (18080);
 # APPLIANCE_CONSOLE, where the console log goes (the cache's console-appliance.log).
+# APPLIANCE_POWER_CUTS=SEED makes it the power-cut run instead (vm/test_power_cuts.py): the
+# payload runs vm/appliance/power-cuts.sh at every boot, a reset reboots the VM on the same
+# (throw-away) root disk, and QEMU's monitor listens on APPLIANCE_MONITOR for the host's
+# system_reset; the host ends the run with quit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -25,7 +29,15 @@ mkdir -p "$payload/debs"
 bash "$root/packaging/make-deb.sh" arm64 "$payload" >/dev/null
 bin=$(bash "$root/packaging/build-arm64.sh" --product gpio-sim-harness)
 install -m 0755 "$bin/gpio-sim-harness" "$payload/gpio-sim-harness"
-install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$payload/"
+install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$here/power-cuts.sh" "$payload/"
+install -m 0644 "$here/common.sh" "$payload/"
+machine=(-no-reboot)
+limit=1800
+if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
+  echo "seed=$APPLIANCE_POWER_CUTS" > "$payload/power-cuts.conf"
+  machine=(-monitor "unix:$APPLIANCE_MONITOR,server,nowait")
+  limit=${APPLIANCE_LIMIT:-7200}
+fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
 
 # The packages' libraries a fresh system may lack, with all they need, as an offline apt source.
@@ -50,7 +62,7 @@ mkdir -p "$(dirname "$log")"
 # from 127.0.0.1:$port here.
 echo "appliance: booting Debian 13 arm64 with systemd (TCG); the console goes to $log; the web view to 127.0.0.1:$port" >&2
 started=$SECONDS
-timeout 1800 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
+timeout "$limit" qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic "${machine[@]}" \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off" \
   -netdev "user,id=net,restrict=on,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-device,netdev=net \
   -drive "if=none,file=$work/payload.ext4,format=raw,id=payload,readonly=on" -device virtio-blk-device,drive=payload \

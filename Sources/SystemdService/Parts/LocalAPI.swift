@@ -86,7 +86,7 @@ public final class LocalAPI: ServicePart {
             listener: listener.fd, control: control, loop: loop, program: program,
             facts: BoardAPIServer.Facts(
                 since: WallTime.now(), scanRate: Int(playing.settings.scanFrameRate.rounded()),
-                chip: APIMessage.ChipName(name: chip.name, label: chip.label), lastSave: { saving.lastSave }),
+                chip: APIMessage.ChipName(name: chip.name, label: chip.label), saves: { saving.saves }),
             history: history)
         let recording = SerialDisposable()
         loop.runAndWait { recording.inner = history.record(playing.viewModel) }

@@ -19,17 +19,17 @@ import Reactive
 public struct Saving: ServicePart {
     public let name = "saving"
     public let saver: SnapshotSaver
-    private let lastWrite: Protected<WallTime?>
+    private let written: Protected<BoardAPIServer.SavesWritten>
 
     /// Saving to `store`, with failures logged.
     public init(store: StateStore, logger: ServiceLog) {
-        let lastWrite = Protected<WallTime?>(nil)
+        let written = Protected(BoardAPIServer.SavesWritten())
         let failures = Protected(RepeatedFailures())
         self.init(
             saver: SnapshotSaver(
                 save: { snapshot in
                     try store.save(snapshot)
-                    lastWrite.withValue { $0 = WallTime.now() }
+                    written.withValue { $0 = BoardAPIServer.SavesWritten(count: $0.count + 1, last: WallTime.now()) }
                     if let count = failures.withValue({ $0.succeeded() }) {
                         logger.notice("saving the game works again, after \(count) failed \(count == 1 ? "save" : "saves")")
                     }
@@ -38,20 +38,20 @@ public struct Saving: ServicePart {
                     guard failures.withValue({ $0.failed(kind: (error as? StoreError)?.code) }) else { return }
                     logger.error("saving the game failed: \(error); play goes on and every change tries again (said once while it fails this way)")
                 }),
-            lastWrite: lastWrite)
+            written: written)
     }
 
     public init(saver: SnapshotSaver) {
-        self.init(saver: saver, lastWrite: Protected(nil))
+        self.init(saver: saver, written: Protected(BoardAPIServer.SavesWritten()))
     }
 
-    private init(saver: SnapshotSaver, lastWrite: Protected<WallTime?>) {
+    private init(saver: SnapshotSaver, written: Protected<BoardAPIServer.SavesWritten>) {
         self.saver = saver
-        self.lastWrite = lastWrite
+        self.written = written
     }
 
-    /// When the game was last written, if it has been since the service started.
-    public var lastSave: WallTime? { lastWrite.value }
+    /// The saves written (on disk) since the service started, and when the last was.
+    public var saves: BoardAPIServer.SavesWritten { written.value }
 
     public func start() async {}
 

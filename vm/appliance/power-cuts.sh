@@ -1,0 +1,132 @@
+#!/bin/bash
+# Test VM only (the arm64 appliance, power-cut run): runs at every boot. The host cuts the power
+# (QEMU's system_reset: no sync, the page cache lost, whatever the guest was doing) at instants
+# of its choosing; this script says what came back after each cut, then plays until the next.
+# It reports ("@@ {json}") and cues the host ("@@H cut-window"); the host (vm/test_power_cuts.py)
+# judges, knowing which lines it had read when it cut.
+#
+# Each report of the board's state gives its cells (".XO" in reading order) and `saves`, the
+# count of saves on disk the service reports: a state reported "durable" was flushed, with its
+# directory, before the line was written.
+set -uo pipefail
+payload=$(cd "$(dirname "$0")" && pwd)
+. "$payload/common.sh"
+. "$payload/power-cuts.conf"  # seed=
+notes=/var/lib/power-cuts
+mkdir -p "$notes"
+# Boots, counted on the disk (flushed at once, before anything else is played this boot).
+boots=$(( $(cat "$notes/boots" 2>/dev/null || echo 0) + 1 ))
+echo "$boots" > "$notes/boots"; sync "$notes/boots"; sync "$notes"
+# The cells' button lines in reading order (Hardware/tictactoe.toml's defaults).
+lines=(4 17 27 22 5 6 13 19 26)
+
+one_line() { paste -sd'|' | sed 's/"/\\"/g'; }
+status_json() { tictactoe status --json 2>/dev/null | tr -d ' \n'; }
+cells_of() { grep -o '"cells":\[[^]]*\]' <<<"$1" | sed 's/"cells":\[//; s/\]//; s/""/./g; s/"//g; s/,//g'; }
+saves_of() { grep -o '"saves":[0-9]*' <<<"$1" | cut -d: -f2; }
+outcome_of() { grep -o '"outcome":"[a-z-]*"' <<<"$1" | cut -d'"' -f4; }
+board() {  # the board as a JSON fragment: "cells":"…","saves":N (null when it did not answer)
+  local json saves; json=$(status_json); saves=$(saves_of "$json")
+  echo "\"cells\":\"$(cells_of "$json")\",\"saves\":${saves:-null}"
+}
+# Until the service answers with a state whose cells differ from $1 (a press shown), or 10 s.
+wait_shown() {
+  local json
+  for _ in $(seq 1 100); do
+    json=$(status_json); [[ -n $json && $(cells_of "$json") != "$1" ]] && return 0; sleep 0.1
+  done
+  return 1
+}
+# Until the service reports more than $1 saves on disk, or 20 s.
+wait_durable() {
+  local json
+  for _ in $(seq 1 200); do
+    json=$(status_json); [[ -n $json && $(saves_of "$json") -gt $1 ]] && return 0; sleep 0.1
+  done
+  return 1
+}
+
+if [[ $boots == 1 ]]; then
+  # Once: the package, as a maker installs it, and the header chip made at every boot before
+  # the service starts (on a Pi the kernel makes it).
+  offline_apt
+  install -m 0755 "$payload/make-gpio-sim.sh" /usr/local/sbin/make-gpio-sim.sh
+  cat > /etc/systemd/system/gpio-sim-header.service <<'UNIT'
+[Unit]
+Description=gpio-sim header chip (test VM only)
+Before=tictactoe.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/sbin/make-gpio-sim.sh
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+  mkdir -p /etc/systemd/system/tictactoe.service.d
+  printf '[Unit]\nRequires=gpio-sim-header.service\nAfter=gpio-sim-header.service\n' \
+    > /etc/systemd/system/tictactoe.service.d/gpio-sim.conf
+  systemctl daemon-reload
+  systemctl enable --now gpio-sim-header.service
+  apt-get install -y -q "$(ls "$payload"/tictactoe-gpio_*_arm64.deb)" >/tmp/install.log 2>&1
+  status=$?
+  wait_active -1
+  report "{\"scenario\":\"power-cuts-installed\",\"status\":$status,\"active\":\"$(systemctl is-active tictactoe.service)\"}"
+  sync
+else
+  # After a cut: the service must come up by itself; what did it restore, and what did the file
+  # system and the journal say?
+  waited=0
+  until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 360)); do
+    sleep 0.5; waited=$((waited + 1))
+  done
+  state=/var/lib/tictactoe
+  report "{\"scenario\":\"after-cut\",\"boot\":$boots,\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"waited_s\":$((waited / 2)),\"restarts\":$(prop NRestarts),$(board),\
+\"leftovers\":$(find -L $state -maxdepth 1 -name '*.tmp' 2>/dev/null | wc -l),\
+\"set_aside\":$(find -L $state -maxdepth 1 -name '*corrupt*' 2>/dev/null | wc -l),\
+\"ext4_errors\":$(dmesg | grep -c 'EXT4-fs error'),\"ext4\":\"$(dmesg | grep 'EXT4-fs' | one_line)\",\
+\"journal\":\"$(journalctl -b -u tictactoe.service -o cat | grep -E 'saved game|removed|corrupt|moved it|could not|failed' | one_line)\"}"
+fi
+
+# The next cut: what the board is doing when it comes, chosen by the seed and the boot.
+RANDOM=$((seed * 977 + boots))
+pick=$((RANDOM % 10))
+. /run/gpio-sim.env
+tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
+if ((pick < 6)); then
+  # Playing: a press at a time; each shown, then durable; a finished game replaced by a new one.
+  json=$(status_json)
+  if [[ $(outcome_of "$json") != playing ]]; then
+    saves=$(saves_of "$json"); tictactoe new-game >/dev/null 2>&1; wait_durable "$saves"
+  fi
+  report "{\"scenario\":\"cut-window\",\"kind\":\"play\",$(board)}"
+  echo "@@H cut-window"
+  while true; do
+    json=$(status_json); cells=$(cells_of "$json"); saves=$(saves_of "$json")
+    if [[ $(outcome_of "$json") != playing ]]; then
+      report "{\"scenario\":\"new-game\"}"
+      tictactoe new-game >/dev/null 2>&1
+    else
+      empty=(); for i in {0..8}; do [[ ${cells:$i:1} == . ]] && empty+=("$i"); done
+      cell=${empty[$((RANDOM % ${#empty[@]}))]}
+      report "{\"scenario\":\"tap\",\"cell\":$cell}"
+      tool tap "${lines[$cell]}"
+    fi
+    wait_shown "$cells" && report "{\"scenario\":\"shown\",\"cells\":\"$(cells_of "$(status_json)")\"}"
+    wait_durable "$saves" && report "{\"scenario\":\"durable\",$(board)}"
+    sleep "0.$((RANDOM % 5))"
+  done
+elif ((pick < 8)); then
+  # The service restarting: its stop (the last save) and its start (the restore).
+  report "{\"scenario\":\"cut-window\",\"kind\":\"restart\",$(board)}"
+  echo "@@H cut-window"
+  systemctl restart tictactoe.service
+  report "{\"scenario\":\"restarted\",$(board)}"
+else
+  # At rest: the host cuts now and again during the next boot, while the service starts.
+  report "{\"scenario\":\"cut-window\",\"kind\":\"boot\",$(board)}"
+  echo "@@H cut-window"
+fi
+sleep infinity
