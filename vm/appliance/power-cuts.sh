@@ -25,6 +25,7 @@ status_json() { tictactoe status --json 2>/dev/null | tr -d ' \n'; }
 cells_of() { grep -o '"cells":\[[^]]*\]' <<<"$1" | sed 's/"cells":\[//; s/\]//; s/""/./g; s/"//g; s/,//g'; }
 saves_of() { grep -o '"saves":[0-9]*' <<<"$1" | cut -d: -f2; }
 outcome_of() { grep -o '"outcome":"[a-z-]*"' <<<"$1" | cut -d'"' -f4; }
+turn_of() { grep -o '"turn":"[XO]"' <<<"$1" | cut -d'"' -f4; }
 board() {  # the board as a JSON fragment: "cells":"…","saves":N (null when it did not answer)
   local json saves; json=$(status_json); saves=$(saves_of "$json")
   echo "\"cells\":\"$(cells_of "$json")\",\"saves\":${saves:-null}"
@@ -105,13 +106,16 @@ if ((pick < 6)); then
   echo "@@H cut-window"
   while true; do
     json=$(status_json); cells=$(cells_of "$json"); saves=$(saves_of "$json")
+    # Each press is reported with the state it makes before it is made: the board may show it
+    # (and save it) before this script sees it.
     if [[ $(outcome_of "$json") != playing ]]; then
-      report "{\"scenario\":\"new-game\"}"
+      report "{\"scenario\":\"new-game\",\"next\":\".........\"}"
       tictactoe new-game >/dev/null 2>&1
     else
       empty=(); for i in {0..8}; do [[ ${cells:$i:1} == . ]] && empty+=("$i"); done
       cell=${empty[$((RANDOM % ${#empty[@]}))]}
-      report "{\"scenario\":\"tap\",\"cell\":$cell}"
+      next=${cells:0:$cell}$(turn_of "$json")${cells:$((cell + 1))}
+      report "{\"scenario\":\"tap\",\"cell\":$cell,\"next\":\"$next\"}"
       tool tap "${lines[$cell]}"
     fi
     wait_shown "$cells" && report "{\"scenario\":\"shown\",\"cells\":\"$(cells_of "$(status_json)")\"}"
