@@ -257,7 +257,12 @@ def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(
     os.kill(pid, 0)
     play(board, 9)
     wait(lambda: json.loads((folder / "state" / "state.json").read_text())["cells"][2] == "X", "the save after the card came back")
-    lines = [line for line in log_lines_of(folder)[before:] if "sav" in line]
+
+    def saving_lines():
+        return [line for line in log_lines_of(folder)[before:] if "sav" in line]
+    # The notice follows the save that worked (it is logged once the rename is durable).
+    wait(lambda: any(line.startswith("notice: ") for line in saving_lines()), "the notice that saving works again")
+    lines = saving_lines()
     strerror = {"ENOSPC": "no space left on device", "EROFS": "read-only file system", "EIO": "input/output error"}[error]
     assert len(lines) == 2, lines
     assert lines[0].startswith("error: saving the game failed: ") and strerror in lines[0], lines
