@@ -7,6 +7,7 @@ import PackageDescription
 //   Basics              -> (nothing)
 //   TicTacToe           -> (nothing)
 //   Lights              -> (nothing)
+//   WriteLog            -> (nothing)
 //   Reactive            -> Basics
 //   GPIO                -> Basics, Reactive
 //   Devices             -> Basics, GPIO, Lights, Reactive, TicTacToe
@@ -21,7 +22,7 @@ import PackageDescription
 //   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
 //   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
 //   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, SystemdService, TicTacToe, WiredBoard, WiringCheck
-//   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe
+//   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
 //   WebView             -> Basics, BoardAPI
 //   WebService          -> Basics, BoardAPI, WebView
 //   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, WebService
@@ -111,7 +112,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
-        .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe"]),
+        .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe", "WriteLog"]),
+        // A log of every block write and flush (device-mapper's log-writes), replayed to each
+        // instant a power cut could strike: the harness's crash points (vm/appliance).
+        .target(name: "WriteLog"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
@@ -137,6 +141,7 @@ let package = Package(
         .testTarget(
             name: "BoardAPITests",
             dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
         .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardAPI", "TicTacToe", "WebView"]),
         .testTarget(name: "WebServiceTests", dependencies: ["Basics", "TestSupport", "WebService", "WebView"]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),

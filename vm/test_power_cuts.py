@@ -3,7 +3,9 @@ apt, run by systemd, played through gpio-sim) reset by QEMU (`system_reset`: no 
 cache lost, whatever the guest was doing) at seeded random instants, while it plays, while the
 service restarts, and during boot as the service starts. After each cut the VM boots again and
 vm/appliance/power-cuts.sh reports what came back; this side judges, knowing which of the
-guest's lines it had read when it cut.
+guest's lines it had read when it cut. A cut in the middle of an apt upgrade may leave dpkg's
+work for `dpkg --configure -a` (which the guest then runs, as dpkg asks, and `apt-get -f install`
+after it for a package cut mid-unpack); any other cut must leave nothing to repair.
 
 POWER_CUTS (8) cuts are made; POWER_CUT_SEED chooses the instants (printed, to replay a run)."""
 
@@ -21,6 +23,9 @@ CUTS = int(os.environ.get("POWER_CUTS", "8"))
 SEED = int(os.environ.get("POWER_CUT_SEED", str(random.SystemRandom().randrange(1, 1 << 30))))
 # A guest that does not answer in this long after a cut has not come back.
 ROUND_LIMIT_S = 600
+# An upgrade's cut comes at most this long after apt starts, until the guest has reported how
+# long an upgrade it finished took; then at most that long.
+UPGRADE_S = 30.0
 
 
 class Console:
@@ -119,8 +124,14 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
         elif scenario == "after-cut":
             lost = judge.restored(what["cells"])
             restores.append({"after_cut": len(cuts), "cut": cuts[-1]["kind"], "cells": what["cells"], "lost": lost,
-                             "waited_s": what["waited_s"], "ext4": what["ext4"], "journal": what["journal"]})
-            assert what["active"] == "active", ("the service did not come back by itself", what)
+                             "waited_s": what["waited_s"], "ext4": what["ext4"], "journal": what["journal"],
+                             "by_itself": what["by_itself"], "dpkg_audit": what["dpkg_audit"],
+                             "repair": what["repair"], "version": what["version"]})
+            assert what["active"] == "active", ("the service is not running", what)
+            assert what["repair"] in ("none", "configure", "configure+fix"), ("dpkg's work was left unfinished", what)
+            if cuts[-1]["kind"] != "upgrade":
+                assert what["by_itself"] == "active", ("the service did not come back by itself", what)
+                assert what["repair"] == "none", ("dpkg had work left though no package was being changed", what)
             assert what["ext4_errors"] == 0, what
             assert what["set_aside"] == 0, ("a state file was found corrupt", what)
             assert what["leftovers"] == 0, ("a temporary file outlived the start", what)
@@ -130,6 +141,12 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
         elif scenario == "cut-window":
             judge.window(what["cells"])
             state["kind"] = what["kind"]
+            state["finished"] = False
+        elif scenario in ("restarted", "upgraded"):
+            state["finished"] = True
+            assert what.get("status", 0) == 0, ("the upgrade failed", what)
+            if scenario == "upgraded":
+                state["upgrade_s"] = what["ms"] / 1000
         elif scenario in ("tap", "new-game"):
             judge.show(what["next"])  # shown, perhaps saved, before the guest sees it
         elif scenario == "shown":
@@ -138,7 +155,8 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
             judge.show(what["cells"])
             judge.made_durable(what["cells"])
         elif scenario == "cue" and len(cuts) < CUTS:
-            delay = {"play": rng.uniform(0.3, 8.0), "restart": rng.uniform(0.0, 4.0)}.get(state["kind"], 0.0)
+            delay = {"play": rng.uniform(0.3, 8.0), "restart": rng.uniform(0.0, 4.0),
+                     "upgrade": rng.uniform(0.0, state.get("upgrade_s", UPGRADE_S))}.get(state["kind"], 0.0)
             state["due"] = (when + delay, state["kind"], when)
 
     def read():
@@ -157,7 +175,8 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
                 state["due"] = None
                 monitor.send("system_reset")
                 cuts.append({"kind": kind, "after_window_s": round(time.monotonic() - window, 2),
-                             "states_shown": len(judge.shown), "durable": judge.durable})
+                             "states_shown": len(judge.shown), "durable": judge.durable,
+                             "finished_before": state.get("finished", False)})
                 if kind == "boot" and len(cuts) < CUTS:
                     # Again during the boot that follows: the kernel, systemd, the service's start.
                     state["due"] = (time.monotonic() + rng.uniform(3.0, 25.0), "during boot", time.monotonic())
@@ -179,9 +198,13 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
         if console_path.exists():
             (RESULTS / "console.log").write_bytes(console_path.read_bytes())
     lost = sum(len(r["lost"]) for r in restores)
+    upgrades = [c for c in cuts if c["kind"] == "upgrade"]
     print(f"power cuts made: {len(cuts)} ({', '.join(c['kind'] for c in cuts)}); restores checked: {len(restores)}; "
           f"states lost (shown, their save not yet reported on disk): {lost}; "
-          f"ext4 journal replays: {sum('recovery complete' in r['ext4'] for r in restores)}; manual repairs: 0")
+          f"ext4 journal replays: {sum('recovery complete' in r['ext4'] for r in restores)}; file system repairs: 0; "
+          f"cuts during an apt upgrade: {sum(not c['finished_before'] for c in upgrades)} of {len(upgrades)}, "
+          f"dpkg --configure -a needed after {sum(r['repair'] != 'none' for r in restores)} "
+          f"(and apt-get -f install after {sum(r['repair'] == 'configure+fix' for r in restores)})")
     assert len(cuts) == CUTS and len(restores) >= 1
 
 

@@ -73,6 +73,16 @@ public final class GameHistory: Sendable {
 
     public var games: [PlayedGame] { kept.value }
 
+    /// The games in `file`, read without keeping or changing anything (`tictactoe check-state`),
+    /// or why the board could not use it: the same reading the board makes at its start.
+    public static func read(_ file: String) -> Result<[PlayedGame], Problem> {
+        load(file).mapError { Problem(description: "\(file): \($0.reason)") }
+    }
+
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
     /// Records each game the view model finishes from now on. Call on the game loop.
     public func record(_ viewModel: GameViewModel, clock: @escaping @Sendable () -> WallTime = WallTime.now) -> any Disposable {
         // Events arrive on the game loop only.

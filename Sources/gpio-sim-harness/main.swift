@@ -11,10 +11,14 @@ import TicTacToe
 //
 // Usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2
 //        gpio-sim-harness tool …   (see Tool.swift)
+//        gpio-sim-harness write-log LOG TARGET CHECK   (see CrashPoints.swift)
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "tool" {
     exit(runTool(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "write-log" {
+    exit(runWriteLog(Array(arguments.dropFirst(2))))
 }
 guard arguments.count == 5 else {
     FileHandle.standardError.write(Data("usage: gpio-sim-harness TICTACTOE GPIOMON GPIOINFO v1|v2\n".utf8))

@@ -25,6 +25,8 @@ enum ExitStatus {
     static let boardUnavailable = ExitCode(69)
     /// The board refused a command: a taken cell, the computer's turn (EX_DATAERR).
     static let refused = ExitCode(65)
+    /// A saved file the board could not use (EX_DATAERR).
+    static let unusableState = ExitCode(65)
 
     static func `for`(_ error: GPIOError) -> ExitCode {
         switch error {

@@ -14,7 +14,7 @@ struct TicTacToeCommand: AsyncParsableCommand {
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [
             Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, Status.self, History.self,
-            LightsOff.self, CheckConfig.self, SelfTestCommand.self, HardwareDocsCommand.self,
+            LightsOff.self, CheckConfig.self, CheckState.self, SelfTestCommand.self, HardwareDocsCommand.self,
         ])
 
     /// The program and its version, as the board's API says hello.

@@ -190,6 +190,9 @@ report "{\"scenario\":\"web-clicks\",\"waited_first_s\":$waited_first,\"frame_fi
 \"rss\":\"$(web_status VmRSS)\",\"restarts\":$(web_prop NRestarts)}"
 journalctl -u tictactoe-web.service -o cat --no-pager | sed 's/^/@@W /'
 
+# A power cut at every flush of a game's saves (block level): vm/appliance/crash-points.sh.
+. "$payload/crash-points.sh"
+
 apt-get purge -y -q tictactoe-gpio >/tmp/purge.log 2>&1
 status=$?
 report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\

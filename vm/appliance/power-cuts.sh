@@ -8,6 +8,11 @@
 # Each report of the board's state gives its cells (".XO" in reading order) and `saves`, the
 # count of saves on disk the service reports: a state reported "durable" was flushed, with its
 # directory, before the line was written.
+#
+# What the board is doing when the next cut comes goes in blocks of five boots, each block a
+# seeded order of play, play, a restart, a package upgrade (or the way back: the payload's
+# upgrade/ folder holds the same package under a higher version) and a boot, so that even the
+# eight cuts of every CI run see each.
 set -uo pipefail
 payload=$(cd "$(dirname "$0")" && pwd)
 . "$payload/common.sh"
@@ -77,13 +82,33 @@ UNIT
   sync
 else
   # After a cut: the service must come up by itself; what did it restore, and what did the file
-  # system and the journal say?
+  # system and the journal say? A cut in the middle of dpkg's work leaves it for
+  # `dpkg --configure -a`, as dpkg itself says at the next apt command: done, and said.
   waited=0
   until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 360)); do
     sleep 0.5; waited=$((waited + 1))
   done
+  by_itself=$(systemctl is-active tictactoe.service)
+  audit=$(dpkg --audit 2>&1 | one_line)
+  repair=none
+  if [[ -n $audit ]]; then
+    # A package cut mid-unpack is left half-installed, which only a reinstall finishes: apt's
+    # own `apt-get -f install` does it (and says so when asked to do anything else).
+    repair=configure
+    dpkg --configure -a >/tmp/configure.log 2>&1
+    if [[ -n $(dpkg --audit 2>&1) ]]; then
+      repair=configure+fix
+      apt-get install -f -y -q >/tmp/fix.log 2>&1
+    fi
+    if [[ -n $(dpkg --audit 2>&1) ]]; then repair="failed: $(dpkg --audit 2>&1 | one_line)"; fi
+    until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 720)); do
+      sleep 0.5; waited=$((waited + 1))
+    done
+  fi
   state=/var/lib/tictactoe
   report "{\"scenario\":\"after-cut\",\"boot\":$boots,\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"by_itself\":\"$by_itself\",\"dpkg_audit\":\"$audit\",\"repair\":\"$repair\",\
+\"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",\
 \"waited_s\":$((waited / 2)),\"restarts\":$(prop NRestarts),$(board),\
 \"leftovers\":$(find -L $state -maxdepth 1 -name '*.tmp' 2>/dev/null | wc -l),\
 \"set_aside\":$(find -L $state -maxdepth 1 -name '*corrupt*' 2>/dev/null | wc -l),\
@@ -92,11 +117,14 @@ else
 fi
 
 # The next cut: what the board is doing when it comes, chosen by the seed and the boot.
+RANDOM=$((seed * 977 + (boots - 1) / 5))
+kinds=(play play restart upgrade boot)
+for i in 4 3 2 1; do j=$((RANDOM % (i + 1))); k=${kinds[i]}; kinds[i]=${kinds[j]}; kinds[j]=$k; done
+kind=${kinds[$(((boots - 1) % 5))]}
 RANDOM=$((seed * 977 + boots))
-pick=$((RANDOM % 10))
 . /run/gpio-sim.env
 tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
-if ((pick < 6)); then
+if [[ $kind == play ]]; then
   # Playing: a press at a time; each shown, then durable; a finished game replaced by a new one.
   json=$(status_json)
   if [[ $(outcome_of "$json") != playing ]]; then
@@ -122,12 +150,27 @@ if ((pick < 6)); then
     wait_durable "$saves" && report "{\"scenario\":\"durable\",$(board)}"
     sleep "0.$((RANDOM % 5))"
   done
-elif ((pick < 8)); then
+elif [[ $kind == restart ]]; then
   # The service restarting: its stop (the last save) and its start (the restore).
   report "{\"scenario\":\"cut-window\",\"kind\":\"restart\",$(board)}"
   echo "@@H cut-window"
   systemctl restart tictactoe.service
   report "{\"scenario\":\"restarted\",$(board)}"
+elif [[ $kind == upgrade ]]; then
+  # apt upgrading the package (or taking it back to the first version): dpkg unpacks, the
+  # maintainer scripts stop and restart the service, the game is saved and restored.
+  installed=$(dpkg-query -W -f='${Version}' tictactoe-gpio)
+  if [[ -n $(ls "$payload"/upgrade/tictactoe-gpio_"${installed//:/%3a}"_arm64.deb 2>/dev/null) ]]; then
+    deb=$(ls "$payload"/tictactoe-gpio_*_arm64.deb); way=downgrade
+  else
+    deb=$(ls "$payload"/upgrade/tictactoe-gpio_*_arm64.deb); way=upgrade
+  fi
+  report "{\"scenario\":\"cut-window\",\"kind\":\"upgrade\",\"way\":\"$way\",\"from\":\"$installed\",$(board)}"
+  echo "@@H cut-window"
+  started=$(date +%s%N)
+  apt-get install -y -q --allow-downgrades "$deb" >/tmp/upgrade.log 2>&1
+  report "{\"scenario\":\"upgraded\",\"status\":$?,\"ms\":$(( ($(date +%s%N) - started) / 1000000 )),\
+\"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",$(board)}"
 else
   # At rest: the host cuts now and again during the next boot, while the service starts.
   report "{\"scenario\":\"cut-window\",\"kind\":\"boot\",$(board)}"

@@ -11,7 +11,8 @@
 # Environment: APPLIANCE_WEB_PORT, the loopback port the VM's web view is forwarded to (18080);
 # APPLIANCE_CONSOLE, where the console log goes (the cache's console-appliance.log).
 # APPLIANCE_POWER_CUTS=SEED makes it the power-cut run instead (vm/test_power_cuts.py): the
-# payload runs vm/appliance/power-cuts.sh at every boot, a reset reboots the VM on the same
+# payload (with the package under a higher version too, to upgrade to) runs
+# vm/appliance/power-cuts.sh at every boot, a reset reboots the VM on the same
 # (throw-away) root disk, and QEMU's monitor listens on APPLIANCE_MONITOR for the host's
 # system_reset; the host ends the run with quit.
 set -euo pipefail
@@ -29,19 +30,31 @@ mkdir -p "$payload/debs"
 bash "$root/packaging/make-deb.sh" arm64 "$payload" >/dev/null
 bin=$(bash "$root/packaging/build-arm64.sh" --product gpio-sim-harness)
 install -m 0755 "$bin/gpio-sim-harness" "$payload/gpio-sim-harness"
-install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$here/power-cuts.sh" "$payload/"
+install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$here/power-cuts.sh" "$here/crash-points.sh" \
+  "$here/crash-point-check.sh" "$payload/"
 install -m 0644 "$here/common.sh" "$payload/"
 machine=(-no-reboot)
 limit=1800
 if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
   echo "seed=$APPLIANCE_POWER_CUTS" > "$payload/power-cuts.conf"
+  # The package again under a higher version, for the cuts during an apt upgrade: the same
+  # files and maintainer scripts, so an upgrade does what every real one does.
+  deb=$(ls "$payload"/tictactoe-gpio_*_arm64.deb)
+  unpacked=$work/upgrade-tree
+  dpkg-deb -R "$deb" "$unpacked"
+  version=$(sed -n 's/^Version: //p' "$unpacked/DEBIAN/control")
+  sed -i "s/^Version: .*/Version: $version+powercut1/" "$unpacked/DEBIAN/control"
+  mkdir -p "$payload/upgrade"
+  dpkg-deb --root-owner-group -Zxz -b "$unpacked" "$payload/upgrade/tictactoe-gpio_${version}+powercut1_arm64.deb" >/dev/null
+  rm -rf "$unpacked"
   machine=(-monitor "unix:$APPLIANCE_MONITOR,server,nowait")
   limit=${APPLIANCE_LIMIT:-7200}
 fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
 
 # The packages' libraries a fresh system may lack, with all they need, as an offline apt source.
-libraries=(libgpiod3 libcurl4t64)
+# dmsetup and e2fsprogs: the crash points' tools (the test's, not the packages').
+libraries=(libgpiod3 libcurl4t64 dmsetup e2fsprogs)
 debs=$cache/appliance-debs-$( (cat "$root/scripts/download-debs.sh"; echo "${libraries[*]}") | sha256sum | cut -c1-16)
 if [[ ! -f $debs/.complete ]]; then
   rm -rf "$cache"/appliance-debs-*
@@ -51,6 +64,15 @@ fi
 cp "$debs"/*.deb "$payload/debs/"
 (cd "$payload/debs" && dpkg-scanpackages --multiversion . 2>/dev/null > Packages)
 mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M >&2
+
+# The crash points' disks (vm/appliance/crash-points.sh), found in the VM by their serial
+# numbers: the logged state file system, its log, the copy the log is replayed onto and the
+# scratch copy each crash point mounts.
+crash_disks=()
+for disk in cpstate:32M cplog:512M cpreplay:32M cpscratch:32M; do
+  truncate -s "${disk#*:}" "$work/${disk%:*}.img"
+  crash_disks+=(-drive "if=none,file=$work/${disk%:*}.img,format=raw,id=${disk%:*}" -device "virtio-blk-device,drive=${disk%:*},serial=${disk%:*}")
+done
 
 log=${APPLIANCE_CONSOLE:-$cache/console-appliance.log}
 port=${APPLIANCE_WEB_PORT:-18080}
@@ -65,6 +87,7 @@ started=$SECONDS
 timeout "$limit" qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic "${machine[@]}" \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off" \
   -netdev "user,id=net,restrict=on,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-device,netdev=net \
+  "${crash_disks[@]}" \
   -drive "if=none,file=$work/payload.ext4,format=raw,id=payload,readonly=on" -device virtio-blk-device,drive=payload \
   -drive "if=none,file=$image,format=raw,id=root,snapshot=on" -device virtio-blk-device,drive=root \
   -device virtio-rng-device </dev/null >"$log" 2>&1 || true

@@ -1,0 +1,58 @@
+import Foundation
+import WriteLog
+
+/// Replays a log of device-mapper's log-writes target onto a copy of the disk as it was when the
+/// log began, stopping at every crash point (each flush and each forced write) to run CHECK on
+/// what a power cut at that instant would have left:
+///
+///     gpio-sim-harness write-log LOG TARGET CHECK
+///
+/// CHECK runs with the target synchronised and its environment saying where the replay stands:
+/// `CRASH_POINT` (1, 2, …), `LOG_ENTRY` (the entry just replayed, from 0), `LOG_KIND` (flush, fua
+/// or flush+fua) and `LOG_MARK` (the last mark passed, or empty). Its output goes to the console;
+/// a CHECK that fails stops the replay. Reports the log's size and the points checked.
+func runWriteLog(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3 else {
+        FileHandle.standardError.write(Data("usage: gpio-sim-harness write-log LOG TARGET CHECK\n".utf8))
+        return 64
+    }
+    do {
+        let source = try BlockFile(path: arguments[0], writable: false)
+        let target = try BlockFile(path: arguments[1], writable: true)
+        let log = try WriteLog(reading: source)
+        var done = 0, point = 0, mark = ""
+        for entry in log.entries {
+            if let name = entry.mark { mark = name }
+            guard entry.isCrashPoint else { continue }
+            try log.replay(log.entries[done...entry.index], from: source, onto: target)
+            try target.synchronize()
+            done = entry.index + 1
+            point += 1
+            let kind = [(WriteLog.Flags.flush, "flush"), (.forceUnitAccess, "fua")].filter { entry.flags.contains($0.0) }.map(\.1)
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: arguments[2])
+            check.environment = ProcessInfo.processInfo.environment.merging(
+                ["CRASH_POINT": "\(point)", "LOG_ENTRY": "\(entry.index)", "LOG_KIND": kind.joined(separator: "+"), "LOG_MARK": mark]) { $1 }
+            try check.run()
+            check.waitUntilExit()
+            guard check.terminationStatus == 0 else {
+                report("write-log", ["error": "the check failed at crash point \(point) (entry \(entry.index)): status \(check.terminationStatus)"])
+                return 1
+            }
+        }
+        report("write-log", [
+            "entries": log.entries.count, "sector_size": log.sectorSize, "crash_points": point,
+            "flushes": log.entries.filter { $0.flags.contains(.flush) }.count,
+            "fua": log.entries.filter { $0.flags.contains(.forceUnitAccess) }.count,
+            "marks": log.entries.compactMap(\.mark),
+            "bytes_written": log.entries.filter { $0.mark == nil && !$0.flags.contains(.discard) }.reduce(0) { $0 + Int($1.sectors) * log.sectorSize },
+        ])
+        return 0
+    } catch let problem as WriteLog.Problem {
+        report("write-log", ["error": problem.description])
+        return 65
+    } catch {
+        report("write-log", ["error": "\(error)"])
+        return 70
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Basics
+import BoardAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Presentation
+import SystemdService
+import TicTacToe
+
+/// `tictactoe check-state [--state-dir DIR] [--json]`: what the board would restore at its next
+/// start, read the way it reads it, changing nothing.
+struct CheckState: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-state",
+        abstract: "Check the saved game and the history without changing them; exit status 65 when the board could not use one.",
+        discussion: """
+            Reads state.json and history.json as the board does when it starts. A file it could not \
+            use is named with what is wrong; the board sets a bad state file aside at its next start \
+            (and starts a bad history afresh), so nothing needs doing by hand. A temporary file left \
+            by a save that a crash or power cut cut short is listed: the board removes it when it starts.
+            """)
+
+    @Option(name: .customLong("state-dir"), help: "The state directory. Default: the service's, /var/lib/tictactoe.")
+    var stateDirectory = "/var/lib/tictactoe"
+
+    @Flag(help: "Print what was found as JSON.")
+    var json = false
+
+    /// What was found, as --json prints it.
+    struct Found: Codable {
+        /// "restored", "fresh" (no saved game) or "unusable".
+        var state: String
+        /// The saved board, nine of "X", "O" or "" in reading order.
+        var cells: [String]?
+        var outcome: String?
+        var problem: String?
+        /// "read", "fresh" or "unusable".
+        var history: String
+        var games: Int?
+        var historyProblem: String?
+        /// Temporary files left by an interrupted save.
+        var leftovers: [String]
+    }
+
+    func run() throws {
+        let store = StateStore(directory: stateDirectory)
+        let historyFile = stateDirectory + "/history.json"
+        var found = Found(state: "fresh", history: "fresh", leftovers: [])
+        switch store.load() {
+        case .fresh: break
+        case .restored(let snapshot):
+            found.state = "restored"
+            found.cells = snapshot.board.markNames
+            found.outcome = OutcomeName.of(snapshot.board.outcome)
+        case .unusable(let problem):
+            found.state = "unusable"
+            found.problem = problem
+        }
+        if FileManager.default.fileExists(atPath: historyFile) {
+            switch GameHistory.read(historyFile) {
+            case .success(let games): (found.history, found.games) = ("read", games.count)
+            case .failure(let problem): (found.history, found.historyProblem) = ("unusable", problem.description)
+            }
+        }
+        found.leftovers = [store.path, historyFile].map { TextFile.temporaryPath(for: $0) }.filter { FileManager.default.fileExists(atPath: $0) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(found) else { throw ExitStatus.inputError }
+            say(String(decoding: data, as: UTF8.self))
+        } else {
+            say(Self.sentences(found, in: stateDirectory).joined(separator: "\n"))
+        }
+        if found.state == "unusable" || found.history == "unusable" { throw ExitStatus.unusableState }
+    }
+
+    static func sentences(_ found: Found, in directory: String) -> [String] {
+        var lines: [String] = []
+        switch found.state {
+        case "restored":
+            let cells = (found.cells ?? []).map { $0.isEmpty ? "." : $0 }
+            let rows = stride(from: 0, to: cells.count, by: 3).map { cells[$0..<min($0 + 3, cells.count)].joined() }
+            lines.append("\(directory)/state.json: OK, a game the board restores: \(rows.joined(separator: " / ")) (\(found.outcome ?? "playing")).")
+        case "unusable": lines.append("\(found.problem ?? "state.json"): the board will set it aside and start afresh.")
+        default: lines.append("\(directory)/state.json: none; the board starts with a new game.")
+        }
+        switch found.history {
+        case "read": lines.append("\(directory)/history.json: OK, \(found.games ?? 0) finished games.")
+        case "unusable": lines.append("\(found.historyProblem ?? "history.json"): the board will start its history afresh.")
+        default: lines.append("\(directory)/history.json: none yet.")
+        }
+        for leftover in found.leftovers {
+            lines.append("\(leftover): left by a save that a crash or power cut interrupted; the board removes it when it starts.")
+        }
+        return lines
+    }
+}
