@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 @testable import Basics
 
@@ -42,6 +43,7 @@ struct TextFileTests {
     @Test("a write replaces the file whole, and a link planted at the temporary name is removed, not written through")
     func plantedLink() throws {
         let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try TextFile.write("precious", to: directory + "/victim")
         #expect(symlink(directory + "/victim", directory + "/wiring.svg.tmp") == 0)
         try TextFile.write("<svg/>", to: directory + "/wiring.svg")
@@ -55,6 +57,7 @@ struct TextFileTests {
     @Test("setting aside picks a free name: nothing is overwritten")
     func setAside() throws {
         let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
         var asides: [String] = []
         for text in ["one", "two", "three"] {
@@ -70,6 +73,7 @@ struct TextFileTests {
     @Test("what an interrupted write left is removed, link or file, and the file itself is untouched")
     func leftover() throws {
         let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
         try TextFile.write("old", to: path)
         #expect(try TextFile.removeLeftover(of: path) == false)
@@ -84,6 +88,7 @@ struct TextFileTests {
     @Test("a failed write names its errno and leaves the old file whole")
     func failedWrite() throws {
         let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(throws: TextFileError(reason: "cannot write the file: no such file or directory", code: ENOENT)) {
             try TextFile.write("new", to: directory + "/missing/state.json")
         }

@@ -33,6 +33,7 @@ struct StateStoreTests {
     @Test("a saved game, next starter and score come back exactly")
     func roundTrip() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         #expect(store.load() == .fresh)
         let board = try Board(starter: .o).playing([p(1, 1), p(0, 0), p(2, 2)])
         let snapshot = GameSnapshot(board: board, nextStarter: .x, score: Score(xWins: 3, oWins: 1, draws: 2))
@@ -44,6 +45,7 @@ struct StateStoreTests {
     @Test("who plays O and every pairing's score come back; a version 1 file is a game between two players")
     func opponentsAndScores() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         let snapshot = GameSnapshot(
             board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .computer(.fallible),
             scores: [.person: Score(xWins: 2, oWins: 1, draws: 0), .computer(.fallible): Score(xWins: 0, oWins: 3, draws: 4)])
@@ -62,6 +64,7 @@ struct StateStoreTests {
     @Test("a finished game restores as finished, with its winning line")
     func finishedGame() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         // X wins on the last mark of the top row, with a mark elsewhere played earlier.
         let board = try Board().playing([p(0, 0), p(1, 0), p(2, 2), p(1, 1), p(0, 1), p(2, 0), p(0, 2)])
         try store.save(GameSnapshot(board: board))
@@ -82,6 +85,7 @@ struct StateStoreTests {
     ])
     func corrupt(contents: String) throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
         guard case .unusable(let problem) = store.load() else {
             Issue.record("a corrupt file was not reported")
@@ -99,6 +103,7 @@ struct StateStoreTests {
     @Test("each problem is named for a person: the key or item at fault and what it must be", arguments: namedProblems)
     func named(contents: String, message: String) throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
         guard case .unusable(let problem) = store.load() else {
             Issue.record("\(contents) was not reported")
@@ -110,6 +115,7 @@ struct StateStoreTests {
     @Test("a state path that is a directory or a FIFO is unusable, with its own sentence, and never blocks")
     func notAFile() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: false)
         #expect(store.load() == .unusable(problem: "\(store.path) cannot be read: cannot read the file: it is a directory"))
         try FileManager.default.removeItem(atPath: store.path)
@@ -120,6 +126,7 @@ struct StateStoreTests {
     @Test("a state file nested half a million deep is unusable, not a crash")
     func deeplyNested() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         try Data((String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000)).utf8)
             .write(to: URL(fileURLWithPath: store.path))
         guard case .unusable = store.load() else {
@@ -131,6 +138,7 @@ struct StateStoreTests {
     @Test("setting aside never overwrites an earlier file set aside in the same second")
     func setAsideTwice() throws {
         let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
         var asides: [String] = []
         for contents in ["first", "second", "third"] {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: store.path))
@@ -144,6 +152,7 @@ struct StateStoreTests {
     @Test("a state directory that refuses changes: setting aside fails and says so, and the file stays")
     func setAsideRefused() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = StateStore(directory: directory)
         try Data("corrupt".utf8).write(to: URL(fileURLWithPath: store.path))
         // Tests run as root, whom permissions do not refuse; a path through a regular file is
@@ -156,6 +165,7 @@ struct StateStoreTests {
     @Test("a link planted at the temporary name is replaced, never written through")
     func plantedLink() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = StateStore(directory: directory)
         let victim = directory + "/victim"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
