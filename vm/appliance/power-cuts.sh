@@ -83,7 +83,8 @@ UNIT
 else
   # After a cut: the service must come up by itself; what did it restore, and what did the file
   # system and the journal say? A cut in the middle of dpkg's work leaves it for
-  # `dpkg --configure -a`, as dpkg itself says at the next apt command: done, and said.
+  # `dpkg --configure -a`, as dpkg itself says at the next apt command, or, cut mid-unpack, for
+  # the install run again: done, and said.
   waited=0
   until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 360)); do
     sleep 0.5; waited=$((waited + 1))
@@ -92,13 +93,13 @@ else
   audit=$(dpkg --audit 2>&1 | one_line)
   repair=none
   if [[ -n $audit ]]; then
-    # A package cut mid-unpack is left half-installed, which only a reinstall finishes: apt's
-    # own `apt-get -f install` does it (and says so when asked to do anything else).
+    # A package cut mid-unpack is left half-installed ("must be reinstalled", dpkg says), which
+    # configuring cannot finish: the maker runs the install that was cut short again.
     repair=configure
     dpkg --configure -a >/tmp/configure.log 2>&1
-    if [[ -n $(dpkg --audit 2>&1) ]]; then
-      repair=configure+fix
-      apt-get install -f -y -q >/tmp/fix.log 2>&1
+    if [[ -n $(dpkg --audit 2>&1) && -s $notes/installing ]]; then
+      repair=configure+reinstall
+      apt-get install -y -q --allow-downgrades "$(cat "$notes/installing")" >/tmp/reinstall.log 2>&1
     fi
     if [[ -n $(dpkg --audit 2>&1) ]]; then repair="failed: $(dpkg --audit 2>&1 | one_line)"; fi
     until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 720)); do
@@ -167,9 +168,13 @@ elif [[ $kind == upgrade ]]; then
   fi
   report "{\"scenario\":\"cut-window\",\"kind\":\"upgrade\",\"way\":\"$way\",\"from\":\"$installed\",$(board)}"
   echo "@@H cut-window"
+  # What is being installed, on disk first: after a cut the install can be run again.
+  echo "$deb" > "$notes/installing"; sync "$notes/installing"
   started=$(date +%s%N)
   apt-get install -y -q --allow-downgrades "$deb" >/tmp/upgrade.log 2>&1
-  report "{\"scenario\":\"upgraded\",\"status\":$?,\"ms\":$(( ($(date +%s%N) - started) / 1000000 )),\
+  status=$?
+  : > "$notes/installing"; sync "$notes/installing"
+  report "{\"scenario\":\"upgraded\",\"status\":$status,\"ms\":$(( ($(date +%s%N) - started) / 1000000 )),\
 \"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",$(board)}"
 else
   # At rest: the host cuts now and again during the next boot, while the service starts.
