@@ -8,6 +8,7 @@ import PackageDescription
 //   TicTacToe           -> (nothing)
 //   Lights              -> (nothing)
 //   WriteLog            -> (nothing)
+//   StandardStreams     -> (nothing)
 //   Reactive            -> Basics
 //   GPIO                -> Basics, Reactive
 //   Devices             -> Basics, GPIO, Lights, Reactive, TicTacToe
@@ -21,7 +22,7 @@ import PackageDescription
 //   HardwareDocs        -> Devices, GPIO
 //   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
 //   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
-//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, SystemdService, TicTacToe, WiredBoard, WiringCheck
+//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, StandardStreams, SystemdService, TicTacToe, WiredBoard, WiringCheck
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
 //   WebView             -> Basics, BoardAPI
 //   WebService          -> Basics, BoardAPI, WebView
@@ -91,11 +92,13 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard",
             ]),
+        // Standard streams the parent closed, held on /dev/null from before main (C: a constructor).
+        .target(name: "StandardStreams"),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
                 "BoardAPI", "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
-                "SimulatedGPIO", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
+                "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

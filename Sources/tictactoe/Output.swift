@@ -5,6 +5,7 @@ import BoardConfiguration
 import Glibc
 #endif
 import Presentation
+import StandardStreams
 import Reactive
 
 /// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
@@ -16,7 +17,9 @@ func say(_ line: String) {
 /// standard output closed) is remembered, nothing more is written there, and the command ends
 /// with ``check()``'s message and exit status 74 instead of a silent success.
 enum StandardOutput {
-    private static let failure = Protected<Int32?>(nil)
+    /// A standard output closed by the parent (held on /dev/null by StandardStreams) fails as
+    /// writing to a closed descriptor does.
+    private static let failure = Protected<Int32?>(standard_stream_was_closed(STDOUT_FILENO) != 0 ? EBADF : nil)
 
     /// Writes `text` exactly as given, unless an earlier write failed.
     static func write(_ text: String) {

@@ -7,6 +7,7 @@ import WiredBoard
 import Glibc
 #endif
 import Presentation
+import StandardStreams
 
 /// `tictactoe simulate`: the game on a simulated chip, in the terminal.
 struct Simulate: AsyncParsableCommand {
@@ -81,11 +82,19 @@ struct Simulate: AsyncParsableCommand {
 extension Simulate {
     /// The key script on standard input; a clear message and exit 74 when it cannot be read.
     static func standardInputText() throws(ExitCode) -> String {
+        func unreadable(_ reason: String) -> ExitCode {
+            printError("standard input: \(reason); give a script of keys such as \"5 1 9 n\".")
+            return ExitStatus.inputError
+        }
+        // Closed by the parent: held on /dev/null (StandardStreams), which would read as an
+        // empty script.
+        guard standard_stream_was_closed(STDIN_FILENO) == 0 else {
+            throw unreadable("cannot read the file: \(TextFile.describeErrno(EBADF))")
+        }
         do {
             return try TextFile.readAll(STDIN_FILENO)
         } catch {
-            printError("standard input: \(error.reason); give a script of keys such as \"5 1 9 n\".")
-            throw ExitStatus.inputError
+            throw unreadable(error.reason)
         }
     }
 }
