@@ -26,7 +26,7 @@ import PackageDescription
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
 //   WebView             -> Basics, BoardAPI
 //   WebService          -> Basics, BoardAPI, WebView
-//   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, WebService
+//   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, StandardStreams, WebService
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "WebService",
+                "Basics", "BoardAPI", "BoardConfiguration", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.

@@ -6,6 +6,9 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+// Links the constructor that holds closed standard streams on /dev/null: a closed standard
+// error must not become a client's socket and carry log lines to it.
+import StandardStreams
 import WebService
 
 /// `tictactoe-web`: the board in a browser. Serves the page and its WebSocket on the local

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+@Suite("Standard streams the parent closed")
+struct StandardStreamsTests {
+    /// With standard input and output closed, the first files the runtime opens (libdispatch's
+    /// eventfd and epoll) and the board's own socket would take numbers 0 and 1: a script read
+    /// from dispatch's eventfd waited for ever, and output could go to a socket. A served board
+    /// runs long enough to look: both numbers must still be /dev/null.
+    @Test("are held on /dev/null while the command runs, so no file it opens takes their numbers")
+    func heldOnDevNull() throws {
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        let folder = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socket = folder + "/board.sock"
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addclose(&actions, 0)
+        posix_spawn_file_actions_addclose(&actions, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, folder + "/err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let words: [String] = [executable, "simulate", "--serve", socket]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        #expect(posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0)
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        // Serving means the runtime and the board have opened what they open at start.
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        try #require(FileManager.default.fileExists(atPath: socket), "the board never served its socket")
+        for fd in [0, 1] {
+            let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            #expect(target == "/dev/null", "fd \(fd) is \(target)")
+        }
+    }
+}
