@@ -5,8 +5,8 @@ import BoardConfiguration
 import Glibc
 #endif
 import Presentation
-import StandardStreams
 import Reactive
+import StandardStreams
 
 /// Writes a line to standard output at once (unbuffered: logs and test harnesses read it live).
 func say(_ line: String) {

@@ -58,8 +58,22 @@ struct Tictactoe {
     static func run(_ arguments: [String], program executable: String, prefix: [String], input: Input = .text(""), output: Output = .captured) throws -> Outcome {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outPath = folder + "/out", errPath = folder + "/err"
+        let pid = try start(arguments, program: executable, prefix: prefix, input: input, output: output, in: folder)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
 
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let signal = status & 0x7F
+        return Outcome(
+            status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal == 0 ? nil : signal,
+            out: read(folder + "/out"), err: read(folder + "/err"))
+    }
+
+    /// Starts `program prefix… arguments…` without waiting for it; its captured output and
+    /// standard error go to `out` and `err` in `folder`. The caller waits for the process.
+    static func start(
+        _ arguments: [String], program executable: String, prefix: [String] = [], input: Input, output: Output, in folder: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -73,25 +87,18 @@ struct Tictactoe {
         case .closed: posix_spawn_file_actions_addclose(&actions, 0)
         }
         switch output {
-        case .captured: posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .captured: posix_spawn_file_actions_addopen(&actions, 1, folder + "/out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .path(let path): posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
         case .closed: posix_spawn_file_actions_addclose(&actions, 1)
         }
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, folder + "/err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + prefix + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-
-        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        let signal = status & 0x7F
-        return Outcome(
-            status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal == 0 ? nil : signal,
-            out: read(outPath), err: read(errPath))
+        return pid
     }
 
     struct MissingExecutable: Error, CustomStringConvertible {

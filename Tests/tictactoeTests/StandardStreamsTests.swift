@@ -17,17 +17,7 @@ struct StandardStreamsTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/board.sock"
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addclose(&actions, 0)
-        posix_spawn_file_actions_addclose(&actions, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, folder + "/err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let words: [String] = [executable, "simulate", "--serve", socket]
-        let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        #expect(posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0)
+        let pid = try Tictactoe.start(["simulate", "--serve", socket], program: executable, input: .closed, output: .closed, in: folder)
         defer {
             kill(pid, SIGTERM)
             var status: Int32 = 0
