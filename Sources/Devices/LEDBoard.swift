@@ -72,6 +72,9 @@ private final class LightScan: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let rowPeriod: Duration
     private let allOff: [LineSetting]
+    /// The blank write, never changed: held here as well, because a `let` of the scan is passed
+    /// to the chip without a retain, where one inside `writes` would be copied on every step.
+    private let blank: [LineSetting]
     private(set) var writes: RowScan
     private var row = 2
     /// The frame of the dim cycle the scan is in (`0..<Brightness.dimFrames`).
@@ -90,6 +93,7 @@ private final class LightScan: @unchecked Sendable {
         self.scheduler = scheduler
         allOff = pins.allLEDsOff
         writes = RowScan(pins: pins)
+        blank = writes.blank
         failureInput = failures
         framesWrittenInput = framesWritten
     }
@@ -142,7 +146,7 @@ private final class LightScan: @unchecked Sendable {
     private func step() {
         row = (row + 1) % 3
         if row == 0 { dimFrame = (dimFrame + 1) % Brightness.dimFrames }
-        guard write(writes.blank), write(writes.write(row: row, frame: dimFrame)), let rows = rowsToWrite else { return }
+        guard write(blank), write(writes.write(row: row, frame: dimFrame)), let rows = rowsToWrite else { return }
         // A row counts once written with every LED the frame lights, dim ones included.
         guard dimFrame == 0 || !writes.hasDim else { return }
         if rows > 1 { rowsToWrite = rows - 1 } else { frameWritten() }

@@ -89,8 +89,8 @@ public final class QueueScheduler: Scheduler {
         state.withValue { $0.armedFor = nil }
         while true {
             let current = now
-            guard let entry = state.withValue({ $0.actions.popDue(by: current, skippingMissedAfter: current) }) else { break }
-            entry.action()
+            guard let due = state.withValue({ $0.actions.popDue(by: current, skippingMissedAfter: current) }) else { break }
+            due.run()
         }
         state.withValue { state in
             if let next = state.actions.nextDeadline(), state.armedFor.map({ next < $0 }) ?? true { arm(&state, for: next) }

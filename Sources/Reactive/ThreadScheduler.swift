@@ -126,14 +126,14 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
                 continue
             }
             let current = now
-            guard deadline <= current, let entry = queue.popDue(by: current, skippingMissedAfter: current) else {
+            guard deadline <= current, let due = queue.popDue(by: current, skippingMissedAfter: current) else {
                 var until = timespec(
                     tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
                 pthread_cond_timedwait(condition, mutex, &until)
                 continue
             }
             pthread_mutex_unlock(mutex)
-            entry.action()
+            due.run()
             pthread_mutex_lock(mutex)
         }
         queue.removeAll()

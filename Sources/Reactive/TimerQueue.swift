@@ -29,8 +29,14 @@ struct TimerQueue {
         /// The repeat interval in nanoseconds (converted once: `Duration` arithmetic is 128-bit).
         var interval: Int64?
         var scheduled: ScheduledAction
+    }
 
-        var action: @Sendable () -> Void { scheduled.action }
+    /// An action taken from the queue to run, and the time it was due.
+    struct Due {
+        var deadline: MonotonicInstant
+        var scheduled: ScheduledAction
+
+        func run() { scheduled.action() }
     }
 
     private var heap: [Entry]
@@ -72,14 +78,14 @@ struct TimerQueue {
     /// Removes and returns the earliest live action due by `limit`. A repeating one is queued
     /// again one interval on; with `skippingMissedAfter`, one that has fallen more than an
     /// interval behind that time is moved to an interval after it instead of bursting.
-    mutating func popDue(by limit: MonotonicInstant, skippingMissedAfter now: MonotonicInstant? = nil) -> Entry? {
+    mutating func popDue(by limit: MonotonicInstant, skippingMissedAfter now: MonotonicInstant? = nil) -> Due? {
         dropCancelledTop()
         // Entries are read in place (`heap[0].…`): copying one out retains its action.
         guard !heap.isEmpty, heap[0].deadline <= limit else { return nil }
-        let top = heap[0]
-        if let interval = top.interval {
+        let due = Due(deadline: heap[0].deadline, scheduled: heap[0].scheduled)
+        if let interval = heap[0].interval {
             // Requeue in place: the same entry, one interval on, sifted down from the top.
-            var deadline = top.deadline.nanoseconds + interval
+            var deadline = due.deadline.nanoseconds + interval
             if let now, deadline + interval < now.nanoseconds { deadline = now.nanoseconds + interval }
             heap[0].deadline.nanoseconds = deadline
             heap[0].sequence = nextSequence()
@@ -87,7 +93,7 @@ struct TimerQueue {
         } else {
             removeTop()
         }
-        return top
+        return due
     }
 
     mutating func removeAll() { heap.removeAll() }
@@ -97,13 +103,19 @@ struct TimerQueue {
         return sequence
     }
 
+    // Read first, without mutating: a mutating loop makes the array check its uniqueness
+    // before looking at the top, on every call.
     private mutating func dropCancelledTop() {
-        while !heap.isEmpty, heap[0].scheduled.isDisposed { removeTop() }
+        guard topIsCancelled else { return }
+        repeat { removeTop() } while topIsCancelled
     }
 
-    /// Whether the entry at `i` runs before the one at `j`: (deadline, sequence) order.
-    private func precedes(_ i: Int, _ j: Int) -> Bool {
-        heap[i].deadline < heap[j].deadline || (heap[i].deadline == heap[j].deadline && heap[i].sequence < heap[j].sequence)
+    private var topIsCancelled: Bool { !heap.isEmpty && heap[0].scheduled.isDisposed }
+
+    /// Whether `a` runs before `b`: (deadline, sequence) order.
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        a.deadline.nanoseconds < b.deadline.nanoseconds
+            || (a.deadline.nanoseconds == b.deadline.nanoseconds && a.sequence < b.sequence)
     }
 
     private mutating func sweep() {
@@ -114,12 +126,14 @@ struct TimerQueue {
 
     private mutating func push(_ entry: Entry) {
         heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard precedes(child, parent) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.precedes(heap[child], heap[parent]) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
         }
     }
 
@@ -130,17 +144,21 @@ struct TimerQueue {
         siftDown(0)
     }
 
+    // On the buffer: a scan's timer is sifted on every step, and the array's own subscripts
+    // would check bounds and uniqueness at every comparison and swap.
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            let right = left + 1
-            var first = left
-            if right < heap.count, precedes(right, left) { first = right }
-            guard precedes(first, parent) else { return }
-            heap.swapAt(first, parent)
-            parent = first
+        heap.withUnsafeMutableBufferPointer { heap in
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                let right = left + 1
+                var first = left
+                if right < heap.count, Self.precedes(heap[right], heap[left]) { first = right }
+                guard Self.precedes(heap[first], heap[parent]) else { return }
+                heap.swapAt(first, parent)
+                parent = first
+            }
         }
     }
 }

@@ -65,20 +65,9 @@ public struct ComputerPlayer<Source: RandomNumberGenerator & Sendable>: Sendable
         return nil
     }
 
-    /// One of the moves worth the most under perfect play.
+    /// One of the moves worth the most under perfect play: one lookup, no allocation.
     private mutating func perfectMove(on board: Board) -> Position? {
-        var best: UInt16 = 0
-        var bestValue = Int8.min
-        for cell in Position.all {
-            guard let value = GameValues.value(of: cell, on: board) else { continue }
-            if value > bestValue {
-                bestValue = value
-                best = cell.bit
-            } else if value == bestValue {
-                best |= cell.bit
-            }
-        }
-        return randomCell(in: best)
+        randomCell(in: GameValues.bestMoves(on: board))
     }
 
     /// One of the cells in `mask` (bit `i`: the cell with reading-order index `i`), drawn as

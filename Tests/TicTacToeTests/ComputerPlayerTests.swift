@@ -99,6 +99,29 @@ struct ComputerPlayerTests {
         visit(Board(starter: .o))
     }
 
+    @Test("the table's best moves are exactly the cells of highest value, on every reachable position")
+    func bestMovesAgree() {
+        var seen: Set<Board> = []
+        var positions = 0
+        func visit(_ board: Board) {
+            guard seen.insert(board).inserted else { return }
+            guard board.turn != nil else {
+                #expect(GameValues.bestMoves(on: board) == 0, "a finished game has no move: \(board)")
+                return
+            }
+            positions += 1
+            let values = Position.all.compactMap { cell in GameValues.value(of: cell, on: board).map { (cell, $0) } }
+            let top = values.map(\.1).max()
+            let expected = values.filter { $0.1 == top }.reduce(UInt16(0)) { $0 | $1.0.bit }
+            #expect(expected != 0)
+            #expect(GameValues.bestMoves(on: board) == expected, "\(board)")
+            for cell in Position.all { if let after = try? board.playing(cell) { visit(after) } }
+        }
+        visit(Board(starter: .x))
+        visit(Board(starter: .o))
+        #expect(positions == 2 * 4_520, "positions in play with a move to make, X or O starting")
+    }
+
     @Test("level 2 completes its own line first, else blocks the other player's")
     func winOrBlock() throws {
         // X: (0,0) (0,1); O: (1,0) (1,1); X to move: X wins at (0,2) rather than block (1,2).
