@@ -43,14 +43,12 @@ setup-packaging:
 
 ## As root on any Debian-family x86_64 machine: dist/tictactoe-gpio_<version>_arm64.deb and
 ## dist/tictactoe-gpio-web_<version>_arm64.deb (the web view) for Raspberry Pi OS Trixie
-## (64-bit), built by Debian 13's own Swift in a cached trixie root.
-## No Swift needed here. DEB_ARCH=amd64 makes the x86_64 package from the same recipe.
-DEB_ARCH ?= arm64
+## (64-bit), built by Debian 13's own Swift in a cached trixie root. No Swift needed here.
 deb: setup-packaging
-	bash packaging/make-deb.sh $(DEB_ARCH)
+	bash packaging/make-deb.sh arm64
 
 ## Build everything and run every test: the unit and simulation tests with this machine's Swift
-## and with Debian 13's Swift 6.0.3, the arm64 and amd64 packages built and inspected, the
+## and with Debian 13's Swift 6.0.3, the arm64 packages built and inspected, the
 ## real-kernel suite (libgpiod v1 and v2 against gpio-sim in QEMU) and the arm64 appliance (the
 ## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
 ## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
@@ -114,4 +112,4 @@ setup-bench:
 	@bash scripts/setup-host.sh --bench
 
 clean:
-	rm -rf .build .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build
+	rm -rf .build .build-vm .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build

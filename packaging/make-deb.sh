@@ -9,7 +9,7 @@
 #                                            an Avahi service file; Depends on the board's.
 # Each one's Depends comes from dpkg-shlibdeps on its binary.
 #
-# Usage: packaging/make-deb.sh [arm64|amd64] [OUTPUT_DIR]
+# Usage: packaging/make-deb.sh [arm64] [OUTPUT_DIR]
 #   -> prints the path of the board's .deb, then on the last line the web view's
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,24 +28,15 @@ fi
 
 echo "make-deb: building the $arch release binaries with Debian's Swift" >&2
 start=$SECONDS
-case $arch in
-  arm64)
-    strip=aarch64-linux-gnu-strip
-    command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
-    bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe --product tictactoe-web)
-    ;;
-  amd64)
-    strip=strip
-    # Full RELRO (bind now), Debian's hardening default, as build-arm64.sh does; with lld, as for
-    # arm64: with the toolchain's default linker the -z relro is lost.
-    build=(swift build -c release --static-swift-stdlib
-      -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld --scratch-path .build-trixie-release)
-    "${trixie[@]}" "${build[@]}" --product tictactoe >&2
-    "${trixie[@]}" "${build[@]}" --product tictactoe-web >&2
-    bin_dir=$("${trixie[@]}" "${build[@]}" --show-bin-path)
-    ;;
-  *) echo "make-deb: the architecture is arm64 or amd64, not '$arch'" >&2; exit 64 ;;
-esac
+# Only the Pi's architecture: that is the package the tests install with apt and run under
+# systemd (the arm64 appliance), and one that is not tested is not shipped.
+if [[ $arch != arm64 ]]; then
+  echo "make-deb: packages are made for the Raspberry Pi (arm64), not '$arch'; elsewhere, make install builds from source" >&2
+  exit 64
+fi
+strip=aarch64-linux-gnu-strip
+command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
+bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe --product tictactoe-web)
 echo "make-deb: built in $((SECONDS - start)) s" >&2
 
 package=tictactoe-gpio_${version}_${arch}

@@ -417,6 +417,27 @@ def test_a_power_cut_at_any_flush_of_a_game_leaves_the_old_game_or_the_new_one(v
           f"replayed and checked in {records['crash-points-replayed']['seconds']} s")
 
 
+def test_the_web_view_alone_is_refused_for_want_of_the_board(vm):
+    records, _, lines = vm
+    alone = records["web-alone"]
+    assert alone["status"] != 0 and alone["installed"] == "no", "\n".join(lines)
+    assert alone["names_board"] >= 1, "apt should say which package of which version is missing"
+
+
+def test_remove_keeps_what_the_maker_made_and_stops_the_leds(vm):
+    records, _, lines = vm
+    web = records["web-removed"]
+    assert web["status"] == 0, "\n".join(line for line in lines if line.startswith("remove-web"))
+    assert (web["web_binary"], web["web_unit"], web["web_active"]) == ("no", "no", "inactive"), web
+    assert web["avahi"] == "yes", "the Avahi file is a conffile: kept until purged"
+    assert (web["board"], web["board_active"]) == ("yes", "active"), "removing the web view leaves the board playing"
+    removed = records["removed"]
+    assert removed["status"] == 0, "\n".join(line for line in lines if line.startswith("remove:"))
+    assert (removed["binary"], removed["unit"], removed["active"]) == ("no", "no", "inactive"), removed
+    assert (removed["config"], removed["state"]) == ("yes", "yes"), "a removed board keeps its configuration and its game"
+    assert removed["leds"] == "off"
+
+
 def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
     records, _, lines = vm
     purged = records["purged"]
@@ -424,8 +445,10 @@ def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
     assert (purged["binary"], purged["unit"], purged["udev_rule"]) == ("no", "no", "no")
     assert (purged["socket_unit"], purged["socket"]) == ("no", "no")
     assert (purged["state"], purged["state_link"], purged["config"]) == ("no", "no", "no")
+    assert (purged["enabled"], purged["socket_enabled"], purged["web_enabled"]) == ("no", "no", "no"), purged
     assert purged["active"] == "inactive"
     assert purged["leds"] == "off"
-    # The web view depends on the board: apt takes it away with it.
+    # The gpio group may be the system's own (Raspberry Pi OS has one): it stays.
+    assert purged["gpio_group"] == "yes"
     assert (purged["web_binary"], purged["web_unit"], purged["web_page"]) == ("no", "no", "no"), purged
     assert (purged["avahi"], purged["web_active"]) == ("no", "inactive"), purged

@@ -43,15 +43,20 @@ public final class BoardConnection {
     /// The next message, waiting at most `timeout` (for ever when `nil`); `nil` when the
     /// board closed the connection or nothing came in time.
     public func next(timeout: Duration? = nil) throws(ConnectionError) -> APIMessage? {
+        guard let line = nextLine(timeout: timeout) else { return nil }
+        do {
+            return try decoder.decode(APIMessage.self, from: Data(line))
+        } catch {
+            throw .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
+        }
+    }
+
+    /// The next message as the line the board sent, without its newline and not decoded;
+    /// `nil` as for ``next(timeout:)``. For a reader that only passes lines on or compares
+    /// them, where decoding each would be most of its work.
+    public func nextLine(timeout: Duration? = nil) -> [UInt8]? {
         while true {
-            if !ready.isEmpty {
-                let line = ready.removeFirst()
-                do {
-                    return try decoder.decode(APIMessage.self, from: Data(line))
-                } catch {
-                    throw .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
-                }
-            }
+            if !ready.isEmpty { return ready.removeFirst() }
             if let timeout {
                 var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)

@@ -59,7 +59,10 @@ struct ServerTests {
         let driver = try served.greetedClient()
         let initial = served.views.count
 
-        let seen = Protected<[[ViewState]]>(Array(repeating: [], count: watchers.count))
+        // Each watcher keeps the lines it read, undecoded: every state is sent to every client as
+        // the same bytes, so the watchers' lines are compared as bytes, and one watcher's are
+        // decoded (decoding 100 copies of each state was most of this test's time).
+        let seen = Protected<[[[UInt8]]]>(Array(repeating: [], count: watchers.count))
         let counts = (0..<watchers.count).map { _ in Protected(0) }
         // A thread each (Dispatch's pool has fewer threads than there are watchers).
         let readers = DispatchGroup()
@@ -67,10 +70,8 @@ struct ServerTests {
             let box = UncheckedBox(watcher)
             readers.enter()
             Thread {
-                while let message = try? box.value.next(timeout: .seconds(60)) {
-                    if message.type == .bye { break }
-                    guard message.type == .state, let view = message.state else { continue }
-                    seen.withValue { $0[index].append(view) }
+                while let line = box.value.nextLine(timeout: .seconds(60)) {
+                    seen.withValue { $0[index].append(line) }
                     counts[index].withValue { $0 += 1 }
                 }
                 box.value.close()
@@ -99,8 +100,15 @@ struct ServerTests {
         served.server.stop()
         readers.wait()
         #expect(expected.count == replies.count, "one state per accepted input")
-        for (index, views) in seen.value.enumerated() {
-            #expect(views == expected, "watcher \(index)")
+        let lines = seen.value
+        let decoder = JSONDecoder()
+        let messages = try lines[0].map { try decoder.decode(APIMessage.self, from: Data($0)) }
+        // States, and a goodbye if the server said one as it stopped.
+        let states = messages.last?.type == .bye ? messages.dropLast() : messages[...]
+        #expect(states.allSatisfy { $0.type == .state }, "a watcher is sent states and nothing else")
+        #expect(states.compactMap(\.state) == expected, "watcher 0")
+        for (index, watcher) in lines.enumerated().dropFirst() {
+            #expect(watcher == lines[0], "watcher \(index) read other lines than watcher 0")
         }
     }
 }

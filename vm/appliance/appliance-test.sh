@@ -26,6 +26,12 @@ install -D -m 0644 "$payload/test-faults.conf" /etc/systemd/system/tictactoe.ser
 
 offline_apt
 deb=$(ls "$payload"/tictactoe-gpio_*_arm64.deb)
+web_deb=$(ls "$payload"/tictactoe-gpio-web_*_arm64.deb)
+# The web view alone is refused: it needs the board's package of its own version (simulated,
+# so that nothing is left half-installed).
+apt-get install -s -q "$web_deb" >/tmp/web-alone.log 2>&1
+report "{\"scenario\":\"web-alone\",\"status\":$?,\"installed\":\"$(exists /usr/bin/tictactoe-web)\",\
+\"names_board\":$(grep -c "tictactoe-gpio (= " /tmp/web-alone.log)}"
 started_install=$(date +%s%N)
 apt-get install -y -q "$deb" >/tmp/install.log 2>&1
 status=$?
@@ -151,7 +157,6 @@ journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 
 # from the folder), then played from the host: a browser there opens the page through QEMU's port
 # forward and clicks a cell, and the LED lines here must show it.
 tictactoe new-game >/dev/null
-web_deb=$(ls "$payload"/tictactoe-gpio-web_*_arm64.deb)
 started_install=$(date +%s%N)
 apt-get install -y -q "$web_deb" >/tmp/install-web.log 2>&1
 status=$?
@@ -193,7 +198,21 @@ journalctl -u tictactoe-web.service -o cat --no-pager | sed 's/^/@@W /'
 # A power cut at every flush of a game's saves (block level): vm/appliance/crash-points.sh.
 . "$payload/crash-points.sh"
 
-apt-get purge -y -q tictactoe-gpio >/tmp/purge.log 2>&1
+# Removing keeps what a maker made (the configuration, the saved game, the web view's Avahi
+# file, all conffiles or state); purging then takes it all. The web view first: the board stays.
+apt-get remove -y -q tictactoe-gpio-web >/tmp/remove-web.log 2>&1
+status=$?
+report "{\"scenario\":\"web-removed\",\"status\":$status,\"web_binary\":\"$(exists /usr/bin/tictactoe-web)\",\
+\"web_unit\":\"$(exists /usr/lib/systemd/system/tictactoe-web.service)\",\"avahi\":\"$(exists /etc/avahi/services/tictactoe-gpio-web.service)\",\
+\"web_active\":\"$(systemctl is-active tictactoe-web.service)\",\"board\":\"$(exists /usr/bin/tictactoe)\",\
+\"board_active\":\"$(systemctl is-active tictactoe.service)\"}"
+apt-get remove -y -q tictactoe-gpio >/tmp/remove.log 2>&1
+status=$?
+report "{\"scenario\":\"removed\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
+\"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"config\":\"$(exists /etc/tictactoe/tictactoe.toml)\",\
+\"state\":\"$(exists /var/lib/private/tictactoe/state.json)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"leds\":\"$(tool leds)\"}"
+apt-get purge -y -q tictactoe-gpio tictactoe-gpio-web >/tmp/purge.log 2>&1
 status=$?
 report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
 \"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"socket_unit\":\"$(exists /usr/lib/systemd/system/tictactoe.socket)\",\
@@ -202,7 +221,10 @@ report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/b
 \"active\":\"$(systemctl is-active tictactoe.service)\",\"leds\":\"$(tool leds)\",\
 \"web_binary\":\"$(exists /usr/bin/tictactoe-web)\",\"web_unit\":\"$(exists /usr/lib/systemd/system/tictactoe-web.service)\",\
 \"web_page\":\"$(exists /usr/share/tictactoe-gpio/web)\",\"avahi\":\"$(exists /etc/avahi/services/tictactoe-gpio-web.service)\",\
-\"web_active\":\"$(systemctl is-active tictactoe-web.service)\"}"
-for step in reinstall purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
+\"web_active\":\"$(systemctl is-active tictactoe-web.service)\",\"gpio_group\":\"$(getent group gpio >/dev/null && echo yes || echo no)\",\
+\"enabled\":\"$(exists /etc/systemd/system/multi-user.target.wants/tictactoe.service)\",\
+\"socket_enabled\":\"$(exists /etc/systemd/system/sockets.target.wants/tictactoe.socket)\",\
+\"web_enabled\":\"$(exists /etc/systemd/system/multi-user.target.wants/tictactoe-web.service)\"}"
+for step in web-alone reinstall remove-web remove purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force
