@@ -104,12 +104,16 @@ hardware-docs: setup
 bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 	SWIFT=$(SWIFT) bash scripts/bench-instructions.sh
-	$(SWIFT) build -c release --product tictactoe
-	$(SWIFT) build -c release --product tictactoe-web
-	cd browser && SWIFT=$(SWIFT) BUILD_CONFIGURATION=release python3 bench_page.py
+	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe
+	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-web
+	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_page.py
+
+## Release builds with a static Swift standard library, as the packages ship them: the web
+## benchmark's, and the real-kernel suite's (vm/run-suite.sh), which reuses what this built.
+STATIC_RELEASE = -c release --static-swift-stdlib --scratch-path .build-static
 
 setup-bench:
 	@bash scripts/setup-host.sh --bench
 
 clean:
-	rm -rf .build .build-vm .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build
+	rm -rf .build .build-static .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build

@@ -9,7 +9,7 @@ measured in the same run:
   state that shows it);
 - the web view's resident memory with the 32 pages open, and after the presses.
 
-Usage: BUILD_CONFIGURATION=release python3 browser/bench_page.py [GAMES]   (make bench runs it)
+Usage: PROGRAMS=FOLDER python3 browser/bench_page.py [GAMES]   (make bench runs it on its release build)
 """
 
 import json

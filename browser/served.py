@@ -13,13 +13,15 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def binaries():
-    """The built programs' folder: the debug build, or BUILD_CONFIGURATION's (release for the
-    benchmark)."""
-    swift = os.environ.get("SWIFT", "swift")
-    configuration = os.environ.get("BUILD_CONFIGURATION", "debug")
-    folder = pathlib.Path(subprocess.run([swift, "build", "-c", configuration, "--show-bin-path"], cwd=ROOT, check=True,
-                                         capture_output=True, text=True).stdout.strip())
-    assert (folder / "tictactoe").exists(), f"{folder / 'tictactoe'} is missing: build it ({configuration}) first"
+    """The built programs' folder: PROGRAMS if set (make bench: the release build with a static
+    Swift standard library, as the packages ship it), else this tree's debug build."""
+    if os.environ.get("PROGRAMS"):
+        folder = pathlib.Path(os.environ["PROGRAMS"]).resolve()
+    else:
+        swift = os.environ.get("SWIFT", "swift")
+        folder = pathlib.Path(subprocess.run([swift, "build", "--show-bin-path"], cwd=ROOT, check=True,
+                                             capture_output=True, text=True).stdout.strip())
+    assert (folder / "tictactoe").exists(), f"{folder / 'tictactoe'} is missing: build it first"
     return folder
 
 

@@ -15,10 +15,11 @@ cache=${TICTACTOE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tictactoe-gpio}
 mkdir -p "$cache"
 kernel=$(bash "$root/vm/build-kernel.sh" "$cache")
 
-# One scratch folder for both generations: only what links libgpiod (its shim, KernelGPIO and
-# the tictactoe program) differs between them, so the second build recompiles those and reuses
-# the rest. The harness reports the library each binary is using, and the test checks it.
-scratch=$root/.build-vm
+# One scratch folder for both generations, shared with make bench's release build (the same
+# options): only what links libgpiod (its shim, KernelGPIO and the tictactoe program) differs
+# between them, so each build recompiles those and reuses the rest. The harness reports the
+# library each binary is using, and the test checks it.
+scratch=$root/.build-static
 tools=/usr/bin
 libpath=""
 case $generation in
