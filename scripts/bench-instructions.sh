@@ -42,6 +42,7 @@ echo "  (a′) full stack:   $full"
 echo "  (b′) imperative:   $imperative"
 awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
 echo "instructions per scan step, an X and an O lit: $scan colour only, $scan_dim with O dim"
+echo "instructions per move of the perfect computer, over every position in play: $(count move "$runs")"
 # The board's API beside the board: what the game loop does per press with 0, 1 and 32 clients
 # watching (the goal: the same within 10%; serialising and writing are the server's thread's).
 served_runs=$(( runs / 10 ))
@@ -51,7 +52,7 @@ for watchers in 0 1 32; do
 done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
 echo "wall time, plain loop ($runs runs):"
-for kind in full imperative scan scan-dim; do echo "  $("$binary" "$kind" "$runs")"; done
+for kind in full imperative scan scan-dim move; do echo "  $("$binary" "$kind" "$runs")"; done
 # The board's API, outside package-benchmark (its malloc interposer does not survive other
 # threads allocating: see GameLoop.swift): the press with 0, 1 and 32 clients watching, and a
 # press sent on the socket until a watcher has its state (goal: p99 within 1 ms).

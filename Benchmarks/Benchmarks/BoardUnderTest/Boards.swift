@@ -210,3 +210,18 @@ public protocol PressedBoard {
 
 extension FullStack: PressedBoard {}
 extension ImperativeBoard: PressedBoard {}
+
+/// Every position reachable in play from an empty board with X to start that has a move to make
+/// (4,520), in the order a depth-first walk meets them: what the computer-move benchmarks cycle
+/// through.
+public func positionsInPlay() -> [Board] {
+    var positions: [Board] = []
+    var seen: Set<Board> = []
+    func visit(_ board: Board) {
+        guard board.turn != nil, seen.insert(board).inserted else { return }
+        positions.append(board)
+        for cell in Position.all { if let next = try? board.playing(cell) { visit(next) } }
+    }
+    visit(Board(starter: .x))
+    return positions
+}

@@ -122,14 +122,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("(e) one computer move (perfect level)") { benchmark in
-        var positions: [Board] = []
-        var seen: Set<Board> = []
-        func visit(_ board: Board) {
-            guard board.turn != nil, seen.insert(board).inserted else { return }
-            positions.append(board)
-            for cell in Position.all { if let next = try? board.playing(cell) { visit(next) } }
-        }
-        visit(Board(starter: .x))
+        let positions = positionsInPlay()
         var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1))
         blackHole(computer.move(on: positions[0]))  // the table, once per process
         var index = 0

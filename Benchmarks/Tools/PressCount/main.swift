@@ -1,5 +1,6 @@
 import Basics
 import BoardUnderTest
+import TicTacToe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ import Glibc
 //   PressCount served-K N    N presses through the whole stack with the board's API served
 //                            beside it and K clients reading every state (the loop's cost
 //                            only: the server and the clients run on threads of their own)
+//   PressCount move N        N moves of the perfect computer, cycling through every position in
+//                            play (its table filled beforehand, outside the count)
 //   PressCount latency N     N presses sent on the board's socket, each timed until another
 //                            client has read the state it caused (a real game loop thread,
 //                            the matrix scanning in real time); prints p50 and p99
@@ -27,7 +30,7 @@ func measured(_ work: () -> Int) -> Int { work() }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    print("usage: PressCount full|imperative|scan|scan-dim|served-K|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|served-K|move|latency COUNT")
     exit(2)
 }
 /// The wall time of each run, in nanoseconds, read outside `measured`.
@@ -82,11 +85,19 @@ case let mode where mode.hasPrefix("served-"):
     let served = ServedStack(board: stack.board, loop: stack.scheduler, watchers: watchers)
     steps = press(&stack, times: count)
     served.stop()
+case "move":
+    let positions = positionsInPlay()
+    var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1))
+    _ = computer.move(on: positions[0])
+    for run in 0..<count {
+        let board = positions[run % positions.count]
+        steps += timed { computer.move(on: board)?.index ?? 0 }
+    }
 case "latency":
     times = socketPressLatencies(count)
     steps = count
 default:
-    print("usage: PressCount full|imperative|scan|scan-dim|served-K|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|served-K|move|latency COUNT")
     exit(2)
 }
 times.sort()
