@@ -105,7 +105,22 @@ finish() {
   # Reproducible: every file dated by the changelog's newest entry.
   find "$stage" -exec touch --no-dereference -d "@$epoch" {} +
   deb=$out/$name.deb
-  SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
+  # The same staged tree always makes the same package (every file dated as above, owners root):
+  # one made before is copied from the cache rather than compressed again, as when the appliance
+  # and power-cut runs package what the package suite just built.
+  local key kept
+  key=$( (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+    tar --null --no-recursion -T - --numeric-owner --owner=0 --group=0 -cf -) | sha256sum | cut -c1-16)
+  kept=$cache/debs/$name-$key.deb
+  if [[ -f $kept ]]; then
+    cp "$kept" "$deb"
+  else
+    SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
+    mkdir -p "$cache/debs"
+    cp "$deb" "$kept.part" && mv "$kept.part" "$kept"
+    # The last few are all a run reuses.
+    ls -t "$cache"/debs/*.deb | tail -n +5 | xargs -r rm -f
+  fi
   echo "make-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KB, installed $installed_size KB; binary $(du -k "$stage/$binary" | cut -f1) KB stripped; Depends: $depends" >&2
   echo "$deb"
 }

@@ -13,8 +13,8 @@ runs=${RUNS:-20000}
 binary="$("$swift" build -c release --show-bin-path)/PressCount"
 # Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift compiler writes: count on a copy
 # without debug information (the symbols stay, so the counted function is still found).
-copy=$(mktemp)
-trap 'rm -f "$copy"' EXIT
+copy=$(mktemp) counted=$(mktemp -d)
+trap 'rm -f "$copy"; rm -rf "$counted"' EXIT
 cp "$binary" "$copy"
 chmod +x "$copy"
 strip --strip-debug "$copy"
@@ -33,22 +33,35 @@ count() {
     echo $((total / $2))
 }
 
-full=$(count full "$runs")
-imperative=$(count imperative "$runs")
-scan=$(count scan "$runs")
-scan_dim=$(count scan-dim "$runs")
+# Every count, as many at once as the machine has cores: valgrind runs a program on one core at
+# a time, and instruction counts do not depend on what else runs. Each count into its own file;
+# one that failed has said why and left its file empty.
+served_runs=$(( runs / 10 ))
+for job in full:$runs imperative:$runs scan:$runs scan-dim:$runs move:$runs \
+        served-0:$served_runs served-1:$served_runs served-32:$served_runs; do
+    while (( $(jobs -rp | wc -l) >= $(nproc) )); do wait -n || true; done
+    (count "${job%%:*}" "${job##*:}" > "$counted/${job%%:*}") &
+done
+wait
+counted() {
+    local value
+    value=$(cat "$counted/$1")
+    [[ -n $value ]] || { echo "bench-instructions: no count for '$1'" >&2; exit 1; }
+    echo "$value"
+}
+full=$(counted full)
+imperative=$(counted imperative)
 echo "instructions per press, counting chip ($runs presses, callgrind):"
 echo "  (a′) full stack:   $full"
 echo "  (b′) imperative:   $imperative"
 awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
-echo "instructions per scan step, an X and an O lit: $scan colour only, $scan_dim with O dim"
-echo "instructions per move of the perfect computer, over every position in play: $(count move "$runs")"
+echo "instructions per scan step, an X and an O lit: $(counted scan) colour only, $(counted scan-dim) with O dim"
+echo "instructions per move of the perfect computer, over every position in play: $(counted move)"
 # The board's API beside the board: what the game loop does per press with 0, 1 and 32 clients
 # watching (the goal: the same within 10%; serialising and writing are the server's thread's).
-served_runs=$(( runs / 10 ))
 echo "instructions per press on the game loop with the API served ($served_runs presses, callgrind):"
 for watchers in 0 1 32; do
-    echo "  $watchers watching: $(count "served-$watchers" "$served_runs")"
+    echo "  $watchers watching: $(counted "served-$watchers")"
 done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
 echo "wall time, plain loop ($runs runs):"

@@ -19,6 +19,8 @@ import Glibc
 ///   from the log to the same sectors of the target, in log order, and fills a discard with zeros.
 /// - ``crashPoints`` are the entries after which a power cut leaves a defined disk: each flush and
 ///   each write forced to the medium (FUA). Replaying up to and including one gives that disk.
+///   ``distinctCrashPoints`` leaves out each one with nothing written since the crash point before
+///   it (a flush right after another, or after a forced write): it leaves the very same disk.
 /// - A log that is not one (wrong magic or version, a header or data past the log's end) is
 ///   refused by ``init(reading:)`` with a ``Problem`` that says where; nothing is replayed from it.
 public struct WriteLog: Sendable {
@@ -47,6 +49,10 @@ public struct WriteLog: Sendable {
 
         /// A power cut just after this entry leaves a defined disk.
         public var isCrashPoint: Bool { !flags.isDisjoint(with: [.flush, .forceUnitAccess]) }
+
+        /// Replaying it changes the disk: a write, or a discard (zeros); a flush or a mark carries
+        /// nothing.
+        public var changesDisk: Bool { !flags.contains(.mark) && sectors > 0 }
     }
 
     public enum Problem: Error, Equatable, CustomStringConvertible {
@@ -70,6 +76,17 @@ public struct WriteLog: Sendable {
     public let sectorSize: Int
     public let entries: [Entry]
     public var crashPoints: [Entry] { entries.filter(\.isCrashPoint) }
+
+    /// The crash points whose disk differs from the crash point's before (the first always).
+    public var distinctCrashPoints: [Entry] {
+        var changed = true
+        return entries.filter { entry in
+            if entry.changesDisk { changed = true }
+            guard entry.isCrashPoint, changed else { return false }
+            changed = false
+            return true
+        }
+    }
 
     /// Reads the log's super block and every entry's header from `source`.
     public init(reading source: some ByteSource) throws(Problem) {
@@ -119,7 +136,7 @@ public struct WriteLog: Sendable {
     /// `source`, the log itself.
     public func replay(_ entries: ArraySlice<Entry>, from source: some ByteSource, onto target: some ByteSink) throws(Problem) {
         let size = UInt64(sectorSize)
-        for entry in entries where !entry.flags.contains(.mark) && entry.sectors > 0 {
+        for entry in entries where entry.changesDisk {
             let count = Int(entry.sectors * size)
             let data: [UInt8]
             if entry.flags.contains(.discard) {

@@ -98,6 +98,24 @@ struct WriteLogTests {
         #expect(disk.contents.count == 8 * 512)
     }
 
+    @Test("a crash point with nothing written since the one before is not distinct: it leaves the same disk")
+    func distinctPoints() throws {
+        var log = LogWriter()
+        log.write(1, 0xA1)
+        log.add(sector: 0, flags: .flush)                   // 1: the write made durable
+        log.add(sector: 0, flags: .flush)                   // 2: nothing new
+        log.add(sector: 0, flags: .mark, mark: "saved")
+        log.add(sector: 0, flags: .flush)                   // 4: a mark is not a write
+        log.write(2, 0xB2, flags: .forceUnitAccess)         // 5: a forced write
+        log.add(sector: 0, flags: .flush)                   // 6: nothing since the forced write
+        log.add(sector: 3, flags: .discard, discardSectors: 1)
+        log.add(sector: 0, flags: .flush)                   // 8: the discard zeroed a sector
+        let read = try WriteLog(reading: Bytes(log.bytes()))
+        #expect(read.crashPoints.map(\.index) == [1, 2, 4, 5, 6, 8])
+        #expect(read.distinctCrashPoints.map(\.index) == [1, 5, 8])
+        #expect(try WriteLog(reading: Bytes(example().bytes())).distinctCrashPoints.map(\.index) == [2, 3, 7])
+    }
+
     @Test("what is not a whole log is refused, saying why")
     func refusals() {
         let good = example()
