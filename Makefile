@@ -116,4 +116,4 @@ setup-bench:
 	@bash scripts/setup-host.sh --bench
 
 clean:
-	rm -rf .build .build-static .build-vm-v1 .build-vm-v2 .build-trixie .build-trixie-release .build-arm64 dist Benchmarks/.build
+	rm -rf .build .build-static .build-trixie .build-arm64 dist Benchmarks/.build

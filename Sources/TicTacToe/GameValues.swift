@@ -38,24 +38,33 @@ enum GameValues {
         Int(ternary[Int(mover)]) + 2 * Int(ternary[Int(other)])
     }
 
+    /// An entry's value, for the player to move.
+    private static func value(of entry: UInt16) -> Int {
+        Int(entry >> valueShift) - valueOffset
+    }
+
+    /// The marks of the player to move and of the other player; `nil` once the game is over.
+    private static func marks(on board: Board) -> (mover: UInt16, other: UInt16)? {
+        guard let mover = board.turn else { return nil }
+        return mover == .x ? (board.xMarks, board.oMarks) : (board.oMarks, board.xMarks)
+    }
+
     /// The value of the position for the player to move, who holds `mover` and faces `other`.
     static func value(mover: UInt16, other: UInt16) -> Int8 {
-        Int8(Int(table[index(mover: mover, other: other)] >> valueShift) - valueOffset)
+        Int8(value(of: table[index(mover: mover, other: other)]))
     }
 
     /// The value, for the player to move now, of marking `position`: the negated value of the
     /// position it leaves to the other player.
     static func value(of position: Position, on board: Board) -> Int8? {
-        guard let mover = board.turn, board[position] == nil else { return nil }
-        let (own, other) = mover == .x ? (board.xMarks, board.oMarks) : (board.oMarks, board.xMarks)
+        guard let (own, other) = marks(on: board), board[position] == nil else { return nil }
         return -value(mover: other, other: own | position.bit)
     }
 
     /// The cells worth the most to the player to move (bit `i`: the cell with reading-order
     /// index `i`); none once the game is over.
     static func bestMoves(on board: Board) -> UInt16 {
-        guard let mover = board.turn else { return 0 }
-        let (own, other) = mover == .x ? (board.xMarks, board.oMarks) : (board.oMarks, board.xMarks)
+        guard let (own, other) = marks(on: board) else { return 0 }
         return table[index(mover: own, other: other)] & full
     }
 
@@ -73,8 +82,7 @@ enum GameValues {
         } else {
             value = Int.min
             for cell in 0..<9 where (mover | other) & 1 << UInt16(cell) == 0 {
-                let entry = solve(mover: other, other: mover | 1 << UInt16(cell), table: &table)
-                let worth = -(Int(entry >> valueShift) - valueOffset)
+                let worth = -Self.value(of: solve(mover: other, other: mover | 1 << UInt16(cell), table: &table))
                 if worth > value {
                     value = worth
                     best = 1 << UInt16(cell)

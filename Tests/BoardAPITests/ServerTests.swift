@@ -63,7 +63,6 @@ struct ServerTests {
         // the same bytes, so the watchers' lines are compared as bytes, and one watcher's are
         // decoded (decoding 100 copies of each state was most of this test's time).
         let seen = Protected<[[[UInt8]]]>(Array(repeating: [], count: watchers.count))
-        let counts = (0..<watchers.count).map { _ in Protected(0) }
         // A thread each (Dispatch's pool has fewer threads than there are watchers).
         let readers = DispatchGroup()
         for (index, watcher) in watchers.enumerated() {
@@ -72,7 +71,6 @@ struct ServerTests {
             Thread {
                 while let line = box.value.nextLine(timeout: .seconds(60)) {
                     seen.withValue { $0[index].append(line) }
-                    counts[index].withValue { $0 += 1 }
                 }
                 box.value.close()
                 readers.leave()
@@ -92,11 +90,11 @@ struct ServerTests {
             // holds far more, so no watcher ever falls a state behind.
             if replies.count % 20 == 0 {
                 let expected = served.views.count - initial
-                try waitUntil(counts, reach: expected)
+                try waitUntil(seen, reach: expected)
             }
         }
         let expected = Array(served.views.dropFirst(initial))
-        try waitUntil(counts, reach: expected.count)
+        try waitUntil(seen, reach: expected.count)
         served.server.stop()
         readers.wait()
         #expect(expected.count == replies.count, "one state per accepted input")
@@ -113,17 +111,15 @@ struct ServerTests {
     }
 }
 
-/// Waits until every count reaches `target`; fails after a minute instead of hanging (the
-/// watchers are threads that read as fast as they can: this only lets them catch up).
-func waitUntil(_ counts: [Protected<Int>], reach target: Int) throws {
+/// Waits until every watcher has read `target` lines; fails after a minute instead of hanging
+/// (the watchers are threads that read as fast as they can: this only lets them catch up).
+func waitUntil(_ seen: Protected<[[[UInt8]]]>, reach target: Int) throws {
     let deadline = MonotonicInstant.now() + .seconds(60)
-    for count in counts {
-        while count.value < target {
-            guard MonotonicInstant.now() < deadline else {
-                throw WatcherBehind(count: count.value, target: target)
-            }
-            sched_yield()
-        }
+    while true {
+        let fewest = seen.withValue { $0.lazy.map(\.count).min() ?? target }
+        guard fewest < target else { return }
+        guard MonotonicInstant.now() < deadline else { throw WatcherBehind(count: fewest, target: target) }
+        sched_yield()
     }
 }
 
