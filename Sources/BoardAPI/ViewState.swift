@@ -80,7 +80,7 @@ public struct ViewState: Codable, Sendable, Hashable {
         opponent = state.opponent.name
         thinking = state.awaitsComputer
         names = Names(players)
-        scores = Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0] ?? Score())) })
+        scores = Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) })
     }
 
     // Written out, not synthesized: `turn` and `flashing` are sent as null when there is none,

@@ -25,8 +25,8 @@ public final class Button: @unchecked Sendable {
     /// Whether the button is down, debounced.
     public let isPressed: Property<Bool>
     /// The owner's reaction to each debounced change, called before anything else hears of
-    /// it. Set by the owner, which clears it when it lets go (the closure may refer back to it).
-    var changed: (@Sendable (_ down: Bool, _ at: MonotonicInstant) -> Void)?
+    /// it. A constant, so that calling it retains nothing; it must not refer to the button.
+    private let changed: @Sendable (_ down: Bool, _ at: MonotonicInstant) -> Void
 
     /// Every debounced change, the one source `presses` and `releases` derive from.
     private let changes: Signal<(down: Bool, at: MonotonicInstant)>
@@ -36,12 +36,17 @@ public final class Button: @unchecked Sendable {
     private var settleTimer: (any Disposable)?
     private let scheduler: any Scheduler
 
-    init(offset: LineOffset, polarity: Polarity, initialLevel: LineLevel, debounce: Duration, scheduler: any Scheduler) {
+    /// - Parameter changed: the owner's reaction to each debounced change.
+    init(
+        offset: LineOffset, polarity: Polarity, initialLevel: LineLevel, debounce: Duration, scheduler: any Scheduler,
+        changed: @escaping @Sendable (_ down: Bool, _ at: MonotonicInstant) -> Void
+    ) {
         self.offset = offset
+        self.changed = changed
         self.polarity = polarity
         self.scheduler = scheduler
-        (changes, changeInput) = Signal<(down: Bool, at: MonotonicInstant)>.pipe()
-        pressed = MutableProperty(polarity.isActive(initialLevel))
+        (changes, changeInput) = Signal<(down: Bool, at: MonotonicInstant)>.pipe(confinedTo: scheduler)
+        pressed = MutableProperty(polarity.isActive(initialLevel), confinedTo: scheduler)
         isPressed = Property(pressed)
         debouncer = Debouncer(window: debounce, initialLevel: initialLevel)
     }
@@ -82,7 +87,7 @@ public final class Button: @unchecked Sendable {
 
     private func announce(_ level: LineLevel, at time: MonotonicInstant) {
         let down = polarity.isActive(level)
-        changed?(down, time)
+        changed(down, time)
         pressed.value = down
         changeInput.send((down, time))
     }

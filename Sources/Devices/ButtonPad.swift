@@ -32,13 +32,14 @@ public final class ButtonPad: Sendable {
     public let positions: Signal<Position>
     public let newGamePresses: Signal<NewGamePress>
     /// Every raw edge of the ten lines, delivered on the scheduler like those the debouncers
-    /// get (for diagnostics).
-    public let edges: Signal<EdgeEvent>
+    /// get (for diagnostics). Derived when asked for: unobserved, it costs nothing per edge.
+    public var edges: Signal<EdgeEvent> { lines.events.observe(on: scheduler) }
     /// The cell buttons in reading order, and the new-game button.
     public let cells: [Button]
     public let newGame: Button
 
     private let lines: any InputLines
+    private let scheduler: any Scheduler
     private let subscriptions = CompositeDisposable()
     private let gesture: Gesture
 
@@ -57,31 +58,30 @@ public final class ButtonPad: Sendable {
                 throw error
             }
         }
-        let made = zip(pins.inputOffsets, levels).map { offset, level in
-            Button(offset: offset, polarity: pins.buttonPolarity, initialLevel: level,
-                   debounce: timings.debounce, scheduler: scheduler)
-        }
-        cells = Array(made.prefix(9))
-        newGame = made[9]
-        let positionsPipe = Signal<Position>.pipe()
+        let positionsPipe = Signal<Position>.pipe(confinedTo: scheduler)
         positions = positionsPipe.output
-        let gestures = Signal<NewGamePress>.pipe()
+        let gestures = Signal<NewGamePress>.pipe(confinedTo: scheduler)
         newGamePresses = gestures.output
-        gesture = Gesture(
-            newGameDown: newGame.isDown, hold: timings.hold, scheduler: scheduler, positions: positionsPipe.input,
-            gestures: gestures.input)
+        let gesture = Gesture(
+            newGameDown: pins.buttonPolarity.isActive(levels[9]), hold: timings.hold, scheduler: scheduler,
+            positions: positionsPipe.input, gestures: gestures.input)
+        self.gesture = gesture
         // Each button tells the pad of its changes by a direct call: the seed's merge of nine
         // tap signals, without a signal per step on the way from an edge to a position.
-        for (position, button) in zip(Position.all, cells) {
-            button.changed = { [gesture] down, _ in if down { gesture.cellPressed(position) } }
+        func button(_ index: Int, changed: @escaping @Sendable (Bool, MonotonicInstant) -> Void) -> Button {
+            Button(offset: pins.inputOffsets[index], polarity: pins.buttonPolarity, initialLevel: levels[index],
+                   debounce: timings.debounce, scheduler: scheduler, changed: changed)
         }
-        newGame.changed = { [gesture] down, time in gesture.newGameChanged(down: down, at: time) }
+        cells = Position.all.map { position in
+            button(position.index) { down, _ in if down { gesture.cellPressed(position) } }
+        }
+        newGame = button(9) { down, time in gesture.newGameChanged(down: down, at: time) }
+        let made = cells + [newGame]
 
         var buttonByOffset = [Button?](repeating: nil, count: Int(LineLevels.capacity))
         for button in made { buttonByOffset[Int(button.offset.rawValue)] = button }
-        // Derived, not a pipe: it costs nothing on the event path unless someone observes it.
-        edges = lines.events.observe(on: scheduler)
-        subscriptions += edges.observeValues { [buttonByOffset] event in
+        self.scheduler = scheduler
+        subscriptions += lines.events.observeValues(on: scheduler) { [buttonByOffset] event in
             let index = Int(event.offset.rawValue)
             if index < buttonByOffset.count { buttonByOffset[index]?.handle(event) }
         }

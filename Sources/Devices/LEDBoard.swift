@@ -36,7 +36,7 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
 
     /// The board's LEDs on `lines`, which must include the pin map's matrix and status lines.
     public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
-        let failures = Signal<GPIOError>.pipe(), framesWritten = Signal<Void>.pipe()
+        let failures = Signal<GPIOError>.pipe(confinedTo: scheduler), framesWritten = Signal<Void>.pipe(confinedTo: scheduler)
         scan = LightScan(
             lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, failures: failures.input,
             framesWritten: framesWritten.input)

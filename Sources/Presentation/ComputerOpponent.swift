@@ -27,7 +27,7 @@ final class ComputerOpponent: @unchecked Sendable {
         self.thinking = thinking
         self.scheduler = scheduler
         player = ComputerPlayer(level: .perfect, random: random)
-        (moves, movesInput) = Signal<Position>.pipe()
+        (moves, movesInput) = Signal<Position>.pipe(confinedTo: scheduler)
     }
 
     deinit { timer?.dispose() }

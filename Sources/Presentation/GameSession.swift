@@ -6,7 +6,9 @@ import TicTacToe
 /// animate it (amber flash, end-of-game blink, the shown choice of opponent, idle sleep).
 ///
 /// Confined to the game's scheduler: every input and every timer runs there (the contract of
-/// ``GameViewModel``), so its timer fields need no lock.
+/// ``GameViewModel``), so its timer fields need no lock, and its state is a loop-confined
+/// property. What the timers follow is read inside each change (``TimedFacts``): reading the
+/// state again afterwards would copy all of it.
 final class GameSession: @unchecked Sendable {
     let state: MutableProperty<SessionState>
     let events: Signal<GameEvent>
@@ -23,13 +25,13 @@ final class GameSession: @unchecked Sendable {
     private var lastActivity: MonotonicInstant
 
     init(snapshot: GameSnapshot, timings: GameTimings, scheduler: any Scheduler) {
-        state = MutableProperty(SessionState(snapshot: snapshot))
+        state = MutableProperty(SessionState(snapshot: snapshot), confinedTo: scheduler)
         self.timings = timings
         self.scheduler = scheduler
         lastActivity = scheduler.now
-        (events, eventInput) = Signal<GameEvent>.pipe()
+        (events, eventInput) = Signal<GameEvent>.pipe(confinedTo: scheduler)
         armIdleTimer()
-        followBlink()
+        followBlink(TimedFacts(state.value))
     }
 
     deinit {
@@ -42,7 +44,7 @@ final class GameSession: @unchecked Sendable {
     /// A cell was pressed, by a person or by the computer.
     func press(_ press: CellPress) {
         if case .person = press { noteActivity() }
-        let event = state.modify { $0.press(press) }
+        let (event, facts) = state.modify { state in (state.press(press), TimedFacts(state)) }
         switch event {
         case .refused, .computersTurn:
             flashTimer?.dispose()
@@ -51,13 +53,13 @@ final class GameSession: @unchecked Sendable {
             }
         case .moved, .wokeUp:
             cancelFlash()
-            followState()
+            followState(facts)
         default:
             break
         }
         eventInput.send(event)
-        if case .moved = event, state.value.board.isOver {
-            eventInput.send(.finished(state.value.board.outcome))
+        if case .moved = event, let outcome = facts.finished {
+            eventInput.send(.finished(outcome))
         }
     }
 
@@ -72,14 +74,14 @@ final class GameSession: @unchecked Sendable {
 
     private func begin(_ change: (inout SessionState) -> GameEvent) {
         noteActivity()
-        let event = state.modify(change)
+        let (event, facts) = state.modify { state in (change(&state), TimedFacts(state)) }
         cancelFlash()
         if case .opponentChosen = event {
             // Each choice is shown in full, however soon after the last.
             showTimer?.dispose()
             showTimer = nil
         }
-        followState()
+        followState(facts)
         eventInput.send(event)
     }
 
@@ -100,9 +102,9 @@ final class GameSession: @unchecked Sendable {
     }
 
     /// Starts or stops the state's timers to match it: a dark board has none running.
-    private func followState() {
-        followBlink()
-        if state.value.showsOpponent {
+    private func followState(_ facts: TimedFacts) {
+        followBlink(facts)
+        if facts.showsOpponent {
             guard showTimer == nil else { return }
             showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
                 self?.showTimer = nil
@@ -116,8 +118,8 @@ final class GameSession: @unchecked Sendable {
 
     /// Starts or stops the blink timer to match the state: it runs exactly while the game is over
     /// and the lights are on.
-    private func followBlink() {
-        if state.value.isBlinking {
+    private func followBlink(_ facts: TimedFacts) {
+        if facts.isBlinking {
             guard blinkTimer == nil else { return }
             blinkTimer = scheduler.schedule(every: timings.blinkHalfPeriod) { [weak self] in
                 self?.state.modify { $0.toggleBlink() }
@@ -140,9 +142,24 @@ final class GameSession: @unchecked Sendable {
             armIdleTimer()
             return
         }
-        guard state.modify({ $0.fallAsleep() }) else { return }
+        let (fellAsleep, facts) = state.modify { state in (state.fallAsleep(), TimedFacts(state)) }
+        guard fellAsleep else { return }
         cancelFlash()
-        followState()
+        followState(facts)
         eventInput.send(.fellAsleep)
+    }
+}
+
+/// What the session's timers follow in a state: taken inside the change that made it.
+private struct TimedFacts {
+    var isBlinking: Bool
+    var showsOpponent: Bool
+    /// How the game ended, once it has.
+    var finished: Outcome?
+
+    init(_ state: SessionState) {
+        isBlinking = state.isBlinking
+        showsOpponent = state.showsOpponent
+        finished = state.board.isOver ? state.board.outcome : nil
     }
 }

@@ -7,18 +7,21 @@ import TicTacToe
 /// Inputs: signals of pressed cells (the buttons', and remote ones from the board's API), three
 /// actions for the new-game button: ``newGame`` (a short press), ``startOver`` (a hold) and
 /// ``nextOpponent`` (held while a cell is tapped), and ``chooseOpponent`` for the API.
-/// Outputs: properties for everything the board shows, ending in ``frame``, which the LED
-/// devices are bound to with `<~`. Against the computer, a ``ComputerOpponent`` inside presses
-/// O's cells: its positions enter the session's one `press`, as the buttons' do.
+/// Outputs: properties for everything the board shows, ending in ``frame``, and ``frames``,
+/// which the LED devices are bound to with `<~`. Against the computer, a ``ComputerOpponent``
+/// inside presses O's cells: its positions enter the session's one `press`, as the buttons' do.
 ///
 /// ## Contract
-/// - **Pushed only what is watched.** ``state`` and ``frame`` are kept up to date on every
-///   input; every other output is derived from ``state`` when asked for: reading its value
-///   costs one derivation, and it costs nothing per input unless someone holds or observes it.
-///   Each access makes a new derived property; hold one to share its derivation among
-///   several observers.
+/// - **Pushed only what is watched.** ``state`` is kept up to date on every input; every other
+///   output is derived from ``state`` when asked for: reading its value costs one derivation,
+///   and it costs nothing per input unless someone holds or observes it. Each access makes a
+///   new derived property; hold one to share its derivation among several observers. The
+///   LEDs follow ``frames``, rendered on each change and stored nowhere in between.
 /// - Confined to the game's scheduler: inputs must arrive there (the button pad delivers on it),
-///   and the view model's timers run there; outputs change there, in input order.
+///   and the view model's timers run there; outputs change there, in input order. ``state``
+///   and everything derived from it are loop-confined properties (see
+///   ``MutableProperty/init(_:confinedTo:)``): they change without a lock, and observers may
+///   still come and go, and read them, from any thread.
 /// - A free cell takes the mover's mark; an occupied cell flashes amber for
 ///   ``GameTimings/illegalFlash`` and changes nothing; a press after the game ended is ignored.
 /// - A win blinks every line the winning mark completed and the winner's status LED; a draw
@@ -40,9 +43,11 @@ public final class GameViewModel: Sendable {
     /// The whole session: every output below is derived from this one value, which each input
     /// changes exactly once, so no output ever shows an intermediate state.
     public let state: Property<SessionState>
-    /// Everything the lights show: the one output kept up to date on every input, since the
-    /// LEDs always watch it.
-    public let frame: Property<Frame>
+    /// Everything the lights show.
+    public var frame: Property<Frame> { state.map { [marks] in FrameRenderer.frame(of: $0, marks: marks) }.skipRepeats() }
+    /// What the LEDs are bound to: on start the frame showing now, then the frame of each new
+    /// state (equal to the last when the change does not show: the LEDs skip those).
+    public var frames: SignalProducer<Frame> { state.producer.map { [marks] in FrameRenderer.frame(of: $0, marks: marks) } }
     public var board: Property<Board> { state.map(\.board).skipRepeats() }
     /// Who moves now, or `nil` once the game is over.
     public var turn: Property<Player?> { state.map(\.board.turn).skipRepeats() }
@@ -58,6 +63,8 @@ public final class GameViewModel: Sendable {
     /// The occupied cell flashing amber after an illegal press, if any.
     public var flashingCell: Property<Position?> { state.map(\.flashing).skipRepeats() }
     public let players: PlayerNames
+    /// How the frames tell X's marks from O's.
+    public let marks: MarkStyle
     /// ``players`` as they stand against the opponent now at the board ("Computer (O)" when it
     /// plays): for an event's text, read when the event arrives.
     public var names: PlayerNames { players.facing(state.value.opponent) }
@@ -112,10 +119,10 @@ public final class GameViewModel: Sendable {
         let computer = ComputerOpponent(thinking: timings.computerThinking, scheduler: scheduler, random: random)
         self.computer = computer
         self.players = players
+        self.marks = marks
         events = session.events
 
         state = Property(session.state)
-        frame = state.map { FrameRenderer.frame(of: $0, marks: marks) }.skipRepeats()
 
         // A closure, not a key path: it runs on every input, and the runtime projects key paths.
         newGame = Action(enabledIf: state.map { $0.acceptsNewGame }.skipRepeats()) { session.requestNewGame() }

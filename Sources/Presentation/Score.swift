@@ -12,8 +12,12 @@ public struct Score: Sendable, Hashable, CustomStringConvertible {
         self.draws = draws
     }
 
+    /// The largest count kept: the ``Scoreboard`` holds 32-bit counts, so that the session's
+    /// state stays a small plain value. 4,294,967,295 games are over a century at one a second.
+    public static let countLimit = Int(UInt32.max)
+
     /// The score after a finished game; unchanged for a game still in progress. A count stops
-    /// at `Int.max` rather than overflow (only a forged saved file gets near it).
+    /// at ``countLimit`` rather than overflow (only a forged saved file gets near it).
     public func recording(_ outcome: Outcome) -> Score {
         var next = self
         switch outcome {
@@ -25,10 +29,7 @@ public struct Score: Sendable, Hashable, CustomStringConvertible {
         return next
     }
 
-    private static func increment(_ count: Int) -> Int {
-        let (sum, overflow) = count.addingReportingOverflow(1)
-        return overflow ? count : sum
-    }
+    private static func increment(_ count: Int) -> Int { count < countLimit ? count + 1 : count }
 
     public func wins(for player: Player) -> Int { player == .x ? xWins : oWins }
 

@@ -14,7 +14,7 @@ public struct SessionState: Sendable, Hashable {
     /// Who plays O: a second person, or the computer at a level.
     public var opponent: Opponent
     /// The score of each pairing: two players, and against each level of the computer.
-    public var scores: [Opponent: Score]
+    public var scores: Scoreboard
     /// An occupied cell that was just pressed, shown amber.
     public var flashing: Position?
     /// The phase of the end-of-game blink: on or off.
@@ -29,7 +29,7 @@ public struct SessionState: Sendable, Hashable {
         board = snapshot.board
         nextStarter = snapshot.nextStarter
         opponent = snapshot.opponent
-        scores = snapshot.scores
+        scores = Scoreboard(snapshot.scores)
         flashing = nil
         blinkOn = true
         isAsleep = false
@@ -37,11 +37,11 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// The score of the pairing now at the board.
-    public var score: Score { scores[opponent] ?? Score() }
+    public var score: Score { scores[opponent] }
 
     /// What to save to survive a restart.
     public var snapshot: GameSnapshot {
-        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores)
+        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played)
     }
 
     /// Whether the end-of-game blink runs: the game is over and the lights are on.

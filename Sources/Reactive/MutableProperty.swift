@@ -8,8 +8,15 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol, BindingTa
     /// Ends when this property is deallocated.
     public let lifetime: Lifetime
 
-    public init(_ initial: Value) {
-        storage = PropertyStorage(initial)
+    /// A property any thread may change.
+    public convenience init(_ initial: Value) { self.init(initial, loop: nil) }
+
+    /// A loop-confined property (see ``PropertyProtocol``): for the game loop's state, changed
+    /// only by `loop`'s actions, delivered without a lock.
+    public convenience init(_ initial: Value, confinedTo loop: any Scheduler) { self.init(initial, loop: loop) }
+
+    private init(_ initial: Value, loop: (any Scheduler)?) {
+        storage = PropertyStorage(initial, loop: loop)
         storage.core.retainHandle()
         (lifetime, token) = Lifetime.make()
     }
@@ -33,6 +40,7 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol, BindingTa
     }
 
     public var signal: Signal<Value> { storage.signal }
+    public var loop: (any Scheduler)? { storage.core.loop }
     public var producer: SignalProducer<Value> { storage.producer }
 
     public var bindingTarget: BindingTarget<Value> {

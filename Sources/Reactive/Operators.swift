@@ -3,7 +3,7 @@ import Synchronization
 extension Signal {
     /// Each value transformed by `transform`, on the sender's thread; completion passes through.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U> {
-        Signal<U> { observer in
+        Signal<U>(confinedTo: loop) { observer in
             observe(Observer { event in
                 switch event {
                 case .value(let value): observer.send(transform(value))
@@ -18,7 +18,7 @@ extension Signal {
 
     /// Only the values for which `isIncluded` holds; completion passes through.
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
-        Signal { observer in
+        Signal(confinedTo: loop) { observer in
             observe(Observer { event in
                 switch event {
                 case .value(let value): if isIncluded(value) { observer.send(value) }
@@ -30,7 +30,7 @@ extension Signal {
 
     /// The non-`nil` results of `transform`.
     public func compactMap<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U> {
-        Signal<U> { observer in
+        Signal<U>(confinedTo: loop) { observer in
             observe(Observer { event in
                 switch event {
                 case .value(let value): if let mapped = transform(value) { observer.send(mapped) }
@@ -43,7 +43,7 @@ extension Signal {
     /// Drops a value equivalent (by `isEquivalent`) to the one sent just before it. The first
     /// value always passes; the memory of the last value is shared by all observers.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
-        Signal { observer in
+        Signal(confinedTo: loop) { observer in
             observe(observer.skippingRepeats(isEquivalent))
         }
     }
@@ -52,10 +52,13 @@ extension Signal {
     /// button taps into one "a cell was pressed" signal.
     ///
     /// Values from sources on different threads are serialized by the merged signal's own
-    /// delivery lock. The merged signal completes once every source has completed (at once for
+    /// delivery lock; sources confined to one loop make a signal confined to it. The merged signal completes once every source has completed (at once for
     /// an empty array).
     public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
-        Signal { observer in
+        // Confined when every source is confined to the same loop: all deliveries are its.
+        let loop = signals.first?.loop
+        let shared = loop.map { loop in signals.allSatisfy { $0.loop === loop } } ?? false
+        return Signal(confinedTo: shared ? loop : nil) { observer in
             guard !signals.isEmpty else {
                 observer.sendCompleted()
                 return nil
@@ -91,14 +94,25 @@ extension Signal {
     ///
     /// Events wait in a queue that one prepared action drains, scheduled when the queue goes
     /// from empty to not: a hop allocates nothing once its queue has grown to the largest burst.
+    /// The signal is confined to `scheduler` (see ``pipe(confinedTo:)``): only the drain sends.
     public func observe(on scheduler: any Scheduler) -> Signal<Value> {
-        Signal { observer in
-            let hop = Hop(to: scheduler, delivering: observer)
-            let observation = observe(Observer { event in hop.enqueue(event) })
-            return ActionDisposable {
-                observation.dispose()
-                hop.cancel()
-            }
+        Signal(confinedTo: scheduler) { observer in hop(to: scheduler, delivering: observer) }
+    }
+
+    /// Observes values on `scheduler`: `observe(on: scheduler).observeValues(action)`, with no
+    /// signal in between (one delivery fewer per event), for a single observer on a hot path
+    /// such as the buttons' edges.
+    @discardableResult
+    public func observeValues(on scheduler: any Scheduler, _ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        hop(to: scheduler, delivering: Observer(value: action))
+    }
+
+    private func hop(to scheduler: any Scheduler, delivering observer: Observer<Value>) -> any Disposable {
+        let hop = Hop(to: scheduler, delivering: observer)
+        let observation = observe(Observer { event in hop.enqueue(event) })
+        return ActionDisposable {
+            observation.dispose()
+            hop.cancel()
         }
     }
 }

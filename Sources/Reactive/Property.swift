@@ -35,9 +35,10 @@ public final class Property<Value: Sendable>: PropertyProtocol {
         storage.core.retainHandle()
     }
 
-    /// A property that starts at `initial` and then takes every value `signal` sends.
+    /// A property that starts at `initial` and then takes every value `signal` sends: confined
+    /// to the signal's loop if it has one.
     public init(initial: Value, then signal: Signal<Value>) {
-        let storage = PropertyStorage(initial)
+        let storage = PropertyStorage(initial, loop: signal.loop)
         self.storage = storage
         source = nil
         ownsHandle = true
@@ -52,8 +53,8 @@ public final class Property<Value: Sendable>: PropertyProtocol {
     }
 
     /// A property that follows `producer`, which must send its first value synchronously on
-    /// start (as a property's producer does).
-    init(composing producer: SignalProducer<Value>, fusable: Bool = false) {
+    /// start (as a property's producer does), confined to `loop` if its source is.
+    init(composing producer: SignalProducer<Value>, confinedTo loop: (any Scheduler)?, fusable: Bool = false) {
         let slot = Protected<PropertyStorage<Value>?>(nil)
         let observation = producer.start(Observer { event in
             switch event {
@@ -61,7 +62,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
                 if let storage = slot.value {
                     storage.set(value)
                 } else {
-                    slot.withValue { $0 = PropertyStorage(value) }
+                    slot.withValue { $0 = PropertyStorage(value, loop: loop) }
                 }
             case .completed:
                 slot.value?.complete()
@@ -84,6 +85,7 @@ public final class Property<Value: Sendable>: PropertyProtocol {
 
     public var value: Value { storage.value }
     public var signal: Signal<Value> { storage.signal }
+    public var loop: (any Scheduler)? { storage.core.loop }
     /// Each start keeps this property alive until it is disposed, so that
     /// `a.map(f).producer.start(…)` follows `a` though nobody holds the mapped property.
     public var producer: SignalProducer<Value> {
@@ -104,12 +106,12 @@ extension PropertyProtocol {
     /// too (`state.map(\.board)`), but the runtime projects it on every change: on a hot path,
     /// write the closure (`state.map { $0.board }`).
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
-        Property(composing: producer.map(transform), fusable: true)
+        Property(composing: producer.map(transform), confinedTo: loop, fusable: true)
     }
 
     /// A property that only announces changes that are not equal to the previous value.
     public func skipRepeats() -> Property<Value> where Value: Equatable {
-        Property(composing: producer.skipRepeats { $0 == $1 })
+        Property(composing: producer.skipRepeats { $0 == $1 }, confinedTo: loop)
     }
 }
 
@@ -118,6 +120,6 @@ extension Property {
     /// `map`, it follows the mapped source itself (the same values, one stored copy and one
     /// delivery fewer per change); the mapped property, left unobserved, stops at once.
     public func skipRepeats() -> Property<Value> where Value: Equatable {
-        Property(composing: (composedFrom ?? producer).skipRepeats { $0 == $1 })
+        Property(composing: (composedFrom ?? producer).skipRepeats { $0 == $1 }, confinedTo: loop)
     }
 }

@@ -6,16 +6,21 @@ import Synchronization
 /// go, so changes from several threads reach observers in the order they were made, and a
 /// producer started meanwhile sees the value and then exactly the changes after it.
 ///
+/// A loop-confined storage (made with a `loop`) changes only in the loop's actions, and its
+/// change signal's core is confined to the loop: no delivery lock, and a producer started on
+/// another thread starts as one of the loop's actions.
+///
 /// Reading the value from inside a `modify` of the same property (on the modifying thread) is
 /// refused with a message: the value is being changed in place, and the body has it as its
 /// `inout` argument. Other threads read the value from before the change meanwhile.
 final class PropertyStorage<Value: Sendable>: Sendable {
-    let core = SignalCore<Value>(handles: 0)
+    let core: SignalCore<Value>
     private let current: Protected<Value>
     /// The thread inside `modify`'s body, or 0.
     private let modifyingThread = Atomic<UInt>(0)
 
-    init(_ initial: Value) {
+    init(_ initial: Value, loop: (any Scheduler)? = nil) {
+        core = SignalCore(handles: 0, loop: loop)
         current = Protected(initial)
     }
 
@@ -33,15 +38,28 @@ final class PropertyStorage<Value: Sendable>: Sendable {
     /// Changes the value in place and announces the result once.
     @discardableResult
     func modify<Result>(_ body: (inout Value) -> Result) -> Result {
-        core.withDeliveryLock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map instead, or hop with observe(on:).") {
+        // On the loop with nobody watching, there is nothing to announce: a producer starts on
+        // the loop, so none can be starting now, and an observer added on another thread at
+        // this moment may miss this change, as it may miss any change made while it is added.
+        if core.isConfinedAndUnobserved {
+            core.checkOnLoop()
+            return current.withValue { value in modifying { body(&value) } }
+        }
+        return core.withDeliveryLock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map instead, or hop with observe(on:).") {
             let (result, newValue) = current.withValue { value -> (Result, Value) in
-                modifyingThread.store(Lock.currentThread, ordering: .relaxed)
-                defer { modifyingThread.store(0, ordering: .relaxed) }
-                let result = body(&value)
+                let result = modifying { body(&value) }
                 return (result, value)
             }
             return (result, .value(newValue))
         }
+    }
+
+    /// Runs `change` marked as this thread's modify, so that a read of the value inside it is
+    /// refused with a message.
+    private func modifying<Result>(_ change: () -> Result) -> Result {
+        modifyingThread.store(Lock.currentThread, ordering: .relaxed)
+        defer { modifyingThread.store(0, ordering: .relaxed) }
+        return change()
     }
 
     /// Ends the change signal: the source is gone, and the value stays as it is.
@@ -51,10 +69,13 @@ final class PropertyStorage<Value: Sendable>: Sendable {
 
     var producer: SignalProducer<Value> {
         SignalProducer { [self] observer in
-            core.withoutConcurrentDelivery {
+            let observation = Confined<(any Disposable)?>(nil)
+            // Serialized: on this thread, or by `runAndWait` on a loop-confined core.
+            core.withoutConcurrentDelivery { [self] in
                 observer.send(current.value)
-                return core.add(observer)
+                observation.value = core.add(observer)
             }
+            return observation.value ?? NoDisposable.shared
         }
     }
 }

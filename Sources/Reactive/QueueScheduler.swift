@@ -41,8 +41,11 @@ public final class QueueScheduler: Scheduler {
     deinit { timer.source.cancel() }
 
     public func runAndWait(_ work: @escaping @Sendable () -> Void) {
-        if DispatchQueue.getSpecific(key: onQueue.key) == true { work() } else { queue.sync(execute: work) }
+        if isCurrent { work() } else { queue.sync(execute: work) }
     }
+
+    /// On its queue.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: onQueue.key) == true }
 
     public var now: MonotonicInstant { .now() }
 

@@ -43,6 +43,12 @@ public protocol Scheduler: AnyObject, Sendable {
     /// (at once when called from the scheduler's own thread). For setup and teardown from
     /// outside the game loop: starting the scan, a self-test's frames.
     func runAndWait(_ work: @escaping @Sendable () -> Void)
+
+    /// Whether the calling code may act as one of the scheduler's actions now: it runs on the
+    /// scheduler's own thread or queue, or nothing else can run there (a stopped thread, a
+    /// test clock no other thread is advancing). Loop-confined signals and properties check
+    /// it (see ``Signal/pipe(confinedTo:)``).
+    var isCurrent: Bool { get }
 }
 
 extension Scheduler {

@@ -36,11 +36,22 @@ public final class Signal<Value: Sendable>: Sendable {
     /// A signal fed by `generator`, which runs once, now: it is handed the observer that sends
     /// into the new signal, and returns its observation of the sources, disposed when the new
     /// signal terminates. Operators are written with this initialiser.
-    public init(_ generator: (Observer<Value>) -> (any Disposable)?) {
-        let core = SignalCore<Value>()
+    public convenience init(_ generator: (Observer<Value>) -> (any Disposable)?) {
+        self.init(confinedTo: nil, generator)
+    }
+
+    /// As ``init(_:)``, confined to `loop` when one is given: for an operator on a confined
+    /// source (its events arrive in the source's deliveries, so on the loop) or a hop onto the
+    /// loop.
+    init(confinedTo loop: (any Scheduler)?, _ generator: (Observer<Value>) -> (any Disposable)?) {
+        let core = SignalCore<Value>(loop: loop)
         self.core = core
         core.attach(upstream: generator(Observer { event in core.send(event) }))
     }
+
+    /// The scheduler whose actions alone send into this signal, for a loop-confined one (see
+    /// ``pipe(confinedTo:)``); nil when any thread may.
+    public var loop: (any Scheduler)? { core.loop }
 
     /// Another handle on an existing core, such as a property's changes.
     init(sharing core: SignalCore<Value>) {
@@ -72,9 +83,27 @@ public final class Signal<Value: Sendable>: Sendable {
         })
     }
 
-    /// A signal and the input that sends into it.
+    /// A signal and the input that sends into it, from any thread.
     public static func pipe() -> (output: Signal<Value>, input: Input) {
         let core = SignalCore<Value>()
+        return (Signal(core: core), Input(core))
+    }
+
+    /// A loop-confined signal and its input: for the game loop's own signals, sent into only
+    /// by `loop`'s actions.
+    ///
+    /// It keeps the contract above, with sending confined: events are delivered without a lock
+    /// (only the loop sends, so they cannot overlap), and the loop keeps its own copy of the
+    /// observer list, taken again only after observers came or went. Observers may still be
+    /// added and disposed from any thread; one disposed on another thread while an event is on
+    /// its way gets nothing more once the loop reads its flag, and is released by the loop's
+    /// next action. A completion sent from another thread (an input released there) is
+    /// delivered by the loop, in turn. A value sent from another thread is a programming error:
+    /// debug builds trap with a message; release builds do not check.
+    /// Operators on a confined signal (`map`, `filter`, …) are confined to the same loop, and
+    /// ``observe(on:)`` makes a signal confined to the scheduler it hops to.
+    public static func pipe(confinedTo loop: any Scheduler) -> (output: Signal<Value>, input: Input) {
+        let core = SignalCore<Value>(loop: loop)
         return (Signal(core: core), Input(core))
     }
 
@@ -110,9 +139,15 @@ extension Signal.Input where Value == Void {
 /// What a signal shares among its handle, its input and its observers' disposables: the
 /// observers, whether it is still alive, and its observation of its sources.
 ///
-/// Delivery takes two locks: `delivery`, held for a whole event so that events never overlap
-/// and a recursive send is caught, and `state`, held only to read or change the list.
-final class SignalCore<Value: Sendable>: Sendable {
+/// Two kinds, chosen when the core is made:
+/// - **Cross-thread** (`loop == nil`): delivery takes two locks: `delivery`, held for a whole
+///   event so that events never overlap and a recursive send is caught, and `state`, held only
+///   to read or change the list.
+/// - **Loop-confined** (`loop != nil`): only the loop's actions send, so events cannot overlap
+///   and delivery takes no lock. The loop keeps its own copy of the observer list and copies
+///   the shared one again only after it changed (observers come and go from any thread, under
+///   `state`). Flags that only the loop touches catch a recursive send.
+final class SignalCore<Value: Sendable>: @unchecked Sendable {
     private enum Status { case alive, completed, terminated }
 
     private struct State {
@@ -123,6 +158,12 @@ final class SignalCore<Value: Sendable>: Sendable {
         var upstream: (any Disposable)?
     }
 
+    /// The scheduler whose actions alone send into a loop-confined core; nil for a core any
+    /// thread may send into.
+    let loop: (any Scheduler)?
+    /// Whether `loop` is set: tested on every send without copying (and retaining) the
+    /// scheduler.
+    private let isConfined: Bool
     private let delivery = Lock()
     private let state: Mutex<State>
     /// A completion sent from inside a delivery, delivered when that delivery ends. Only the
@@ -132,8 +173,23 @@ final class SignalCore<Value: Sendable>: Sendable {
     /// there are none is dropped without taking either lock (an unobserved pipe costs a load).
     private let observerCount = Atomic(0)
 
-    /// A core with `handles` owners to begin with (see ``retainHandle()``).
-    init(handles: Int = 1) { state = Mutex(State(handles: handles)) }
+    // A loop-confined core's own: touched only by the loop's actions, which never overlap.
+    /// Set under the state lock whenever the list changes; the loop then copies it.
+    private let listChanged = Atomic(false)
+    private var loopObservers: ContiguousArray<ObserverEntry<Value>> = []
+    private var loopDelivering = false
+    private var loopCompletionPending = false
+
+    /// A core with `handles` owners to begin with (see ``retainHandle()``), confined to `loop`'s
+    /// actions when one is given.
+    init(handles: Int = 1, loop: (any Scheduler)? = nil) {
+        state = Mutex(State(handles: handles))
+        self.loop = loop
+        isConfined = loop != nil
+    }
+
+    /// A loop-confined core with no observer: a change made on the loop has nobody to tell.
+    var isConfinedAndUnobserved: Bool { isConfined && observerCount.load(ordering: .relaxed) == 0 }
 
     /// Another object now hands out observations of this core; balance with ``handleReleased()``.
     func retainHandle() { state.withLock { $0.handles += 1 } }
@@ -155,7 +211,7 @@ final class SignalCore<Value: Sendable>: Sendable {
         let added = state.withLock { state -> Bool in
             guard state.status == .alive else { return false }
             state.observers.append(entry)
-            observerCount.store(state.observers.count, ordering: .relaxed)
+            listDidChange(&state)
             return true
         }
         guard added else {
@@ -172,11 +228,11 @@ final class SignalCore<Value: Sendable>: Sendable {
         let unused = state.withLock { state -> Bool in
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
-                observerCount.store(state.observers.count, ordering: .relaxed)
+                listDidChange(&state)
             }
             return state.observers.isEmpty && state.handles == 0 && state.status == .alive
         }
-        if unused { terminate() }
+        if unused { terminate() } else { releaseRemovedOnLoop() }
     }
 
     /// An owner went away: with none left and no observer, nobody can ever observe it again.
@@ -188,20 +244,34 @@ final class SignalCore<Value: Sendable>: Sendable {
         if unused { terminate() }
     }
 
+    /// Under the state lock, after any change to the list.
+    private func listDidChange(_ state: inout State) {
+        observerCount.store(state.observers.count, ordering: .relaxed)
+        listChanged.store(true, ordering: .releasing)
+    }
+
     func send(_ event: Event<Value>) {
         // Nobody to tell. An observer arriving at this very moment on another thread may miss
         // this value, as it may miss any value sent while it is being added.
         if !event.isCompleted, observerCount.load(ordering: .relaxed) == 0 { return }
+        if isConfined {
+            sendOnLoop(event)
+            return
+        }
         if event.isCompleted, delivery.isHeldByCurrentThread {
             // A recursive completion: the delivery in flight on this thread ends with it.
             completionPending.store(true, ordering: .relaxed)
             return
         }
-        delivery.lock(orFail: "Signal: recursive send. An observer sent a value into the signal it is observing; send from outside the observer or hop with observe(on:).")
+        delivery.lock(orFail: Self.recursiveSend)
         deliverHoldingLock(event)
         let completedMeanwhile = deliverPendingCompletion()
         delivery.unlock()
         if event.isCompleted || completedMeanwhile { disposeUpstream() }
+    }
+
+    private static var recursiveSend: String {
+        "Signal: recursive send. An observer sent a value into the signal it is observing; send from outside the observer or hop with observe(on:)."
     }
 
     /// Delivers a completion sent while this thread held the delivery lock, before letting go
@@ -213,12 +283,29 @@ final class SignalCore<Value: Sendable>: Sendable {
         return true
     }
 
-    /// Runs `update` and delivers the event it returns, all under the delivery lock, so that
-    /// what `update` changes and what observers are told cannot be interleaved with another
-    /// thread's update: a property's value and its change signal stay in step.
+    /// Runs `update` and delivers the event it returns, so that what `update` changes and what
+    /// observers are told cannot be interleaved with another thread's update: a property's
+    /// value and its change signal stay in step. A cross-thread core holds its delivery lock
+    /// throughout; a loop-confined one needs none: only the loop updates, and a producer is
+    /// started on the loop (see ``withoutConcurrentDelivery(_:)``).
     func withDeliveryLock<Result>(
         orFail message: @autoclosure () -> String, _ update: () throws -> (Result, Event<Value>?)
     ) rethrows -> Result {
+        if isConfined {
+            checkOnLoop()
+            if loopDelivering { fatalError(message()) }
+            loopDelivering = true
+            var completes = false
+            defer {
+                loopDelivering = false
+                if completes { disposeUpstream() }
+            }
+            let (result, event) = try update()
+            prepareLoopDelivery()
+            if let event { deliverOnLoop(event) }
+            completes = finishLoopDelivery()
+            return result
+        }
         delivery.lock(orFail: message())
         var completes = false
         defer {
@@ -231,19 +318,24 @@ final class SignalCore<Value: Sendable>: Sendable {
         return result
     }
 
-    /// Runs `body` where no event can be delivered meanwhile (at once when this thread is the
-    /// one delivering): how a property hands out its current value and then its changes.
-    func withoutConcurrentDelivery<Result>(_ body: () throws -> Result) rethrows -> Result {
-        if delivery.isHeldByCurrentThread { return try body() }
+    /// Runs `body` where no event can be delivered meanwhile: how a property hands out its
+    /// current value and then its changes. At once on the thread delivering now (or on the
+    /// loop, for a loop-confined core); from elsewhere, a loop-confined core runs `body` as one
+    /// of the loop's actions and waits for it.
+    func withoutConcurrentDelivery(_ body: @escaping @Sendable () -> Void) {
+        if let loop {
+            if loop.isCurrent { body() } else { loop.runAndWait(body) }
+            return
+        }
+        if delivery.isHeldByCurrentThread { return body() }
         delivery.lock()
         var completes = false
         defer {
             delivery.unlock()
             if completes { disposeUpstream() }
         }
-        let result = try body()
+        body()
         completes = deliverPendingCompletion()
-        return result
     }
 
     private func deliverHoldingLock(_ event: Event<Value>) {
@@ -253,7 +345,7 @@ final class SignalCore<Value: Sendable>: Sendable {
             state.status = .completed
             defer {
                 state.observers = []
-                observerCount.store(0, ordering: .relaxed)
+                listDidChange(&state)
             }
             return state.observers
         }
@@ -263,12 +355,99 @@ final class SignalCore<Value: Sendable>: Sendable {
         }
     }
 
+    // MARK: Loop-confined delivery
+
+    private func sendOnLoop(_ event: Event<Value>) {
+        if event.isCompleted, let loop, !loop.isCurrent {
+            // An input or a property released on another thread: the loop completes it, in turn.
+            loop.schedule { [self] in send(.completed) }
+            return
+        }
+        checkOnLoop()
+        if loopDelivering {
+            // A recursive completion ends the delivery in flight, as on the cross-thread kind.
+            guard event.isCompleted else { fatalError(Self.recursiveSend) }
+            loopCompletionPending = true
+            return
+        }
+        loopDelivering = true
+        prepareLoopDelivery()
+        deliverOnLoop(event)
+        let completedMeanwhile = finishLoopDelivery()
+        loopDelivering = false
+        if event.isCompleted || completedMeanwhile { disposeUpstream() }
+    }
+
+    /// Takes the shared list again if it changed since the loop last looked.
+    private func prepareLoopDelivery() {
+        guard listChanged.load(ordering: .acquiring) else { return }
+        listChanged.store(false, ordering: .relaxed)
+        loopObservers = state.withLock { $0.observers }
+    }
+
+    private func deliverOnLoop(_ event: Event<Value>) {
+        guard case .completed = event else {
+            for entry in loopObservers where entry.isActive.load(ordering: .acquiring) {
+                entry.observer.send(event)
+            }
+            return
+        }
+        let alive = state.withLock { state -> Bool in
+            guard state.status == .alive else { return false }
+            state.status = .completed
+            state.observers = []
+            listDidChange(&state)
+            return true
+        }
+        guard alive else { return }
+        let observers = loopObservers
+        loopObservers = []
+        for entry in observers where entry.isActive.load(ordering: .acquiring) {
+            entry.observer.send(.completed)
+        }
+    }
+
+    /// Delivers a completion sent from inside the delivery that is ending, and lets go of
+    /// observers disposed meanwhile. Returns whether it completed.
+    private func finishLoopDelivery() -> Bool {
+        var completed = false
+        if loopCompletionPending {
+            loopCompletionPending = false
+            deliverOnLoop(.completed)
+            completed = true
+        }
+        prepareLoopDelivery()
+        return completed
+    }
+
+    /// A disposed observer is released at once on the loop (at the end of the delivery in
+    /// flight, if any), and by the loop's next action when disposed elsewhere.
+    private func releaseRemovedOnLoop() {
+        guard let loop else { return }
+        if loop.isCurrent {
+            if !loopDelivering { prepareLoopDelivery() }
+        } else {
+            loop.schedule { [self] in if !loopDelivering { prepareLoopDelivery() } }
+        }
+    }
+
+    /// Traps in debug builds when a loop-confined core is sent into from outside its loop.
+    @inline(__always)
+    func checkOnLoop() {
+        #if DEBUG
+        if let loop, !loop.isCurrent {
+            fatalError("Signal: sent from outside its loop. A loop-confined signal or property changes only in its scheduler's actions; schedule the change there, or make the source with observe(on:).")
+        }
+        #endif
+    }
+
     private func terminate() {
         state.withLock { state in
             if state.status == .alive { state.status = .terminated }
             state.observers = []
-            observerCount.store(0, ordering: .relaxed)
+            listDidChange(&state)
         }
+        releaseRemovedOnLoop()
         disposeUpstream()
     }
 

@@ -24,10 +24,10 @@ public final class TestScheduler: Scheduler {
         state = Protected(State(now: start))
     }
 
-    public var now: MonotonicInstant { state.value.now }
+    public var now: MonotonicInstant { state.withValue { $0.now } }
 
     /// How many actions are waiting (repeating ones count once).
-    public var pendingCount: Int { state.value.queue.liveCount }
+    public var pendingCount: Int { state.withValue { $0.queue.liveCount } }
 
     /// How many actions have run so far (each run of a repeating one counts).
     public var completedActions: Int { state.withValue { $0.completed } }
@@ -71,6 +71,13 @@ public final class TestScheduler: Scheduler {
 
     /// Runs `work` at once: in virtual time the thread that advances the clock is the loop.
     public func runAndWait(_ work: @escaping @Sendable () -> Void) { work() }
+
+    /// True unless another thread is advancing the clock: in virtual time, the thread that
+    /// advances is the loop, and between advances any thread may stand in for it.
+    public var isCurrent: Bool {
+        let owner = advancing.load(ordering: .relaxed)
+        return owner == 0 || owner == Lock.currentThread
+    }
 
     /// Runs everything due now, without moving the clock.
     public func advance() { advance(to: now) }

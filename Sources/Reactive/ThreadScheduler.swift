@@ -74,12 +74,17 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         pthread_cond_signal(condition)
     }
 
-    public func runAndWait(_ work: @escaping @Sendable () -> Void) {
+    /// On its thread, or once stopped (nothing else runs).
+    public var isCurrent: Bool {
+        if pthread_equal(pthread_self(), thread) != 0 { return true }
         pthread_mutex_lock(mutex)
-        let isStopped = stopped
-        pthread_mutex_unlock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return stopped
+    }
+
+    public func runAndWait(_ work: @escaping @Sendable () -> Void) {
         // On the loop itself, or with the loop gone (nothing else runs): at once.
-        if isStopped || pthread_equal(pthread_self(), thread) != 0 {
+        if isCurrent {
             work()
             return
         }

@@ -81,7 +81,10 @@ struct SavedState: Codable, Equatable {
             }
         }
         let (opponent, scores) = try pairings()
-        guard scores.values.allSatisfy({ $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 }) else { throw .invalid("a negative score") }
+        let counts = 0...Score.countLimit
+        guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {
+            throw .invalid("a score outside 0...\(Score.countLimit)")
+        }
         do {
             let board = try Board(starter: starter, marks: marks)
             return GameSnapshot(board: board, nextStarter: next, opponent: opponent, scores: scores)
@@ -133,7 +136,7 @@ extension KeyedDecodingContainer {
             return try decode(Int.self, forKey: key)
         } catch {
             guard let number = try? decode(Double.self, forKey: key) else { throw error }
-            throw StateFileProblem.invalid("\(key.stringValue.shown()) is \(number); it must be a whole number from 0 to \(Int.max)")
+            throw StateFileProblem.invalid("\(key.stringValue.shown()) is \(number); it must be a whole number")
         }
     }
 }

@@ -8,7 +8,7 @@ import TicTacToe
 /// One physical board, wired together on one chip: buttons in, game in the middle, lights out.
 ///
 /// ```
-/// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frame─▶ LEDBoard ─▶ chip
+/// chip ─edges─▶ ButtonPad ─positions─▶ GameViewModel ─frames─▶ LEDBoard ─▶ chip
 ///                        └─new game (short / held / with a cell)─▶ actions
 /// ```
 ///
@@ -63,14 +63,14 @@ public final class GameBoard: Sendable {
         }
 
         lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
-        let remote = Signal<Position>.pipe()
+        let remote = Signal<Position>.pipe(confinedTo: scheduler)
         remotePresses = remote.input
         viewModel = GameViewModel(
             positions: pad.positions, remotePositions: remote.output, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
             scheduler: scheduler, players: settings.players, marks: settings.marks, random: random)
         failures = lights.failures
 
-        bindings += lights <~ viewModel.frame
+        bindings += lights <~ viewModel.frames
         bindings += viewModel.newGame <~ pad.newGameShortPresses
         bindings += viewModel.startOver <~ pad.newGameHolds
         bindings += viewModel.nextOpponent <~ pad.opponentGestures

@@ -30,6 +30,20 @@ struct MonotonicClockTests {
         }
         #expect(last > .zero)
     }
+
+    @Test("a duration in nanoseconds, rounded toward zero, on both sides of the 64-bit shortcut (about 9.2 s)")
+    func durationNanoseconds() {
+        let cases: [(Duration, Int64)] = [
+            (.zero, 0), (.nanoseconds(1), 1), (.nanoseconds(-1), -1), (.milliseconds(20), 20_000_000),
+            (.seconds(9), 9_000_000_000), (.seconds(10), 10_000_000_000), (.seconds(-10), -10_000_000_000),
+            (.seconds(86_400 * 365), 31_536_000_000_000_000), (.nanoseconds(Int64.max / 2), Int64.max / 2),
+            (Duration(secondsComponent: 1, attosecondsComponent: 999_999_999), 1_000_000_000),
+            (Duration(secondsComponent: 20, attosecondsComponent: 1_999_999_999), 20_000_000_001),
+            (.microseconds(-3), -3_000),
+        ]
+        for (duration, nanoseconds) in cases { #expect(duration.nanoseconds == nanoseconds, "\(duration)") }
+        #expect((MonotonicInstant(nanoseconds: 5) + .milliseconds(1)).nanoseconds == 1_000_005)
+    }
 }
 
 @Suite("Text files")

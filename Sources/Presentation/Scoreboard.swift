@@ -1,0 +1,64 @@
+import TicTacToe
+
+/// The score of each pairing: two players, and the computer at each level.
+///
+/// Held inline in 32-bit counts, so that a ``SessionState`` carrying it is a small plain value:
+/// the state is copied to every observer of each change, and a copy then moves a few words,
+/// where a dictionary would be retained and released (two atomic operations) at every copy.
+/// Counts run up to ``Score/countLimit``; a larger one set here is kept as that limit.
+public struct Scoreboard: Sendable, Hashable {
+    /// xWins, oWins and draws of each pairing, in ``Opponent/allCases`` order.
+    private var counts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Every pairing at nothing.
+    public init() {}
+
+    /// The scores of `scores`; pairings it leaves out are at nothing.
+    public init(_ scores: [Opponent: Score]) {
+        for (opponent, score) in scores { self[opponent] = score }
+    }
+
+    public subscript(opponent: Opponent) -> Score {
+        get {
+            withUnsafeBytes(of: counts) { raw in
+                let counts = raw.bindMemory(to: UInt32.self)
+                let first = 3 * Self.slot(of: opponent)
+                return Score(xWins: Int(counts[first]), oWins: Int(counts[first + 1]), draws: Int(counts[first + 2]))
+            }
+        }
+        set {
+            withUnsafeMutableBytes(of: &counts) { raw in
+                let counts = raw.bindMemory(to: UInt32.self)
+                let first = 3 * Self.slot(of: opponent)
+                counts[first] = Self.count(newValue.xWins)
+                counts[first + 1] = Self.count(newValue.oWins)
+                counts[first + 2] = Self.count(newValue.draws)
+            }
+        }
+    }
+
+    /// The pairings that have played a game, and their scores: what a snapshot keeps.
+    public var played: [Opponent: Score] {
+        var played: [Opponent: Score] = [:]
+        for opponent in Opponent.allCases where self[opponent] != Score() { played[opponent] = self[opponent] }
+        return played
+    }
+
+    public static func == (a: Scoreboard, b: Scoreboard) -> Bool {
+        Opponent.allCases.allSatisfy { a[$0] == b[$0] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for opponent in Opponent.allCases { hasher.combine(self[opponent]) }
+    }
+
+    private static func slot(of opponent: Opponent) -> Int {
+        switch opponent {
+        case .person: 0
+        case .computer(let level): level.rawValue
+        }
+    }
+
+    private static func count(_ value: Int) -> UInt32 { UInt32(clamping: value) }
+}
