@@ -50,9 +50,6 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConv
 extension Duration {
     /// The duration in whole nanoseconds (rounded toward zero).
     public var nanoseconds: Int64 {
-        // Under about nine seconds (every timer of the game), the count of attoseconds fits
-        // 64 bits and one 64-bit division does it; `components` divides in 128 bits.
-        if let attoseconds = Int64(exactly: attoseconds) { return attoseconds / 1_000_000_000 }
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

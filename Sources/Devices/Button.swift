@@ -51,8 +51,6 @@ public final class Button: @unchecked Sendable {
         debouncer = Debouncer(window: debounce, initialLevel: initialLevel)
     }
 
-    deinit { settleTimer?.dispose() }
-
     /// Whether the button is down, debounced, for its owner on the scheduler (``isPressed``
     /// is the same fact for anyone, anywhere).
     var isDown: Bool { polarity.isActive(debouncer.stableLevel) }
@@ -74,11 +72,13 @@ public final class Button: @unchecked Sendable {
     /// case (a tap shorter than the window), never a press.
     static let deliveryMargin: Duration = .milliseconds(50)
 
+    // The check holds the button strongly until it runs (a window and the margin later) or a new
+    // window cancels it: a weak reference would move every retain of the button, one per edge
+    // on the pad's way in, onto the runtime's slow side-table path.
     private func armSettleIfNeeded() {
         guard settleTimer == nil, debouncer.hasEdgesToSettle, let deadline = debouncer.settleDeadline else { return }
         let checkAt = deadline + Self.deliveryMargin
-        settleTimer = scheduler.schedule(at: checkAt) { [weak self] in
-            guard let self else { return }
+        settleTimer = scheduler.schedule(at: checkAt) { [self] in
             settleTimer = nil
             if let change = debouncer.settle(at: checkAt) { announce(change, at: deadline) }
             armSettleIfNeeded()

@@ -189,7 +189,9 @@ private final class Hop<Value: Sendable>: Sendable {
             guard !cancelled.isSet else { return }
             observer.send(event)
         }
-        batch.removeAll(keepingCapacity: true)
+        // One at a time: `removeAll(keepingCapacity:)` costs more than this for the usual batch
+        // of one or two edges, and keeps the capacity all the same.
+        while !batch.isEmpty { batch.removeLast() }
         queue.withValue { queue in swap(&queue.spare, &batch) }
     }
 }

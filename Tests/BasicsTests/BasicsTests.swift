@@ -31,7 +31,7 @@ struct MonotonicClockTests {
         #expect(last > .zero)
     }
 
-    @Test("a duration in nanoseconds, rounded toward zero, on both sides of the 64-bit shortcut (about 9.2 s)")
+    @Test("a duration in whole nanoseconds: short and long, either sign, a fraction of a nanosecond dropped")
     func durationNanoseconds() {
         let cases: [(Duration, Int64)] = [
             (.zero, 0), (.nanoseconds(1), 1), (.nanoseconds(-1), -1), (.milliseconds(20), 20_000_000),

@@ -3,7 +3,7 @@ import Testing
 @testable import Reactive
 
 // ReactiveSwift's Documentation/APIContracts.md, point by point, held against our core. Each
-// test names the point; docs/REACTIVE-CONTRACTS.md says for each whether ours is the same,
+// test names the point; docs/CONTRACTS.md says for each whether ours is the same,
 // stricter (and why) or not offered. The other suites test the types one by one; this one
 // tests the promises a borrowed name makes, including across threads.
 
