@@ -6,10 +6,10 @@ import Reactive
 ///
 /// ## Contract
 /// - Edges are handed in by the owner (``ButtonPad``) on its scheduler; the owner hears each
-///   debounced change first, by a direct call, then ``isPressed`` changes, then ``presses`` and
-///   ``releases`` send, stamped with the edge's time (or the settle time, when the level is
-///   only known once the debounce window ends). ``presses`` and ``releases`` are derived when
-///   asked for: unobserved, they cost nothing per change.
+///   debounced change first, by a direct call, then ``isPressed``, ``presses`` and ``releases``
+///   follow it, stamped with the edge's time (or the settle time, when the level is only known
+///   once the debounce window ends). All three are derived when asked for: unobserved, they
+///   cost nothing per change.
 /// - Presses and releases strictly alternate, starting from the level read at creation: a
 ///   button already held down at start produces a release first, never a phantom press.
 /// - A settle check is scheduled only when edges arrive inside a debounce window (a bounce),
@@ -22,8 +22,15 @@ public final class Button: @unchecked Sendable {
     public var presses: Signal<MonotonicInstant> { changes.filter(\.down).map(\.at) }
     /// Debounced releases, with their time.
     public var releases: Signal<MonotonicInstant> { changes.filter { !$0.down }.map(\.at) }
-    /// Whether the button is down, debounced.
-    public let isPressed: Property<Bool>
+    /// Whether the button is down, debounced: made on the scheduler when asked for (waiting
+    /// for it from another thread), then following every change.
+    public var isPressed: Property<Bool> {
+        let made = Confined<Property<Bool>?>(nil)
+        // Serialized: on the scheduler, or by `runAndWait`, which returns once it has run.
+        scheduler.runAndWait { [self] in made.value = Property(initial: isDown, then: changes.map { $0.down }) }
+        guard let property = made.value else { fatalError("Button: the scheduler did not run the work handed to runAndWait") }
+        return property
+    }
     /// The owner's reaction to each debounced change, called before anything else hears of
     /// it. A constant, so that calling it retains nothing; it must not refer to the button.
     private let changed: @Sendable (_ down: Bool, _ at: MonotonicInstant) -> Void
@@ -31,7 +38,6 @@ public final class Button: @unchecked Sendable {
     /// Every debounced change, the one source `presses` and `releases` derive from.
     private let changes: Signal<(down: Bool, at: MonotonicInstant)>
     private let changeInput: Signal<(down: Bool, at: MonotonicInstant)>.Input
-    private let pressed: MutableProperty<Bool>
     private var debouncer: Debouncer
     private var settleTimer: (any Disposable)?
     private let scheduler: any Scheduler
@@ -46,8 +52,6 @@ public final class Button: @unchecked Sendable {
         self.polarity = polarity
         self.scheduler = scheduler
         (changes, changeInput) = Signal<(down: Bool, at: MonotonicInstant)>.pipe(confinedTo: scheduler)
-        pressed = MutableProperty(polarity.isActive(initialLevel), confinedTo: scheduler)
-        isPressed = Property(pressed)
         debouncer = Debouncer(window: debounce, initialLevel: initialLevel)
     }
 
@@ -88,7 +92,6 @@ public final class Button: @unchecked Sendable {
     private func announce(_ level: LineLevel, at time: MonotonicInstant) {
         let down = polarity.isActive(level)
         changed(down, time)
-        pressed.value = down
         changeInput.send((down, time))
     }
 }

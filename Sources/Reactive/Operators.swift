@@ -128,40 +128,36 @@ extension Signal where Value: Equatable {
 /// The queue of one ``Signal/observe(on:)``: events arrive on any thread and leave on the
 /// scheduler, in arrival order.
 private final class Hop<Value: Sendable>: Sendable {
-    private struct Queue {
-        var events: [Event<Value>]
-        /// An empty array kept for its capacity: the two take turns, so that queueing and
-        /// draining do not allocate unless a burst outgrows them.
-        var spare: [Event<Value>]
-
-        init() {
-            events = []
-            events.reserveCapacity(16)
-            spare = []
-            spare.reserveCapacity(16)
-        }
-    }
-
-    private let queue = Protected(Queue())
+    /// What waits for the next drain.
+    private let queue: Protected<[Event<Value>]>
     /// Read before each event of a batch without the queue's lock: one load an event.
     private let cancelled = CancelFlag()
     private let scheduler: any Scheduler
-    /// Captures the queue, the flag and the observer, not the hop: a drain still waiting on
-    /// the scheduler keeps what it needs alive.
+    /// Captures the queue, the flag, the observer and its own empty array, not the hop: a drain
+    /// still waiting on the scheduler keeps what it needs alive.
     private let drain: ScheduledAction
 
     init(to scheduler: any Scheduler, delivering observer: Observer<Value>) {
         self.scheduler = scheduler
-        drain = ScheduledAction { [queue, cancelled] in
-            Hop.deliverQueued(from: queue, to: observer, unless: cancelled)
+        var events: [Event<Value>] = [], spare: [Event<Value>] = []
+        events.reserveCapacity(16)
+        spare.reserveCapacity(16)
+        let queue = Protected(events)
+        self.queue = queue
+        // The queue and the drain's array take turns, so that queueing and draining do not
+        // allocate unless a burst outgrows them. The array is the drain's alone: the scheduler
+        // runs one action at a time.
+        let batch = Confined(spare)
+        drain = ScheduledAction { [cancelled] in
+            Hop.deliverQueued(from: queue, into: batch, to: observer, unless: cancelled)
         }
     }
 
     func enqueue(_ event: Event<Value>) {
-        let wasEmpty = queue.withValue { queue -> Bool in
+        let wasEmpty = queue.withValue { events -> Bool in
             guard !cancelled.isSet else { return false }
-            queue.events.append(event)
-            return queue.events.count == 1
+            events.append(event)
+            return events.count == 1
         }
         if wasEmpty { scheduler.schedule(prepared: drain) }
     }
@@ -169,30 +165,29 @@ private final class Hop<Value: Sendable>: Sendable {
     /// Drops what is queued; nothing more is delivered, even from a batch being drained.
     func cancel() {
         drain.dispose()
-        queue.withValue { queue in
+        queue.withValue { events in
             cancelled.set()
-            queue.events.removeAll()
+            events.removeAll()
         }
     }
 
+    /// Takes the queued events in one turn of the lock, leaving the drain's empty array (and its
+    /// capacity) to queue into, delivers them, and keeps the emptied array for the next drain.
     private static func deliverQueued(
-        from queue: Protected<Queue>, to observer: Observer<Value>, unless cancelled: CancelFlag
+        from queue: Protected<[Event<Value>]>, into batch: Confined<[Event<Value>]>, to observer: Observer<Value>,
+        unless cancelled: CancelFlag
     ) {
-        // Take the queued events, leaving the spare array (and its capacity) to queue into.
-        var batch = queue.withValue { queue -> [Event<Value>] in
-            var batch = queue.spare
-            queue.spare = []
-            swap(&batch, &queue.events)
-            return batch
-        }
-        for event in batch {
+        var events: [Event<Value>] = []
+        swap(&events, &batch.value)
+        queue.withValue { swap(&$0, &events) }
+        for event in events {
             guard !cancelled.isSet else { return }
             observer.send(event)
         }
         // One at a time: `removeAll(keepingCapacity:)` costs more than this for the usual batch
         // of one or two edges, and keeps the capacity all the same.
-        while !batch.isEmpty { batch.removeLast() }
-        queue.withValue { queue in swap(&queue.spare, &batch) }
+        while !events.isEmpty { events.removeLast() }
+        swap(&events, &batch.value)
     }
 }
 

@@ -82,16 +82,21 @@ struct TimerQueue {
         dropCancelledTop()
         // Entries are read in place (`heap[0].…`): copying one out retains its action.
         guard !heap.isEmpty, heap[0].deadline <= limit else { return nil }
+        guard let interval = heap[0].interval else {
+            // Moved out of the heap, not copied: its action changes hands without a retain.
+            let top = removeTop()
+            return Due(deadline: top.deadline, scheduled: top.scheduled)
+        }
         let due = Due(deadline: heap[0].deadline, scheduled: heap[0].scheduled)
-        if let interval = heap[0].interval {
-            // Requeue in place: the same entry, one interval on, sifted down from the top.
-            var deadline = due.deadline.nanoseconds + interval
-            if let now, deadline + interval < now.nanoseconds { deadline = now.nanoseconds + interval }
+        // Requeue in place: the same entry, one interval on, sifted down from the top, in one
+        // access to the buffer (each write through the array checks its uniqueness).
+        var deadline = due.deadline.nanoseconds + interval
+        if let now, deadline + interval < now.nanoseconds { deadline = now.nanoseconds + interval }
+        let sequence = nextSequence()
+        heap.withUnsafeMutableBufferPointer { heap in
             heap[0].deadline.nanoseconds = deadline
-            heap[0].sequence = nextSequence()
-            siftDown(0)
-        } else {
-            removeTop()
+            heap[0].sequence = sequence
+            Self.siftDown(0, in: heap)
         }
         return due
     }
@@ -107,7 +112,7 @@ struct TimerQueue {
     // before looking at the top, on every call.
     private mutating func dropCancelledTop() {
         guard topIsCancelled else { return }
-        repeat { removeTop() } while topIsCancelled
+        repeat { _ = removeTop() } while topIsCancelled
     }
 
     private var topIsCancelled: Bool { !heap.isEmpty && heap[0].scheduled.isDisposed }
@@ -137,28 +142,31 @@ struct TimerQueue {
         }
     }
 
-    private mutating func removeTop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        siftDown(0)
+    /// Takes the top out, the last entry in its place, sifted down.
+    private mutating func removeTop() -> Entry {
+        heap.withUnsafeMutableBufferPointer { heap in heap.swapAt(0, heap.count - 1) }
+        let top = heap.removeLast()
+        if !heap.isEmpty { siftDown(0) }
+        return top
     }
 
     // On the buffer: a scan's timer is sifted on every step, and the array's own subscripts
     // would check bounds and uniqueness at every comparison and swap.
     private mutating func siftDown(_ start: Int) {
-        heap.withUnsafeMutableBufferPointer { heap in
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { return }
-                let right = left + 1
-                var first = left
-                if right < heap.count, Self.precedes(heap[right], heap[left]) { first = right }
-                guard Self.precedes(heap[first], heap[parent]) else { return }
-                heap.swapAt(first, parent)
-                parent = first
-            }
+        heap.withUnsafeMutableBufferPointer { heap in Self.siftDown(start, in: heap) }
+    }
+
+    private static func siftDown(_ start: Int, in heap: UnsafeMutableBufferPointer<Entry>) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            let right = left + 1
+            var first = left
+            if right < heap.count, precedes(heap[right], heap[left]) { first = right }
+            guard precedes(heap[first], heap[parent]) else { return }
+            heap.swapAt(first, parent)
+            parent = first
         }
     }
 }
