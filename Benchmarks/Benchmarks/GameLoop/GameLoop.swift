@@ -48,24 +48,37 @@ import BoardUnderTest
 
 /// Each iteration presses the next cell of the replayed games and measures until it is lit;
 /// new games and releases happen outside the measurement.
+///
+/// One board for the whole benchmark: package-benchmark calls the closure once per iteration
+/// (the scaling factor is one), and a board made inside it measured the first press of a new
+/// board every time (always the same cell, the scan's first start, cold objects) instead of
+/// the games' presses in turn.
 private func pressBenchmark<Board: PressedBoard>(_ name: String, _ make: @escaping @Sendable () -> Board) {
+    let held = HeldBoard(make())
     Benchmark(name) { benchmark in
-        var board = make()
         for _ in benchmark.scaledIterations {
-            let cell = board.nextCell()
+            let cell = held.board.nextCell()
             benchmark.startMeasurement()
-            blackHole(board.pressAndScanOneFrame(cell))
+            blackHole(held.board.pressAndScanOneFrame(cell))
             benchmark.stopMeasurement()
-            board.release(cell)
+            held.board.release(cell)
         }
     }
 }
 
-/// One scan step of a frame with a mark of each player, measured alone.
+/// A board kept across the closure's calls. package-benchmark runs a benchmark's iterations one
+/// after another on one thread, so nothing else touches it meanwhile.
+private final class HeldBoard<Board: PressedBoard>: @unchecked Sendable {
+    var board: Board
+    init(_ board: Board) { self.board = board }
+}
+
+/// One scan step of a frame with a mark of each player, measured alone, on one stack for the
+/// whole benchmark (see ``pressBenchmark(_:_:)``).
 func scanStepBenchmark(_ name: String, marks: MarkStyle) {
+    let stack = FullStack.scanning(marks: marks, chip: CountingChip())
+    let period = stack.rowPeriod.nanoseconds
     Benchmark(name) { benchmark in
-        let stack = FullStack.scanning(marks: marks, chip: CountingChip())
-        let period = stack.rowPeriod.nanoseconds
         for _ in benchmark.scaledIterations {
             // The test clock's `Duration` arithmetic is outside: it is not the scan's cost.
             let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
@@ -121,17 +134,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The positions and the walk through them last the whole benchmark (see pressBenchmark).
+    let moves = HeldComputer(positions: positionsInPlay())
     Benchmark("(e) one computer move (perfect level)") { benchmark in
-        let positions = positionsInPlay()
-        var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1))
-        blackHole(computer.move(on: positions[0]))  // the table, once per process
-        var index = 0
         for _ in benchmark.scaledIterations {
-            let board = positions[index]
-            index = (index + 1) % positions.count
+            let board = moves.next()
             benchmark.startMeasurement()
-            blackHole(computer.move(on: board))
+            blackHole(moves.computer.move(on: board))
             benchmark.stopMeasurement()
         }
+    }
+}
+
+/// The perfect computer and the positions it is asked about, in turn, across the closure's calls.
+private final class HeldComputer: @unchecked Sendable {
+    var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1))
+    private let positions: [Board]
+    private var index = 0
+
+    init(positions: [Board]) {
+        self.positions = positions
+        blackHole(computer.move(on: positions[0]))  // the table, once per process
+    }
+
+    func next() -> Board {
+        defer { index = (index + 1) % positions.count }
+        return positions[index]
     }
 }
