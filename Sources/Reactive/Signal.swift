@@ -392,16 +392,19 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
             }
             return
         }
-        let alive = state.withLock { state -> Bool in
-            guard state.status == .alive else { return false }
+        // The shared list, not the loop's copy: an observer added during the delivery this
+        // completion ends is in the one and not yet in the other.
+        let observers = state.withLock { state -> ContiguousArray<ObserverEntry<Value>>? in
+            guard state.status == .alive else { return nil }
             state.status = .completed
-            state.observers = []
-            listDidChange(&state)
-            return true
+            defer {
+                state.observers = []
+                listDidChange(&state)
+            }
+            return state.observers
         }
-        guard alive else { return }
-        let observers = loopObservers
         loopObservers = []
+        guard let observers else { return }
         for entry in observers where entry.isActive.load(ordering: .acquiring) {
             entry.observer.send(.completed)
         }

@@ -7,12 +7,6 @@ import Testing
 // stricter (and why) or not offered. The other suites test the types one by one; this one
 // tests the promises a borrowed name makes, including across threads.
 
-/// Waits for `semaphore` at most `seconds`: a deadlock shows up as a failed expectation
-/// instead of a hung run. Nothing sleeps when the code is right.
-private func arrives(_ semaphore: DispatchSemaphore, within seconds: Int = 20) -> Bool {
-    semaphore.wait(timeout: .now() + .seconds(seconds)) == .success
-}
-
 @Suite("API contracts: events")
 struct EventContractTests {
     @Test("events are serial: 8 threads × 20,000 sends, none lost, doubled or overlapped")

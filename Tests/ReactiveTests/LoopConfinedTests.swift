@@ -6,11 +6,6 @@ import Testing
 // the signal and property contracts, with sending confined to one scheduler's actions. These
 // tests hold it to each promise its doc comment makes, on a real thread where threads matter.
 
-/// Waits for `semaphore` at most `seconds`, so that a deadlock fails instead of hanging.
-private func arrives(_ semaphore: DispatchSemaphore, within seconds: Int = 20) -> Bool {
-    semaphore.wait(timeout: .now() + .seconds(seconds)) == .success
-}
-
 @Suite("Loop-confined signals and properties")
 struct LoopConfinedTests {
     @Test("a confined pipe delivers on its loop as a signal does: every observer, in order, before send returns")
@@ -131,6 +126,32 @@ struct LoopConfinedTests {
         #expect(weakHeld == nil)
         input.send(2)
         #expect(seen.values.isEmpty)
+    }
+
+    @Test("a completion sent from inside a delivery reaches every observer, one added during that delivery too")
+    func recursiveCompletionReachesLateObservers() {
+        // A bound property released from its own observer: its change signal completes inside
+        // the delivery of the change, the one way a completion is sent recursively.
+        let loop = TestScheduler()
+        final class Holder: @unchecked Sendable { var property: MutableProperty<Int>? }
+        let holder = Holder()
+        let (source, input) = Signal<Int>.pipe(confinedTo: loop)
+        let property = MutableProperty(0, confinedTo: loop)
+        holder.property = property
+        property <~ source
+        let changes = property.signal
+        let first = Recorder<Int>(), added = Recorder<Int>()
+        changes.observe(first.observer)
+        changes.observeValues { _ in
+            changes.observe(added.observer)
+            holder.property = nil
+        }
+        weak var released = property
+        _ = consume property
+        input.send(1)
+        #expect(released == nil)
+        #expect(first.values == [1] && first.completed)
+        #expect(added.values.isEmpty && added.completed)
     }
 
     @Test("a completion sent from another thread is delivered by the loop, in its turn")

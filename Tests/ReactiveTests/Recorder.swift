@@ -1,3 +1,4 @@
+import Dispatch
 import Reactive
 
 /// Collects what a signal delivers, for assertions.
@@ -13,4 +14,10 @@ final class Recorder<Value: Sendable>: Sendable {
     var observer: Observer<Value> {
         Observer { [events] event in events.withValue { $0.append(event) } }
     }
+}
+
+/// Waits for `semaphore` at most `seconds`: a deadlock shows up as a failed expectation
+/// instead of a hung run. Nothing sleeps when the code is right.
+func arrives(_ semaphore: DispatchSemaphore, within seconds: Int = 20) -> Bool {
+    semaphore.wait(timeout: .now() + .seconds(seconds)) == .success
 }
