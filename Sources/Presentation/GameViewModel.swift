@@ -46,8 +46,9 @@ public final class GameViewModel: Sendable {
     /// Everything the lights show.
     public var frame: Property<Frame> { state.map { [marks] in FrameRenderer.frame(of: $0, marks: marks) }.skipRepeats() }
     /// What the LEDs are bound to: on start the frame showing now, then the frame of each new
-    /// state (equal to the last when the change does not show: the LEDs skip those).
-    public var frames: SignalProducer<Frame> { state.producer.map { [marks] in FrameRenderer.frame(of: $0, marks: marks) } }
+    /// state (equal to the last when the change does not show: the LEDs skip those). A recipe,
+    /// stored: starting it renders, holding it costs nothing.
+    public let frames: SignalProducer<Frame>
     public var board: Property<Board> { state.map(\.board).skipRepeats() }
     /// Who moves now, or `nil` once the game is over.
     public var turn: Property<Player?> { state.map(\.board.turn).skipRepeats() }
@@ -123,6 +124,7 @@ public final class GameViewModel: Sendable {
         events = session.events
 
         state = Property(session.state)
+        frames = state.producer.map { FrameRenderer.frame(of: $0, marks: marks) }
 
         // A closure, not a key path: it runs on every input, and the runtime projects key paths.
         newGame = Action(enabledIf: state.map { $0.acceptsNewGame }.skipRepeats()) { session.requestNewGame() }

@@ -41,25 +41,22 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         // On the loop with nobody watching, there is nothing to announce: a producer starts on
         // the loop, so none can be starting now, and an observer added on another thread at
         // this moment may miss this change, as it may miss any change made while it is added.
-        if core.isConfinedAndUnobserved {
-            core.checkOnLoop()
-            return current.withValue { value in modifying { body(&value) } }
-        }
-        return core.withDeliveryLock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map instead, or hop with observe(on:).") {
-            let (result, newValue) = current.withValue { value -> (Result, Value) in
-                let result = modifying { body(&value) }
+        let announces = !core.isConfinedAndUnobserved
+        if !announces { core.checkOnLoop() }
+        // Marked as this thread's modify, so that a read of the value inside is refused.
+        func change() -> (Result, Value) {
+            current.withValue { value -> (Result, Value) in
+                modifyingThread.store(Lock.currentThread, ordering: .relaxed)
+                defer { modifyingThread.store(0, ordering: .relaxed) }
+                let result = body(&value)
                 return (result, value)
             }
+        }
+        guard announces else { return change().0 }
+        return core.withDeliveryLock(orFail: "Property: value changed from inside one of its own observers. Derive the new value with map instead, or hop with observe(on:).") {
+            let (result, newValue) = change()
             return (result, .value(newValue))
         }
-    }
-
-    /// Runs `change` marked as this thread's modify, so that a read of the value inside it is
-    /// refused with a message.
-    private func modifying<Result>(_ change: () -> Result) -> Result {
-        modifyingThread.store(Lock.currentThread, ordering: .relaxed)
-        defer { modifyingThread.store(0, ordering: .relaxed) }
-        return change()
     }
 
     /// Ends the change signal: the source is gone, and the value stays as it is.
@@ -69,13 +66,20 @@ final class PropertyStorage<Value: Sendable>: Sendable {
 
     var producer: SignalProducer<Value> {
         SignalProducer { [self] observer in
+            guard let loop = core.loop, !loop.isCurrent else { return start(observer) }
+            // Started elsewhere, a confined property's producer starts on its loop.
             let observation = Confined<(any Disposable)?>(nil)
-            // Serialized: on this thread, or by `runAndWait` on a loop-confined core.
-            core.withoutConcurrentDelivery { [self] in
-                observer.send(current.value)
-                observation.value = core.add(observer)
-            }
+            // Serialized by `runAndWait`, which returns once the work has run.
+            loop.runAndWait { [self] in observation.value = start(observer) }
             return observation.value ?? NoDisposable.shared
+        }
+    }
+
+    /// The current value, then every change: on the thread delivering, or on the loop.
+    private func start(_ observer: Observer<Value>) -> any Disposable {
+        core.withoutConcurrentDelivery {
+            observer.send(current.value)
+            return core.add(observer)
         }
     }
 }

@@ -287,7 +287,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     /// observers are told cannot be interleaved with another thread's update: a property's
     /// value and its change signal stay in step. A cross-thread core holds its delivery lock
     /// throughout; a loop-confined one needs none: only the loop updates, and a producer is
-    /// started on the loop (see ``withoutConcurrentDelivery(_:)``).
+    /// started on the loop (see ``PropertyStorage/producer``).
     func withDeliveryLock<Result>(
         orFail message: @autoclosure () -> String, _ update: () throws -> (Result, Event<Value>?)
     ) rethrows -> Result {
@@ -318,24 +318,20 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
         return result
     }
 
-    /// Runs `body` where no event can be delivered meanwhile: how a property hands out its
-    /// current value and then its changes. At once on the thread delivering now (or on the
-    /// loop, for a loop-confined core); from elsewhere, a loop-confined core runs `body` as one
-    /// of the loop's actions and waits for it.
-    func withoutConcurrentDelivery(_ body: @escaping @Sendable () -> Void) {
-        if let loop {
-            if loop.isCurrent { body() } else { loop.runAndWait(body) }
-            return
-        }
-        if delivery.isHeldByCurrentThread { return body() }
+    /// Runs `body` where no event can be delivered meanwhile (at once when this thread is the
+    /// one delivering, or on a loop-confined core's loop, where nothing else delivers): how a
+    /// property hands out its current value and then its changes.
+    func withoutConcurrentDelivery<Result>(_ body: () throws -> Result) rethrows -> Result {
+        if isConfined || delivery.isHeldByCurrentThread { return try body() }
         delivery.lock()
         var completes = false
         defer {
             delivery.unlock()
             if completes { disposeUpstream() }
         }
-        body()
+        let result = try body()
         completes = deliverPendingCompletion()
+        return result
     }
 
     private func deliverHoldingLock(_ event: Event<Value>) {

@@ -146,7 +146,8 @@ struct LoopConfinedTests {
             changes.observe(added.observer)
             holder.property = nil
         }
-        weak var released = property
+        weak var released: MutableProperty<Int>?
+        released = property
         _ = consume property
         input.send(1)
         #expect(released == nil)
