@@ -25,11 +25,7 @@ public final class Button: @unchecked Sendable {
     /// Whether the button is down, debounced: made on the scheduler when asked for (waiting
     /// for it from another thread), then following every change.
     public var isPressed: Property<Bool> {
-        let made = Confined<Property<Bool>?>(nil)
-        // Serialized: on the scheduler, or by `runAndWait`, which returns once it has run.
-        scheduler.runAndWait { [self] in made.value = Property(initial: isDown, then: changes.map { $0.down }) }
-        guard let property = made.value else { fatalError("Button: the scheduler did not run the work handed to runAndWait") }
-        return property
+        scheduler.runAndWait { [self] in Property(initial: isDown, then: changes.map { $0.down }) }
     }
     /// The owner's reaction to each debounced change, called before anything else hears of
     /// it. A constant, so that calling it retains nothing; it must not refer to the button.

@@ -70,10 +70,7 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         SignalProducer { [self] observer in
             guard let loop = core.loop, !loop.isCurrent else { return start(observer) }
             // Started elsewhere, a confined property's producer starts on its loop.
-            let observation = Confined<(any Disposable)?>(nil)
-            // Serialized by `runAndWait`, which returns once the work has run.
-            loop.runAndWait { [self] in observation.value = start(observer) }
-            return observation.value ?? NoDisposable.shared
+            return loop.runAndWait { [self] in start(observer) }
         }
     }
 

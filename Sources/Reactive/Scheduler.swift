@@ -52,6 +52,16 @@ public protocol Scheduler: AnyObject, Sendable {
 }
 
 extension Scheduler {
+    /// ``runAndWait(_:)``, handing back what `work` returned: a value made on the scheduler
+    /// for a caller anywhere (a confined property's first value, a button's state).
+    public func runAndWait<Result: Sendable>(_ work: @escaping @Sendable () -> Result) -> Result {
+        // Serialized by `runAndWait`, which returns once the work has run.
+        let made = Confined<Result?>(nil)
+        runAndWait { made.value = work() }
+        guard let result = made.value else { fatalError("\(Self.self): runAndWait returned before its work ran") }
+        return result
+    }
+
     /// Runs `action` once `delay` has passed.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {

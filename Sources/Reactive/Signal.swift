@@ -166,19 +166,18 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     private let isConfined: Bool
     private let delivery = Lock()
     private let state: Mutex<State>
-    /// A completion sent from inside a delivery, delivered when that delivery ends. Only the
-    /// thread holding the delivery lock touches it.
-    private let completionPending = Atomic(false)
     /// How many observers the list holds, written under the state lock: a value sent while
     /// there are none is dropped without taking either lock (an unobserved pipe costs a load).
     private let observerCount = Atomic(0)
+    /// A completion sent from inside a delivery, delivered when that delivery ends. Only the
+    /// delivering thread touches it (the holder of the delivery lock, or the loop).
+    private var completionPending = false
 
     // A loop-confined core's own: touched only by the loop's actions, which never overlap.
     /// Set under the state lock whenever the list changes; the loop then copies it.
     private let listChanged = Atomic(false)
     private var loopObservers: ContiguousArray<ObserverEntry<Value>> = []
     private var loopDelivering = false
-    private var loopCompletionPending = false
 
     /// A core with `handles` owners to begin with (see ``retainHandle()``), confined to `loop`'s
     /// actions when one is given.
@@ -254,40 +253,36 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
         // Nobody to tell. An observer arriving at this very moment on another thread may miss
         // this value, as it may miss any value sent while it is being added.
         if !event.isCompleted, observerCount.load(ordering: .relaxed) == 0 { return }
-        if isConfined {
-            sendOnLoop(event)
-            return
+        if event.isCompleted {
+            if isConfined, let loop, !loop.isCurrent {
+                // An input or a property released on another thread: the loop completes it, in
+                // its turn.
+                loop.schedule { [self] in send(.completed) }
+                return
+            }
+            if isDeliveringHere {
+                // A recursive completion: the delivery in flight on this thread ends with it.
+                completionPending = true
+                return
+            }
         }
-        if event.isCompleted, delivery.isHeldByCurrentThread {
-            // A recursive completion: the delivery in flight on this thread ends with it.
-            completionPending.store(true, ordering: .relaxed)
-            return
-        }
-        delivery.lock(orFail: Self.recursiveSend)
-        deliverHoldingLock(event)
-        let completedMeanwhile = deliverPendingCompletion()
-        delivery.unlock()
-        if event.isCompleted || completedMeanwhile { disposeUpstream() }
+        withDeliveryLock(orFail: Self.recursiveSend) { ((), event) }
+        if event.isCompleted { disposeUpstream() }
     }
 
     private static var recursiveSend: String {
         "Signal: recursive send. An observer sent a value into the signal it is observing; send from outside the observer or hop with observe(on:)."
     }
 
-    /// Delivers a completion sent while this thread held the delivery lock, before letting go
-    /// of it. Returns whether there was one.
-    private func deliverPendingCompletion() -> Bool {
-        guard completionPending.load(ordering: .relaxed) else { return false }
-        completionPending.store(false, ordering: .relaxed)
-        deliverHoldingLock(.completed)
-        return true
-    }
+    /// Whether this thread is delivering an event of this signal now.
+    private var isDeliveringHere: Bool { isConfined ? loopDelivering : delivery.isHeldByCurrentThread }
 
     /// Runs `update` and delivers the event it returns, so that what `update` changes and what
     /// observers are told cannot be interleaved with another thread's update: a property's
     /// value and its change signal stay in step. A cross-thread core holds its delivery lock
-    /// throughout; a loop-confined one needs none: only the loop updates, and a producer is
-    /// started on the loop (see ``PropertyStorage/producer``).
+    /// throughout; a loop-confined one needs none (only the loop updates, and a producer is
+    /// started on the loop: see ``PropertyStorage/producer``), and marks the delivery with a
+    /// flag only the loop touches. Starting a delivery inside one traps with `message`.
     func withDeliveryLock<Result>(
         orFail message: @autoclosure () -> String, _ update: () throws -> (Result, Event<Value>?)
     ) rethrows -> Result {
@@ -295,26 +290,20 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
             checkOnLoop()
             if loopDelivering { fatalError(message()) }
             loopDelivering = true
-            var completes = false
-            defer {
-                loopDelivering = false
-                if completes { disposeUpstream() }
-            }
-            let (result, event) = try update()
-            prepareLoopDelivery()
-            if let event { deliverOnLoop(event) }
-            completes = finishLoopDelivery()
-            return result
+        } else {
+            delivery.lock(orFail: message())
         }
-        delivery.lock(orFail: message())
         var completes = false
         defer {
-            delivery.unlock()
+            if isConfined { loopDelivering = false } else { delivery.unlock() }
             if completes { disposeUpstream() }
         }
         let (result, event) = try update()
-        if let event { deliverHoldingLock(event) }
-        completes = deliverPendingCompletion()
+        if let event {
+            prepareLoopDelivery()
+            deliver(event)
+        }
+        completes = finishDelivery()
         return result
     }
 
@@ -330,93 +319,60 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
             if completes { disposeUpstream() }
         }
         let result = try body()
-        completes = deliverPendingCompletion()
+        completes = finishDelivery()
         return result
     }
 
-    private func deliverHoldingLock(_ event: Event<Value>) {
-        let observers = state.withLock { state -> ContiguousArray<ObserverEntry<Value>>? in
-            guard state.status == .alive else { return nil }
-            guard case .completed = event else { return state.observers }
-            state.status = .completed
-            defer {
-                state.observers = []
-                listDidChange(&state)
-            }
-            return state.observers
+    /// Delivers `event` to the observers: the loop's copy of the list on a loop-confined core,
+    /// a snapshot of the shared list on a cross-thread one, and for a completion the shared
+    /// list itself, emptied (an observer added during the delivery it ends is in that one and
+    /// not yet in the loop's copy). Called by the delivering thread only.
+    private func deliver(_ event: Event<Value>) {
+        let observers: ContiguousArray<ObserverEntry<Value>>
+        if case .completed = event {
+            guard let all = state.withLock({ state -> ContiguousArray<ObserverEntry<Value>>? in
+                guard state.status == .alive else { return nil }
+                state.status = .completed
+                defer {
+                    state.observers = []
+                    listDidChange(&state)
+                }
+                return state.observers
+            }) else { return }
+            observers = all
+            if isConfined { loopObservers = [] }
+        } else if isConfined {
+            observers = loopObservers
+        } else {
+            guard let alive = state.withLock({ $0.status == .alive ? $0.observers : nil }) else { return }
+            observers = alive
         }
-        guard let observers else { return }
         for entry in observers where entry.isActive.load(ordering: .acquiring) {
             entry.observer.send(event)
         }
     }
 
-    // MARK: Loop-confined delivery
-
-    private func sendOnLoop(_ event: Event<Value>) {
-        if event.isCompleted, let loop, !loop.isCurrent {
-            // An input or a property released on another thread: the loop completes it, in turn.
-            loop.schedule { [self] in send(.completed) }
-            return
-        }
-        checkOnLoop()
-        if loopDelivering {
-            // A recursive completion ends the delivery in flight, as on the cross-thread kind.
-            guard event.isCompleted else { fatalError(Self.recursiveSend) }
-            loopCompletionPending = true
-            return
-        }
-        loopDelivering = true
-        prepareLoopDelivery()
-        deliverOnLoop(event)
-        let completedMeanwhile = finishLoopDelivery()
-        loopDelivering = false
-        if event.isCompleted || completedMeanwhile { disposeUpstream() }
-    }
-
-    /// Takes the shared list again if it changed since the loop last looked.
-    private func prepareLoopDelivery() {
-        guard listChanged.load(ordering: .acquiring) else { return }
-        listChanged.store(false, ordering: .relaxed)
-        loopObservers = state.withLock { $0.observers }
-    }
-
-    private func deliverOnLoop(_ event: Event<Value>) {
-        guard case .completed = event else {
-            for entry in loopObservers where entry.isActive.load(ordering: .acquiring) {
-                entry.observer.send(event)
-            }
-            return
-        }
-        // The shared list, not the loop's copy: an observer added during the delivery this
-        // completion ends is in the one and not yet in the other.
-        let observers = state.withLock { state -> ContiguousArray<ObserverEntry<Value>>? in
-            guard state.status == .alive else { return nil }
-            state.status = .completed
-            defer {
-                state.observers = []
-                listDidChange(&state)
-            }
-            return state.observers
-        }
-        loopObservers = []
-        guard let observers else { return }
-        for entry in observers where entry.isActive.load(ordering: .acquiring) {
-            entry.observer.send(.completed)
-        }
-    }
-
-    /// Delivers a completion sent from inside the delivery that is ending, and lets go of
-    /// observers disposed meanwhile. Returns whether it completed.
-    private func finishLoopDelivery() -> Bool {
+    /// Delivers a completion sent from inside the delivery that is ending, and (on the loop)
+    /// lets go of observers disposed meanwhile. Returns whether it completed.
+    private func finishDelivery() -> Bool {
         var completed = false
-        if loopCompletionPending {
-            loopCompletionPending = false
-            deliverOnLoop(.completed)
+        if completionPending {
+            completionPending = false
+            deliver(.completed)
             completed = true
         }
         prepareLoopDelivery()
         return completed
+    }
+
+    // MARK: Loop-confined delivery
+
+    /// Takes the shared list again, on a loop-confined core, if it changed since the loop last
+    /// looked.
+    private func prepareLoopDelivery() {
+        guard isConfined, listChanged.load(ordering: .acquiring) else { return }
+        listChanged.store(false, ordering: .relaxed)
+        loopObservers = state.withLock { $0.observers }
     }
 
     /// A disposed observer is released at once on the loop (at the end of the delivery in

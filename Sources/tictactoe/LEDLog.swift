@@ -43,7 +43,7 @@ final class LEDLog: Sendable {
     /// Stops looking and closes the file, after a line being written (on the eye's thread).
     func stop() {
         looking.dispose()
-        timer.runAndWait { [fd] in close(fd) }
+        timer.runAndWait { [fd] in _ = close(fd) }
         timer.stop()
     }
 }

@@ -6,6 +6,9 @@ import Testing
 // the signal and property contracts, with sending confined to one scheduler's actions. These
 // tests hold it to each promise its doc comment makes, on a real thread where threads matter.
 
+/// Something an observer holds, to see when the observer is released.
+private final class Held: Sendable {}
+
 @Suite("Loop-confined signals and properties")
 struct LoopConfinedTests {
     @Test("a confined pipe delivers on its loop as a signal does: every observer, in order, before send returns")
@@ -58,7 +61,6 @@ struct LoopConfinedTests {
             for value in 0..<50_000 { input.send(value) }
             sent.signal()
         }
-        final class Held: Sendable {}
         weak var lastHeld: Held?
         var churned: [(recorder: Recorder<Int>, atDispose: Int)] = []
         var done = false
@@ -98,7 +100,6 @@ struct LoopConfinedTests {
     func releasedAtOnceOnTheLoop() {
         let loop = TestScheduler()
         let (signal, input) = Signal<Int>.pipe(confinedTo: loop)
-        final class Held: Sendable {}
         weak var weakHeld: Held?
         var observation: (any Disposable)?
         do {
