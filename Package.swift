@@ -146,7 +146,12 @@ let package = Package(
             dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard"]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
         .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardAPI", "TicTacToe", "WebView"]),
-        .testTarget(name: "WebServiceTests", dependencies: ["Basics", "TestSupport", "WebService", "WebView"]),
+        .testTarget(
+            name: "WebServiceTests",
+            dependencies: [
+                "Basics", "TestSupport", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
         .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),

@@ -49,11 +49,19 @@ def rss_mb(pid):
 
 
 class Listener:
-    """A page that is not a browser: a WebSocket client that reads everything it is sent."""
+    """A page that is not a browser: a WebSocket client that reads everything it is sent, from
+    an address of its own on loopback (`source`), as another phone would: the gate lets one
+    address hold only a share of its connections."""
 
-    def __init__(self, url):
+    def __init__(self, url, source):
         host = url.split("//")[1].rstrip("/")
-        self.socket = websocket.create_connection(f"ws://{host}/ws", origin=f"http://{host}", host=host, timeout=30)
+        address, port = host.rsplit(":", 1)
+        connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        connection.settimeout(30)
+        connection.bind((source, 0))
+        connection.connect((address, int(port)))
+        self.socket = websocket.create_connection(
+            f"ws://{host}/ws", origin=f"http://{host}", host=host, timeout=30, socket=connection)
         self.received = 0
         self.thread = threading.Thread(target=self.read, daemon=True)
         self.thread.start()
@@ -130,7 +138,7 @@ def main():
 
             page = browser.open(web.url)
             page.wait_for("performance.getEntriesByName('board-drawn').length > 0")
-            listeners = [Listener(web.url) for _ in range(PAGES - 1)]
+            listeners = [Listener(web.url, f"127.0.0.{2 + index}") for index in range(PAGES - 1)]
             # Joined: each has had the web view's message, the board's hello and its state.
             wait(lambda: all(listener.received >= 3 for listener in listeners), f"{PAGES} pages open", timeout=30)
             rss_open = rss_mb(web.process.pid)

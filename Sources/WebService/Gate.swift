@@ -9,17 +9,25 @@ import Glibc
 
 /// The web view's front door: accepts the browsers' TCP connections and relays each to the HTTP
 /// server (FlyingFox, on a private Unix socket), holding every connection to limits the server
-/// itself does not keep: how many connections, how large and how slow a request head, no request
-/// bodies, how large a WebSocket message, how long a client may stay silent (``Limits``).
+/// itself does not keep: how many connections, and from one address, how large and how slow a
+/// request head, no request bodies, how large a WebSocket message, how long a client may stay
+/// silent (``Limits``).
 ///
 /// ## Contract
 /// - **Nothing unchecked reaches the server.** Client bytes pass only once ``ClientTraffic``
-///   has read them; a refusal closes the connection at once, and the server sees at most the
-///   bytes before it. The server's bytes go back as they are (``ServerTraffic`` only reads where
-///   its responses end, to know when a connection becomes a WebSocket).
-/// - **Bounded.** At most ``Limits/connections`` connections: the next is answered `503` and
-///   closed. Each connection holds at most ``Limits/buffer`` bytes each way; a side that does not
-///   read stops the other side being read.
+///   has read and checked them: a request head whole and read strictly, a frame's header whole.
+///   The server never reads a byte the gate did not understand, so it cannot read a request
+///   differently. A refused head is answered (`400`, `413` or `431`, saying why) once the server
+///   has answered the requests before it, and the connection closed; a refused frame closes it at
+///   once. The server's bytes go back as they are (``ServerTraffic`` only reads where its
+///   responses end, to know when a connection becomes a WebSocket and when it is answered).
+/// - **Half-closed clients are answered.** A client that shuts its sending side after its
+///   requests gets their responses before the connection closes.
+/// - **Bounded.** At most ``Limits/connections`` connections, and at most
+///   ``Limits/perAddress`` from one address (an IPv6 /64 counts as one address), so that one
+///   client cannot fill the slots: the next is answered `503` and closed. Each connection holds
+///   at most ``Limits/buffer`` bytes each way plus one request head being read
+///   (``ClientTraffic/Limits/head``); a side that does not read stops the other side being read.
 /// - **Timed by the clock it is given.** A head must be whole within ``Limits/head``, and a
 ///   client that sends nothing for ``Limits/idle`` is closed. The gate reads `now` whenever it
 ///   wakes; a test with virtual time advances it and calls ``wake()``.
@@ -28,6 +36,9 @@ import Glibc
 public final class Gate: @unchecked Sendable {
     public struct Limits: Sendable, Hashable {
         public var connections = 64
+        /// Connections from one address: a phone's page needs one WebSocket and at most six
+        /// requests at once (a browser's own limit per server).
+        public var perAddress = 16
         /// From a request head's first byte to its last.
         public var head: Duration = .seconds(5)
         /// Silence from a client, between requests or on a WebSocket (the page pings every 20 s).
@@ -45,6 +56,8 @@ public final class Gate: @unchecked Sendable {
         public var accepted = 0
         /// Turned away at the door: over the connection limit.
         public var turnedAway = 0
+        /// Turned away at the door: over the limit for their address.
+        public var turnedAwayFromAddress = 0
         /// Closed for breaking a rule of ``ClientTraffic``.
         public var refused = 0
         /// Closed for a slow head or a silent client.
@@ -58,6 +71,7 @@ public final class Gate: @unchecked Sendable {
         /// A request head has begun: its time-out runs.
         case headBegan
         case turnedAway
+        case turnedAwayFromAddress
         case refused(ClientTraffic.Refusal)
         case timedOut
         /// A connection ended (any way but being turned away).
@@ -67,6 +81,8 @@ public final class Gate: @unchecked Sendable {
     private final class Connection {
         let client: Int32
         let server: Int32
+        /// The client's address, as the per-address limit counts it.
+        let address: String
         var traffic: ClientTraffic
         var responses = ServerTraffic()
         var toServer: [UInt8] = []
@@ -75,12 +91,19 @@ public final class Gate: @unchecked Sendable {
         var held: [UInt8] = []
         var lastHeard: MonotonicInstant
         var headBegan: MonotonicInstant?
-        /// The server has closed its side: the connection ends once the client has what is left.
+        /// The server has closed its side, or has nothing more to send: the connection ends once
+        /// the client has what is left.
         var serverDone = false
+        /// Nothing more is read from the client (it shut its side, or a head was refused): the
+        /// connection ends once the server has answered every request passed, and the client
+        /// has those answers and then `farewell`.
+        var clientDone = false
+        var farewell: [UInt8] = []
 
-        init(client: Int32, server: Int32, traffic: ClientTraffic, now: MonotonicInstant) {
+        init(client: Int32, server: Int32, address: String, traffic: ClientTraffic, now: MonotonicInstant) {
             self.client = client
             self.server = server
+            self.address = address
             self.traffic = traffic
             lastHeard = now
         }
@@ -178,7 +201,9 @@ public final class Gate: @unchecked Sendable {
             polled += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             for connection in polledConnections {
                 var clientEvents: Int32 = 0
-                if !connection.serverDone && connection.toServer.count < limits.buffer && !connection.traffic.isWaitingForUpgrade {
+                if !connection.clientDone && !connection.serverDone && connection.toServer.count < limits.buffer
+                    && !connection.traffic.isWaitingForUpgrade
+                {
                     clientEvents |= Int32(POLLIN)
                 }
                 if !connection.toClient.isEmpty { clientEvents |= Int32(POLLOUT) }
@@ -227,8 +252,13 @@ public final class Gate: @unchecked Sendable {
             let count = read(connection.server, &buffer, buffer.count)
             if count > 0 {
                 let bytes = buffer[..<count]
-                for status in connection.responses.scan(bytes) where connection.traffic.isWaitingForUpgrade
-                    && connection.responses.responses == connection.traffic.requests {
+                for status in connection.responses.scan(bytes) {
+                    guard connection.traffic.isWaitingForUpgrade && connection.responses.responses == connection.traffic.requests else {
+                        // A switch the gate did not see asked for: the two read the requests
+                        // differently, which the strict reading is there to prevent.
+                        if status == 101 { return false }
+                        continue
+                    }
                     if status == 101 { connection.traffic.upgraded() } else { connection.traffic.notUpgraded() }
                 }
                 connection.toClient.append(contentsOf: bytes)
@@ -242,36 +272,50 @@ public final class Gate: @unchecked Sendable {
                 if connection.toClient.isEmpty { return false }
             }
         }
-        if clientEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
+        if connection.clientDone {
+            // Gone altogether (a reset, or both sides shut): nobody to answer.
+            if clientEvents & Int32(POLLHUP | POLLERR) != 0 { return false }
+        } else if clientEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
             let count = read(connection.client, &buffer, buffer.count)
             if count > 0 {
                 connection.lastHeard = now()
                 guard take(Array(buffer[..<count]), from: connection) else { return false }
+            } else if count == 0 && !connection.traffic.isWebSocket && !connection.traffic.isWaitingForUpgrade {
+                // Shut after its requests (a head begun and not ended is dropped: it never ends).
+                connection.clientDone = true
+                connection.headBegan = nil
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 return false
             }
         }
+        if connection.clientDone && !connection.serverDone && connection.responses.hasAnswered(connection.traffic.requests) {
+            connection.toClient += connection.farewell
+            connection.serverDone = true
+            if connection.toClient.isEmpty { return false }
+        }
         return true
     }
 
-    /// Scans bytes the client sent and passes what may pass; `false` when they broke a rule.
+    /// Scans bytes the client sent and passes what may pass; `false` when the connection ends
+    /// at once (a refused frame). A refused head is answered once the server has answered the
+    /// requests before it.
     private func take(_ bytes: [UInt8], from connection: Connection) -> Bool {
         if connection.traffic.isWaitingForUpgrade {
             connection.held += bytes
             return true
         }
-        do {
-            switch try connection.traffic.scan(bytes) {
-            case .pass:
-                connection.toServer += bytes
-            case .upgradeAsked(let passing):
-                connection.toServer += bytes[..<passing]
-                connection.held = Array(bytes[passing...])
-            }
-        } catch {
+        let scanned = connection.traffic.scan(bytes)
+        connection.toServer += scanned.passing
+        connection.held = scanned.held
+        if let error = scanned.refusal {
             counts.withLock { $0.refused += 1 }
             events(.refused(error))
-            return false
+            guard let (status, reason) = error.response else { return false }
+            let text = "The board's web view cannot take this request: \(error).\n"
+            connection.farewell = Array("HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
+            connection.clientDone = true
+            connection.headBegan = nil
+            return true
         }
         // The head time-out runs from a head's first byte; a head begun and ended in these
         // bytes was quick enough.
@@ -305,27 +349,63 @@ public final class Gate: @unchecked Sendable {
 
     private func accept(from listener: Int32) {
         while true {
-            let client = Glibc.accept(listener, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            }
             guard client >= 0 else { return }
             Self.makeNonBlocking(client)
+            let address = Self.addressKey(peer)
             guard connections.count < limits.connections else {
-                let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 57\r\nConnection: close\r\n\r\nThe board has as many visitors as it can take: try later.\n"
-                _ = busy.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-                Self.closeGently(client)
-                counts.withLock { $0.turnedAway += 1 }
-                events(.turnedAway)
+                turnAway(client, saying: "The board has as many visitors as it can take: try later.", event: .turnedAway)
+                continue
+            }
+            guard connections.count(where: { $0.address == address }) < limits.perAddress else {
+                turnAway(client, saying: "Your device has as many connections open to the board as it may: close a page of it, or try later.", event: .turnedAwayFromAddress)
                 continue
             }
             guard let server = try? Self.connectUpstream(upstream) else {
                 Self.closeGently(client)
                 continue
             }
-            connections.append(Connection(client: client, server: server, traffic: ClientTraffic(limits: limits.traffic), now: now()))
+            connections.append(Connection(client: client, server: server, address: address, traffic: ClientTraffic(limits: limits.traffic), now: now()))
             counts.withLock {
                 $0.accepted += 1
                 $0.open = connections.count
             }
             events(.accepted)
+        }
+    }
+
+    private func turnAway(_ client: Int32, saying text: String, event: Event) {
+        let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count + 1)\r\nConnection: close\r\n\r\n\(text)\n"
+        _ = busy.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        Self.closeGently(client)
+        counts.withLock {
+            if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
+        }
+        events(event)
+    }
+
+    /// What the per-address limit counts as one client: an IPv4 address (also when it comes
+    /// mapped into IPv6), or an IPv6 address's /64, which one device's temporary addresses
+    /// share.
+    static func addressKey(_ peer: sockaddr_storage) -> String {
+        var peer = peer
+        switch Int32(peer.ss_family) {
+        case AF_INET:
+            let v4 = withUnsafeBytes(of: &peer) { $0.load(as: sockaddr_in.self) }
+            return withUnsafeBytes(of: v4.sin_addr) { $0.map(String.init).joined(separator: ".") }
+        case AF_INET6:
+            let v6 = withUnsafeBytes(of: &peer) { $0.load(as: sockaddr_in6.self) }
+            let bytes = withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+                return bytes[12...].map(String.init).joined(separator: ".")
+            }
+            return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+        default:
+            return ""
         }
     }
 

@@ -1,11 +1,13 @@
 /// What the gate lets through of the bytes a browser sends (the web view's front door, in front
-/// of the HTTP server): request heads, each at most ``Limits/head`` bytes and with no body,
-/// until the server switches the connection to WebSocket; then WebSocket frames, each a whole
-/// message (no fragments), masked as a client's must be, of a known kind and at most
-/// ``Limits/message`` bytes.
+/// of the HTTP server): request heads, each at most ``Limits/head`` bytes, read strictly
+/// (``RequestHead``) and with no body, until the server switches the connection to WebSocket;
+/// then WebSocket frames, each a whole message (no fragments), masked as a client's must be, of
+/// a known kind and at most ``Limits/message`` bytes.
 ///
-/// Anything else is a ``Refusal``: the gate closes the connection before a byte of it reaches
-/// the server, so the server never holds more of a client than these limits.
+/// A head is held until it is whole and checked, and a frame's header until it is whole and
+/// checked: what passes is exactly what was checked, so the server never reads a byte the gate
+/// has not understood. Anything else is a ``Refusal``: the gate ends the connection, and the
+/// server sees nothing of it.
 ///
 /// Pure and incremental: bytes may come split anywhere.
 public struct ClientTraffic: Sendable {
@@ -23,6 +25,7 @@ public struct ClientTraffic: Sendable {
 
     public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         case headTooLarge
+        case malformed(RequestHead.Fault)
         case body
         case messageTooLarge
         case fragmented
@@ -33,6 +36,7 @@ public struct ClientTraffic: Sendable {
         public var description: String {
             switch self {
             case .headTooLarge: "a request head over the limit"
+            case .malformed(let fault): "a malformed request head: \(fault)"
             case .body: "a request with a body (no page needs one)"
             case .messageTooLarge: "a WebSocket message over the limit"
             case .fragmented: "a fragmented WebSocket message"
@@ -41,15 +45,37 @@ public struct ClientTraffic: Sendable {
             case .reservedBits: "a WebSocket frame with reserved bits set"
             }
         }
+
+        /// The response the gate sends before closing, when the refusal came in a head (where
+        /// the client waits for a response); `nil` for a WebSocket frame.
+        public var response: (status: Int, reason: String)? {
+            switch self {
+            case .headTooLarge: (431, "Request Header Fields Too Large")
+            case .malformed: (400, "Bad Request")
+            case .body: (413, "Content Too Large")
+            case .messageTooLarge, .fragmented, .unmasked, .frameKind, .reservedBits: nil
+            }
+        }
     }
 
-    /// How far `scan` got.
-    public enum Progress: Sendable, Hashable {
-        /// Every byte may go on.
-        case pass
-        /// The first `count` bytes may go on; they end a request head that asks for a WebSocket.
-        /// The rest waits, unscanned, until ``upgraded()`` or ``notUpgraded()`` says what it is.
-        case upgradeAsked(passing: Int)
+    /// What `scan` found in the bytes it was given.
+    public struct Scanned: Sendable, Hashable {
+        /// What may go on to the server now: whole, checked heads and frame headers, and
+        /// payloads of checked frames. A head begun and not ended is held, not here.
+        public var passing: [UInt8] = []
+        /// The bytes after a head that asks for a WebSocket, unscanned: they wait until
+        /// ``upgraded()`` or ``notUpgraded()`` says whether they are frames or heads.
+        public var held: [UInt8] = []
+        /// Why the connection must end: set when the bytes broke a rule. `passing` holds what
+        /// came before (requests the server is still to answer); nothing after it is kept, and
+        /// the traffic scans nothing more.
+        public var refusal: Refusal?
+
+        public init(passing: [UInt8] = [], held: [UInt8] = [], refusal: Refusal? = nil) {
+            self.passing = passing
+            self.held = held
+            self.refusal = refusal
+        }
     }
 
     private enum Mode: Sendable {
@@ -57,6 +83,7 @@ public struct ClientTraffic: Sendable {
         /// An upgrade was asked and the server has not answered.
         case waitingForUpgrade
         case frames
+        case refused
     }
 
     public let limits: Limits
@@ -79,38 +106,62 @@ public struct ClientTraffic: Sendable {
     public var isWaitingForUpgrade: Bool { mode == .waitingForUpgrade }
 
     /// Scans `bytes`, the next the client sent.
-    public mutating func scan(_ bytes: some Collection<UInt8>) throws(Refusal) -> Progress {
-        var passed = 0
-        for byte in bytes {
+    public mutating func scan(_ bytes: some Collection<UInt8>) -> Scanned {
+        var scanned = Scanned()
+        do {
+            try scan(bytes, into: &scanned)
+        } catch {
+            mode = .refused
+            scanned.refusal = error
+        }
+        return scanned
+    }
+
+    private mutating func scan(_ bytes: some Collection<UInt8>, into scanned: inout Scanned) throws(Refusal) {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
             switch mode {
             case .waitingForUpgrade:
-                return .upgradeAsked(passing: passed)
+                scanned.held.append(contentsOf: bytes[index...])
+                return
+            case .refused:
+                return
             case .heads:
-                passed += 1
                 guard head.count < limits.head else { throw .headTooLarge }
+                // Refused at once rather than at the head's end: no head can end with one in it.
+                if byte == 10 && head.last != 13 { throw .malformed(.bareLineFeed) }
+                if byte != 10 && head.last == 13 { throw .malformed(.bareCarriageReturn) }
                 head.append(byte)
-                if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+                if head.count == 2, head == [13, 10] {
+                    // A blank line before a request, which HTTP allows a server to ignore; it is
+                    // not passed, since FlyingFox would take it for a request line.
+                    head.removeAll()
+                } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
                     let asksUpgrade = try Self.check(head: head)
+                    scanned.passing += head
                     head.removeAll(keepingCapacity: true)
                     requests += 1
                     if asksUpgrade { mode = .waitingForUpgrade }
-                } else if head.count == 2, head == [13, 10] {
-                    head.removeAll()  // a blank line between requests, which HTTP allows
                 }
             case .frames:
-                passed += 1
                 if payloadLeft > 0 {
-                    payloadLeft -= 1
+                    let end = bytes.index(index, offsetBy: payloadLeft, limitedBy: bytes.endIndex) ?? bytes.endIndex
+                    let payload = bytes[index..<end]
+                    scanned.passing += payload
+                    payloadLeft -= payload.count
+                    index = end
                     continue
                 }
                 frameHeader.append(byte)
                 if let length = try frameLength() {
+                    scanned.passing += frameHeader
                     frameHeader.removeAll(keepingCapacity: true)
                     payloadLeft = length
                 }
             }
+            index = bytes.index(after: index)
         }
-        return mode == .waitingForUpgrade ? .upgradeAsked(passing: passed) : .pass
     }
 
     /// The server switched the connection to WebSocket: what the client sends next is frames.
@@ -125,21 +176,18 @@ public struct ClientTraffic: Sendable {
         mode = .heads
     }
 
-    /// Whether a complete head asks for a WebSocket, or why it may not pass: no request body.
+    /// Whether a complete head asks for a WebSocket, or why it may not pass: not a strict head,
+    /// or a request with a body.
     private static func check(head: [UInt8]) throws(Refusal) -> Bool {
-        var upgrade = false
-        for line in head.split(separator: 10).dropFirst() {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
-                .trimmingCharacters(in: [" ", "\t", "\r"])
-            switch name {
-            case "content-length" where value != "0", "transfer-encoding": throw .body
-            case "upgrade": upgrade = value.lowercased() == "websocket"
-            default: break
-            }
+        let request: RequestHead
+        do {
+            request = try RequestHead(parsing: head)
+        } catch {
+            throw .malformed(error)
         }
-        return upgrade
+        if let length = request["content-length"], length != "0" { throw .body }
+        if request["transfer-encoding"] != nil { throw .body }
+        return request["upgrade"]?.lowercased() == "websocket"
     }
 
     /// The payload length of the frame whose header `frameHeader` holds, once it holds all of
@@ -167,12 +215,5 @@ public struct ClientTraffic: Sendable {
         }
         guard length <= limits.message else { throw .messageTooLarge }
         return length
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -62,18 +62,39 @@ public struct HostPolicy: Sendable, Hashable {
     }
 
     /// The host of a `Host` header, lower case, without its port, brackets or a trailing dot;
-    /// `nil` when there is none.
+    /// `nil` when the header is not `host[:port]` (RFC 9110's `uri-host [":" port]`): a name of
+    /// letters, digits, hyphens and dots, an IPv4 address, or an IPv6 address in brackets, and a
+    /// port of digits. Anything else (`name:8080@elsewhere`, say) names no host this board has.
     static func hostPart(of header: String) -> String? {
-        var text = Substring(header.trimmingSpaces)
+        let text = header.trimmingSpaces
+        var host: Substring
+        var port: Substring?
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
-            text = text[text.index(after: text.startIndex)..<close]
-        } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
-            text = text[..<colon]
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":" else { return nil }
+                port = rest.dropFirst()
+            }
+            guard host.contains(":"), canonicalAddress(String(host)) != nil else { return nil }
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return nil }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+            guard host.unicodeScalars.allSatisfy({ Self.nameCharacters.contains($0) }) else { return nil }
         }
-        let host = normalised(String(text))
-        return host.isEmpty ? nil : host
+        if let port {
+            guard (1...5).contains(port.count), port.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }),
+                let number = Int(port), number <= 65_535
+            else { return nil }
+        }
+        let name = normalised(String(host))
+        return name.isEmpty ? nil : name
     }
+
+    private static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.".unicodeScalars)
 
     static func normalised(_ name: String) -> String {
         var name = name.lowercased()

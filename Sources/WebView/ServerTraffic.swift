@@ -22,6 +22,14 @@ public struct ServerTraffic: Sendable {
 
     public init() {}
 
+    /// Whether every one of the first `requests` requests has been answered whole, and the
+    /// server is between responses: what a connection waits for before it closes after the
+    /// client has stopped sending. Never while the responses cannot be framed.
+    public func hasAnswered(_ requests: Int) -> Bool {
+        guard case .head = mode else { return false }
+        return head.isEmpty && responses >= requests
+    }
+
     /// The statuses of the responses whose heads `bytes` complete, in order.
     public mutating func scan(_ bytes: some Collection<UInt8>) -> [Int] {
         var statuses: [Int] = []

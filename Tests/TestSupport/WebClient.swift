@@ -16,8 +16,16 @@ public final class WebClient: @unchecked Sendable {
         public init() {}
     }
 
-    public init(port: UInt16) throws {
+    /// - Parameter source: the loopback address to connect from (any of 127.0.0.0/8 is this
+    ///   machine's): a test's second visitor, as the gate tells addresses apart.
+    public init(port: UInt16, from source: String = "127.0.0.1") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -26,7 +34,7 @@ public final class WebClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         // Closed here and thrown before `self.fd` is set: deinit, which closes it, does not run.
-        guard connected == 0 else {
+        guard bound == 0, connected == 0 else {
             close(fd)
             throw Closed()
         }
@@ -43,6 +51,11 @@ public final class WebClient: @unchecked Sendable {
 
     @discardableResult
     public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Ends the sending side, as a client that has said all it will (a half-close).
+    public func shutSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
 
     /// Reads at least one more byte into the pending bytes; false at the end of the stream or
     /// when nothing came within `patience`.

@@ -40,12 +40,12 @@ struct GateTests {
         await web.stop()
     }
 
-    @Test("64 connections are taken; the 65th is answered 503 and closed; one closing makes room")
+    @Test("64 connections are taken, 16 at most from one address; the next is answered 503 and closed; one closing makes room")
     func connectionLimit() async throws {
         let web = try RunningWeb()
         try await blocking {
             var clients: [WebClient] = []
-            for _ in 0..<64 { clients.append(try WebClient(port: web.port)) }
+            for index in 0..<64 { clients.append(try WebClient(port: web.port, from: "127.0.0.\(2 + index / 16)")) }
             #expect(web.events.wait(for: 64) { $0 == .accepted })
             let extra = try WebClient(port: web.port)
             let busy = try extra.response()
@@ -61,6 +61,69 @@ struct GateTests {
         await web.stop()
     }
 
+    @Test("one address that opens slow heads until it is turned away keeps nobody else out")
+    func perAddress() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            var slow: [WebClient] = []
+            for _ in 0..<16 {
+                let client = try WebClient(port: web.port, from: "127.0.0.9")
+                client.send("GET / HTTP/1.1\r\nHo")
+                slow.append(client)
+            }
+            #expect(web.events.wait(for: 16) { $0 == .headBegan })
+            for _ in 0..<3 {
+                let more = try WebClient(port: web.port, from: "127.0.0.9")
+                let refused = try more.response()
+                #expect(refused.status == 503)
+                #expect(refused.body.contains("close a page"))
+            }
+            #expect(web.service.gate.census.turnedAwayFromAddress == 3)
+            // Another visitor, and then the page's own requests from one more, all answered.
+            for source in ["127.0.0.1", "127.0.0.10"] {
+                for _ in 0..<6 {
+                    let visitor = try WebClient(port: web.port, from: source)
+                    #expect(try visitor.get("/", host: "localhost").status == 200)
+                }
+            }
+            #expect(web.service.gate.census.turnedAway == 0)
+        }
+        await web.stop()
+    }
+
+    @Test("a client that shuts its sending side after its requests is answered, every one, then closed")
+    func halfClose() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            let request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            client.send(request + request + "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n" + "GET / HTTP/1.1\r\nHo")
+            client.shutSending()
+            #expect(try client.response().status == 200)
+            #expect(try client.response().status == 200)
+            #expect(try client.response().status == 404)
+            #expect(client.isClosedByServer())
+        }
+        await web.stop()
+    }
+
+    @Test("a malformed head after good ones: the good ones are answered, then a 400 that says why, and the server never reads it")
+    func malformedAfterGood() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            let request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            client.send(request + "GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade : websocket\r\n\r\n" + request)
+            #expect(try client.response().status == 200)
+            let refused = try client.response()
+            #expect(refused.status == 400)
+            #expect(refused.body.contains("a header name that is not a token"))
+            #expect(client.isClosedByServer())
+            #expect(web.events.count { $0 == .refused(.malformed(.fieldName)) } == 1)
+        }
+        await web.stop()
+    }
+
     @Test("a head over 8 KiB and a request with a body are closed before the server sees them")
     func heads() async throws {
         let web = try RunningWeb()
@@ -72,6 +135,7 @@ struct GateTests {
             let body = try WebClient(port: web.port)
             body.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello")
             #expect(web.events.wait { $0 == .refused(.body) })
+            #expect(try body.response().status == 413)
             #expect(body.isClosedByServer())
         }
         await web.stop()

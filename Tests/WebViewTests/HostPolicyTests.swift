@@ -24,6 +24,15 @@ struct HostPolicyTests {
         if !host.isEmpty { #expect(refusal?.contains("web.hosts") == true) }
     }
 
+    @Test("a Host that is not host[:port] is refused, whatever name it starts with", arguments: [
+        "tictactoe:8080@attacker.example", "tictactoe@attacker.example", "tictactoe:80:80", "tictactoe:", "tictactoe:99999",
+        "tictactoe:+80", "tictactoe:123456", "tic tac", "tictactoe/x", "[::1]x", "[::1]:", "[tictactoe]:8080", "127.0.0.1:8080#",
+        "localhost%00", "[::1",
+    ])
+    func malformedHost(host: String) {
+        #expect(policy.refusal(host: host, addresses: addresses) != nil)
+    }
+
     @Test("a request without a Host header is refused")
     func noHost() {
         #expect(policy.refusal(host: nil, addresses: addresses) != nil)

@@ -1,0 +1,125 @@
+/// A request head as the gate reads it, once: the request line and the header fields of
+/// RFC 9112, read strictly, so that whatever reads it after the gate (FlyingFox, whose reading
+/// is lenient: it splits lines at a bare LF, trims spaces around a field's name, and keeps the
+/// last of two fields of one name) cannot read it differently.
+///
+/// Refused, where a lenient reader and a strict one could disagree:
+/// - a line not ended by CRLF (a bare LF or a bare CR anywhere);
+/// - a request line other than `METHOD SP TARGET SP HTTP/1.x`, a method not in capitals, or a
+///   target with a space, a control character or a byte outside ASCII;
+/// - a field name that is not a token (`Upgrade : websocket`, ` Host: x`), a line folded onto
+///   the one before (obs-fold), a field value with a control character or a byte outside ASCII;
+/// - two fields of one name (any name: a reader that keeps the first and one that keeps the last
+///   would see two requests);
+/// - no `Host`, or an empty one.
+///
+/// Pure. Browsers send nothing this refuses.
+public struct RequestHead: Sendable, Hashable {
+    public var method: String
+    public var target: String
+    public var version: String
+    /// In the order sent; each name at most once.
+    public var fields: [Field]
+
+    public struct Field: Sendable, Hashable {
+        /// In lower case.
+        public var name: String
+        /// Without the spaces around it.
+        public var value: String
+    }
+
+    /// What is wrong with a head, for the 400 the gate answers and the tests.
+    public enum Fault: Error, Sendable, Hashable, CustomStringConvertible {
+        case bareLineFeed
+        case bareCarriageReturn
+        case requestLine
+        case version
+        case fieldName
+        case folded
+        case fieldValue(String)
+        case duplicate(String)
+        case noHost
+
+        public var description: String {
+            switch self {
+            case .bareLineFeed: "a line ended by LF alone (HTTP ends each line with CR LF)"
+            case .bareCarriageReturn: "a CR not followed by LF"
+            case .requestLine: "a request line that is not METHOD, a space, the target, a space and the version"
+            case .version: "an HTTP version other than HTTP/1.1 or HTTP/1.0"
+            case .fieldName: "a header name that is not a token (a space before its colon, say)"
+            case .folded: "a header line folded onto the one before it (a line starting with a space)"
+            case .fieldValue(let name): "a control character or a byte outside ASCII in the \(name) header"
+            case .duplicate(let name): "the \(name) header twice"
+            case .noHost: "no Host header (HTTP/1.1 requires one)"
+            }
+        }
+    }
+
+    /// The value of the field named `name` (any case), if it was sent.
+    public subscript(name: String) -> String? {
+        let key = name.lowercased()
+        return fields.first { $0.name == key }?.value
+    }
+
+    /// Reads `bytes`, a whole head up to and including the blank line that ends it.
+    public init(parsing bytes: some Collection<UInt8>) throws(Fault) {
+        let bytes = Array(bytes)
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in bytes.indices {
+            switch bytes[index] {
+            case Self.cr:
+                guard index + 1 < bytes.count, bytes[index + 1] == Self.lf else { throw .bareCarriageReturn }
+            case Self.lf:
+                guard index > 0, bytes[index - 1] == Self.cr else { throw .bareLineFeed }
+                lines.append(bytes[start..<(index - 1)])
+                start = index + 1
+            default:
+                break
+            }
+        }
+        // The head ends with an empty line; nothing may follow it in these bytes.
+        guard start == bytes.count, lines.count >= 2, let last = lines.last, last.isEmpty else { throw .requestLine }
+        let requestLine = lines[0].split(separator: Self.space, omittingEmptySubsequences: false)
+        // A method in capitals only: methods are case-sensitive, and FlyingFox reads `get` as GET.
+        guard requestLine.count == 3, !requestLine[0].isEmpty,
+            requestLine[0].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }), !requestLine[1].isEmpty,
+            requestLine[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { throw .requestLine }
+        let version = String(decoding: requestLine[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else { throw .version }
+        method = String(decoding: requestLine[0], as: UTF8.self)
+        target = String(decoding: requestLine[1], as: UTF8.self)
+        self.version = version
+        fields = []
+        var names: Set<String> = []
+        for line in lines.dropFirst().dropLast() {
+            guard let first = line.first, first != Self.space, first != Self.tab else { throw .folded }
+            guard let colon = line.firstIndex(of: Self.colon), Self.isToken(line[..<colon]) else { throw .fieldName }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            var value = line[(colon + 1)...]
+            while let byte = value.first, byte == Self.space || byte == Self.tab { value.removeFirst() }
+            while let byte = value.last, byte == Self.space || byte == Self.tab { value.removeLast() }
+            guard value.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == Self.tab }) else { throw .fieldValue(name) }
+            guard names.insert(name).inserted else { throw .duplicate(name) }
+            fields.append(Field(name: name, value: String(decoding: value, as: UTF8.self)))
+        }
+        guard let host = self["host"], !host.isEmpty else { throw .noHost }
+    }
+
+    private static let cr: UInt8 = 13
+    private static let lf: UInt8 = 10
+    private static let space = UInt8(ascii: " ")
+    private static let tab: UInt8 = 9
+    private static let colon = UInt8(ascii: ":")
+
+    /// RFC 9110's token: one or more of the visible ASCII characters other than the delimiters.
+    static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+}
