@@ -21,4 +21,35 @@ struct PageHubTests {
         hub.leave(other)
         #expect(hub.pageCount == 0)
     }
+
+    @Test("a page holds at most 256 KiB it has not taken: one that asks for large answers and never reads is closed at the bound; one that reads is not")
+    func backlogInBytes() async {
+        let hub = PageHub(playing: true) { _ in }
+        let (reader, readerMessages) = hub.join()
+        let (stalled, stalledMessages) = hub.join()
+        let large = String(repeating: "h", count: 70_000)
+        var readerIterator = readerMessages.makeAsyncIterator()
+        _ = await readerIterator.next()  // the board as it was when it joined
+        for _ in 0..<10 {
+            hub.send(large, to: reader)
+            hub.send(large, to: stalled)
+            // The reader's socket takes each message as it comes.
+            guard case .text(let text)? = await readerIterator.next() else {
+                Issue.record("the reading page was not sent its message")
+                break
+            }
+            #expect(text.count == large.count)
+            #expect((hub.waiting(for: reader) ?? 0) < 1000)
+        }
+        #expect(hub.waiting(for: stalled) == nil)
+        var received: [Int] = []
+        for await case .text(let text) in stalledMessages { received.append(text.utf8.count) }
+        // What was held when the next would have gone over the bound, and nothing after it.
+        #expect(received.dropFirst().allSatisfy { $0 == large.utf8.count })
+        #expect(received.reduce(0, +) <= PageHub.pageBacklogBytes)
+        #expect(received.count == 1 + (PageHub.pageBacklogBytes - (received.first ?? 0)) / large.utf8.count)
+        #expect(hub.waiting(for: reader) != nil)
+        hub.leave(reader)
+        hub.leave(stalled)
+    }
 }
