@@ -28,9 +28,15 @@ import Glibc
 /// - **Bounded.** At most ``Limits/clients`` clients: the next one is sent a `bye` naming the
 ///   limit and closed. A line over 4 KiB, not UTF-8, not JSON, or not a command gets an `error`
 ///   naming the problem and the connection stays usable; after ``Limits/badLinesInARow`` bad
-///   lines in a row it is closed with a `bye`. A client that sends commands and reads no
-///   replies is closed once ``Outbox/replyLimit`` wait. A client that disconnects mid-line
-///   changes nothing.
+///   lines in a row it is closed with a `bye`. A client that disconnects mid-line changes
+///   nothing.
+/// - **Back-pressure, not loss.** A client's next line is read and answered only while its
+///   ``Outbox`` has room (fewer than ``Outbox/byteLimit`` bytes and a few replies wait): a client
+///   that sends faster than it reads is not read until it has read, and every reply it asked for
+///   reaches it, in order. What a client can make the server hold is bounded in bytes: one read
+///   (16 KiB) of lines, and its outbox.
+/// - **No request stalls the others.** The answer to `history`, the one large answer, is encoded
+///   once per change of the history and shared by every client that asks.
 /// - ``stop()`` closes every connection and the listening socket and returns once the server's
 ///   thread has ended; the observation of the state ends on the game loop.
 public final class BoardAPIServer: @unchecked Sendable {
@@ -103,6 +109,8 @@ public final class BoardAPIServer: @unchecked Sendable {
     private var clients: [Int: Client] = [:]
     private var nextClient = 0
     private var latest: (view: ViewState, line: [UInt8])?
+    /// The last `history` answer, with the games it encodes.
+    private var historyAnswer: (games: [PlayedGame], line: [UInt8])?
     private let encoder: JSONEncoder
 
     /// - Parameters:
@@ -217,7 +225,9 @@ public final class BoardAPIServer: @unchecked Sendable {
             for id in order {
                 guard let client = clients[id] else { continue }
                 var events: Int32 = 0
-                if !client.awaitingReply && !client.closing { events |= Int32(POLLIN) }
+                if !client.awaitingReply && !client.closing && client.unread.isEmpty && client.outbox.hasRoom {
+                    events |= Int32(POLLIN)
+                }
                 if !client.outbox.isEmpty { events |= Int32(POLLOUT) }
                 polled.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
             }
@@ -245,7 +255,11 @@ public final class BoardAPIServer: @unchecked Sendable {
             }
             if polled[1].revents != 0 { accept() }
             for (id, client) in clients {
-                if !client.closed { flush(client) }
+                if !client.closed {
+                    flush(client)
+                    // Lines held back while its replies waited: it has read, so there may be room.
+                    if !client.unread.isEmpty { process(id, client) }
+                }
                 if client.closed || (client.closing && client.outbox.isEmpty) { drop(id) }
             }
             let census = Census(clients: clients.count, largestOutbox: clients.values.map(\.outbox.byteCount).max() ?? 0)
@@ -307,7 +321,7 @@ public final class BoardAPIServer: @unchecked Sendable {
 
     /// Takes the client's lines in order until one is a command for the game loop.
     private func process(_ id: Int, _ client: Client) {
-        while !client.awaitingReply, !client.closing, !client.unread.isEmpty {
+        while !client.awaitingReply, !client.closing, !client.unread.isEmpty, client.outbox.hasRoom {
             let line = client.unread.removeFirst()
             let parsed: Result<APIRequest, RequestError>
             switch line {
@@ -347,7 +361,9 @@ public final class BoardAPIServer: @unchecked Sendable {
                 scanRate: facts.scanRate, chip: facts.chip)
             send(.status(view, health: health), to: client)
         case .history:
-            send(.history(history?.games ?? []), to: client)
+            let games = history?.games ?? []
+            if historyAnswer?.games != games { historyAnswer = (games, encode(.history(games))) }
+            send(encoded: historyAnswer?.line ?? encode(.history(games)), to: client)
         default:
             client.awaitingReply = true
             control.perform(request) { [weak self] reply in self?.post(.reply(client: id, reply)) }
@@ -357,9 +373,14 @@ public final class BoardAPIServer: @unchecked Sendable {
     /// Queues a reply and writes what the client's socket takes now: the outbox fills only
     /// while the client does not read.
     private func send(_ message: APIMessage, to client: Client) {
+        send(encoded: encode(message), to: client)
+    }
+
+    private func send(encoded line: [UInt8], to client: Client) {
         defer { flush(client) }
-        if !client.outbox.add(reply: encode(message)) {
-            // Commands keep coming and nothing is read: the replies would pile up.
+        if !client.outbox.add(reply: line) {
+            // Cannot happen while lines are read only with room for their replies; were it to,
+            // a reply must not be dropped silently: the client is closed, and sees it.
             client.closed = true
         }
     }

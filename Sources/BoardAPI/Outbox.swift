@@ -1,6 +1,9 @@
 /// What waits to be written to one client, bounded whatever the client does: at most one
 /// state (the newest replaces one not yet begun, so a client that stops reading costs one
-/// state, not one per change) and at most ``replyLimit`` replies.
+/// state, not one per change) and at most ``replyLimit`` replies. The server reads a client's
+/// next line only while the outbox ``hasRoom`` (back-pressure: a client that sends faster than
+/// it reads is not read), and a line makes at most two replies, so the replies waiting never
+/// pass ``replyLimit`` and their bytes never pass ``byteLimit`` plus the two largest replies.
 struct Outbox {
     private struct Message {
         var bytes: [UInt8]
@@ -8,6 +11,8 @@ struct Outbox {
     }
 
     static let replyLimit = 16
+    /// Bytes of replies and state past which the server reads no more of a client's lines.
+    static let byteLimit = 65_536
 
     private var queue: [Message] = []
     /// How much of the first message has been written.
@@ -20,6 +25,10 @@ struct Outbox {
 
     /// Bytes waiting.
     var byteCount: Int { queue.reduce(0) { $0 + $1.bytes.count } - written }
+
+    /// Whether a line may be read and answered now: its replies (an error and a `bye` at most)
+    /// fit under ``replyLimit``, and fewer than ``byteLimit`` bytes wait.
+    var hasRoom: Bool { replyCount + 2 <= Self.replyLimit && byteCount < Self.byteLimit }
 
     /// Adds the newest state, dropping a state that is waiting and not yet begun.
     mutating func add(state line: [UInt8]) {

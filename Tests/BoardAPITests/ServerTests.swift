@@ -1,5 +1,6 @@
 @testable import BoardAPI
 import Basics
+import Dispatch
 import Foundation
 import Lights
 import Presentation
@@ -168,6 +169,55 @@ struct HostileClientTests {
         #expect(largest <= stateSize, "at most one state waits: \(largest) bytes")
         #expect(served.server.census.clients == 2)
         _ = sleeper
+    }
+
+    @Test("a client that pipelines 10,000 requests and reads is answered every one, in order, and never closed")
+    func pipelining() throws {
+        let served = try ServedBoard()
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        let requests = Array(repeating: Array((APIRequest.status.line + "\n").utf8), count: 10_000).flatMap { $0 }
+        // Sent from a thread of its own: the board reads a client only as fast as it reads.
+        let sent = DispatchSemaphore(value: 0)
+        // Sending and reading one socket from two threads is what BoardConnection allows.
+        nonisolated(unsafe) let writer = client
+        Thread.detachNewThread {
+            try? writer.send(bytes: requests)
+            sent.signal()
+        }
+        var kinds: [APIMessage.Kind: Int] = [:]
+        while kinds[.status, default: 0] < 10_000, let message = try client.next(timeout: .seconds(20)) {
+            kinds[message.type, default: 0] += 1
+        }
+        #expect(kinds == [.status: 10_000])
+        #expect(sent.wait(timeout: .now() + 20) == .success)
+        #expect(served.server.census.clients == 1)
+    }
+
+    @Test("a client that asks for the 100-game history as fast as it can and never reads is not read: the server holds at most its outbox's bound, and serves the others meanwhile")
+    func historyFlood() throws {
+        let served = try ServedBoard()
+        defer { served.stop() }
+        let driver = try served.greetedClient()
+        try Self.play(1200, on: served, through: driver, seed: 11)
+        #expect(served.history.games.count == GameHistory.capacity)
+        let historySize = try JSONEncoder().encode(APIMessage.history(served.history.games)).count + 1
+        let flooder = try served.greetedClient()
+        // More than the socket's buffers hold: the board must stop reading it.
+        let requests = Array(repeating: Array((APIRequest.history.line + "\n").utf8), count: 20_000).flatMap { $0 }
+        nonisolated(unsafe) let writer = flooder
+        Thread.detachNewThread {
+            // Blocks once the board stops reading it, until the board closes it at the end.
+            try? writer.send(bytes: requests)
+        }
+        for round in 0..<50 {
+            let reply = try driver.ask(round.isMultiple(of: 2) ? .status : .history, timeout: .seconds(20))
+            #expect(reply.type == (round.isMultiple(of: 2) ? .status : .history))
+        }
+        let census = served.server.census
+        #expect(census.clients == 2, "the flooder is held back, not closed")
+        #expect(census.largestOutbox > 0)
+        #expect(census.largestOutbox <= Outbox.byteLimit + 2 * historySize + 1024, "\(census.largestOutbox) bytes wait")
     }
 
     @Test("a press in the computer's turn is refused with the reason, and the board flashes amber")
