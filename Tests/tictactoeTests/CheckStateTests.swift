@@ -61,7 +61,7 @@ struct CheckStateTests {
         let outcome = try Tictactoe.run(["check-state", "--state-dir", state])
         #expect(outcome.status == 65)
         #expect(outcome.out.contains("\(state)/\(file)"))
-        #expect(outcome.out.contains(file == "state.json" ? "will set it aside" : "format version 7, expected 1; the board will set it aside"))
+        #expect(outcome.out.contains(file == "state.json" ? "will set it aside" : "format version 7, expected 1: the board will set it aside"))
         #expect(try listing(state) == before)
     }
 }
