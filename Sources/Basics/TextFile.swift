@@ -157,35 +157,36 @@ extension TextFile {
         return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// The temporary files that writes of `path` interrupted by a crash or a power cut left
-    /// beside it (see ``isTemporaryName(_:of:)``), by full path, sorted; only regular files and
+    /// The temporary files that writes of `paths` interrupted by a crash or a power cut left
+    /// beside them (see ``isTemporaryName(_:of:)``), by full path, sorted; only regular files and
     /// links: a directory at such a name is not one (nothing this program makes) and is left
-    /// alone.
-    public static func leftovers(of path: String) -> [String] {
-        let folder = directory(of: path)
-        let file = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
+    /// alone. One listing per directory: a start reads its state directory once.
+    public static func leftovers(of paths: [String]) -> [String] {
         var found: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        for (folder, files) in Dictionary(grouping: paths, by: { directory(of: $0) }) {
+            let names = Set(files.map { path in path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path })
+            guard let stream = opendir(folder) else { continue }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard names.contains(where: { isTemporaryName(name, of: $0) }) else { continue }
+                let full = (files[0].contains("/") ? folder + "/" : "") + name
+                var status = stat()
+                guard lstat(full, &status) == 0, [S_IFREG, S_IFLNK].contains(status.st_mode & S_IFMT) else { continue }
+                found.append(full)
             }
-            guard isTemporaryName(name, of: file) else { continue }
-            let full = (path.contains("/") ? folder + "/" : "") + name
-            var status = stat()
-            guard lstat(full, &status) == 0, [S_IFREG, S_IFLNK].contains(status.st_mode & S_IFMT) else { continue }
-            found.append(full)
         }
         return found.sorted()
     }
 
-    /// Removes the temporary files that writes of `path` cut short by a crash or a power cut left
-    /// behind (``leftovers(of:)``: a link is removed, never followed; a directory at such a name
-    /// is ignored), and returns their paths.
-    public static func removeLeftovers(of path: String) throws(TextFileError) -> [String] {
+    /// Removes the temporary files that writes of `paths` cut short by a crash or a power cut
+    /// left behind (``leftovers(of:)``: a link is removed, never followed; a directory at such a
+    /// name is ignored), and returns their paths.
+    public static func removeLeftovers(of paths: [String]) throws(TextFileError) -> [String] {
         var removed: [String] = []
-        for leftover in leftovers(of: path) {
+        for leftover in leftovers(of: paths) {
             guard unlink(leftover) == 0 || errno == ENOENT else {
                 throw TextFileError(reason: "cannot remove \(leftover.shownPath), left by an interrupted save: \(describeErrno(errno))", code: errno)
             }

@@ -66,8 +66,6 @@ public final class GameHistory: Sendable {
             problem = nil
             return
         }
-        // Nothing to report when one cannot go: a write takes a name of its own, never a leftover's.
-        _ = try? TextFile.removeLeftovers(of: file)
         switch Self.load(file) {
         case .success(let games):
             path = file

@@ -23,12 +23,15 @@ import Glibc
 /// - A file that cannot be used and cannot be set aside is never overwritten: after
 ///   ``setAside()`` throws, every ``save(_:)`` of this store (and its copies) throws instead of
 ///   writing, naming the file and what to do.
-/// - ``prepare()`` makes the directory and removes the temporary files saves cut short by a
-///   crash left (the state file itself is then still the old state, whole); nothing else
+/// - ``prepare()`` makes the directory and removes the temporary files saves (of the state and
+///   of the history) cut short by a crash left (the files themselves are then still the old
+///   ones, whole); nothing else
 ///   creates or removes anything.
 public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
+    /// The finished games' file (``GameHistory``), beside the state.
+    public var historyPath: String { directory + "/history.json" }
     private let move: @Sendable (String, String) -> Int32
     /// Why saving is refused: set when an unusable file could not be set aside. Shared by the
     /// copies of the store (the board's and the saver's).
@@ -102,7 +105,7 @@ public struct StateStore: Sendable {
             throw StoreError(path: directory, reason: error.reason, code: error.code)
         }
         do {
-            return try TextFile.removeLeftovers(of: path)
+            return try TextFile.removeLeftovers(of: [path, historyPath])
         } catch {
             throw StoreError(path: path, reason: error.reason, code: error.code)
         }

@@ -47,7 +47,7 @@ struct CheckState: ParsableCommand {
 
     func run() throws {
         let store = StateStore(directory: stateDirectory)
-        let historyFile = stateDirectory + "/history.json"
+        let historyFile = store.historyPath
         var found = Found(state: "fresh", history: "fresh", leftovers: [])
         switch store.load() {
         case .fresh: break
@@ -65,7 +65,7 @@ struct CheckState: ParsableCommand {
             case .failure(let problem): (found.history, found.historyProblem) = ("unusable", problem.description)
             }
         }
-        found.leftovers = [store.path, historyFile].flatMap { TextFile.leftovers(of: $0) }
+        found.leftovers = TextFile.leftovers(of: [store.path, historyFile])
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

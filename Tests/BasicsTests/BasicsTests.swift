@@ -151,14 +151,14 @@ struct TextFileTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
         try TextFile.write("old", to: path)
-        #expect(try TextFile.removeLeftovers(of: path) == [])
+        #expect(try TextFile.removeLeftovers(of: [path]) == [])
         try TextFile.write("half of the ne", to: path + ".tmp-3")
         try TextFile.write("an old version's", to: path + ".tmp")
         #expect(symlink(path, path + ".tmp-12") == 0)
         #expect(mkdir(path + ".tmp-7", 0o755) == 0)
         try TextFile.write("not ours", to: path + ".tmp-x")
-        #expect(TextFile.leftovers(of: path) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
-        #expect(try TextFile.removeLeftovers(of: path) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
+        #expect(TextFile.leftovers(of: [path]) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
+        #expect(try TextFile.removeLeftovers(of: [path]) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
         #expect(try TextFile.read(path) == "old")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["state.json", "state.json.tmp-7", "state.json.tmp-x"])
         try TextFile.write("new", to: path)
