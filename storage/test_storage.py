@@ -339,3 +339,45 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
     assert history_bytes <= 128 * 1024, figures
     # A line for the new game, one a move and one for the outcome; nothing per scan or save.
     assert len(lines) <= len(A_DRAW) + 2, lines
+
+
+@pytest.fixture
+def vfat_state(tmp_path):
+    """A state directory on a small vfat file system (no hard links, so link() cannot set a file
+    aside there), in a loop image mounted for the test. Skipped, with the reason, where this
+    process cannot make and mount one: never passed without having run."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a vfat image needs root")
+    if not shutil.which("mkfs.vfat"):
+        pytest.skip("mkfs.vfat is missing (apt-get install dosfstools)")
+    image, mountpoint = tmp_path / "vfat.img", tmp_path / "board" / "state"
+    mountpoint.mkdir(parents=True)
+    with open(image, "wb") as f:
+        f.truncate(8 * 1024 * 1024)
+    subprocess.run(["mkfs.vfat", str(image)], check=True, capture_output=True)
+    mounted = subprocess.run(["mount", "-o", "loop", str(image), str(mountpoint)], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a loop image here: {mounted.stderr.strip()}")
+    try:
+        yield mountpoint
+    finally:
+        subprocess.run(["umount", str(mountpoint)], check=False)
+
+
+def test_a_damaged_state_file_on_vfat_is_set_aside_not_overwritten(vfat_state):
+    """vfat has no hard links: a set-aside by link() failed there, the file "stayed where it was"
+    and the first save overwrote it. It is moved aside by a rename that replaces nothing."""
+    damaged = b'{"version": 2, "cells": ["X", "'
+    (vfat_state / "state.json").write_bytes(damaged)
+    board = Board(vfat_state.parent)
+    try:
+        play(board, 5)
+        wait(lambda: (vfat_state / "state.json").exists() and json.loads((vfat_state / "state.json").read_text())["cells"][4] == "X",
+             "the press's save")
+    finally:
+        board.stop()
+    asides = [n for n in files(vfat_state) if n.startswith("state.json.corrupt-")]
+    assert len(asides) == 1, (files(vfat_state), board.log.read_text())
+    assert (vfat_state / asides[0]).read_bytes() == damaged
+    assert "moved it to" in board.log.read_text(), board.log.read_text()
+    report("vfat-set-aside", {"files": files(vfat_state)})
