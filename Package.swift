@@ -143,7 +143,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "BoardAPITests",
-            dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard"]),
+            dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
         .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardAPI", "TicTacToe", "WebView"]),
         .testTarget(

@@ -25,9 +25,20 @@ from served import BIN, Board, wait  # noqa: E402
 import trace  # noqa: E402
 
 RESULTS = ROOT / "test-results" / "storage"
-# The steps of a save, as TextFile.write makes them: the old temporary file removed, the new one
-# written and flushed, renamed over the file, and the directory flushed.
-SAVE_STEPS = ["unlink", "openat", "write", "fsync", "close", "rename", "openat", "fsync", "close"]
+# The steps of a save, as TextFile.write makes them: a temporary file of its own created, written
+# and flushed, renamed over the file, and the directory flushed.
+SAVE_STEPS = ["openat", "write", "fsync", "close", "rename", "openat", "fsync", "close"]
+
+
+def temporaries(name, count=12):
+    """The temporary names the first writes of a board's process give `name` (TextFile numbers
+    each write, from 1, across all its files): what strace is told to trace."""
+    return [f"{name}.tmp-{n}" for n in range(1, count + 1)]
+
+
+def is_temporary(name):
+    """A temporary file's name (and the single name versions before 0.9 used)."""
+    return re.fullmatch(r".+\.tmp(-\d+)?", name) is not None
 
 
 @pytest.fixture(autouse=True)
@@ -78,14 +89,13 @@ def copy_of(state, folder):
 
 def save_of(found, file, folder):
     """The calls of the save of `file` that the trace saw, by the thread that wrote it: from the
-    removal of the old temporary file on, each step once, named by what it touches with the
-    run's folder left out (the same in every run)."""
-    temporary = str(file) + ".tmp"
-    creating = [c for c in found if c.name == "openat" and temporary in c.paths and "O_CREAT" in c.text]
+    creation of its temporary file on, each step once, named by what it touches with the run's
+    folder left out and the temporary file's number too (the same in every run)."""
+    temporary = re.compile(re.escape(str(file)) + r"\.tmp-\d+")
+    creating = [c for c in found if c.name == "openat" and any(temporary.fullmatch(p) for p in c.paths) and "O_CREAT" in c.text]
     assert len(creating) == 1, [c.text for c in creating]
     own = [c for c in found if c.thread == creating[0].thread]
-    at = own.index(creating[0])
-    start = max(i for i, c in enumerate(own[:at]) if c.name == "unlink" and temporary in c.paths)
+    start = own.index(creating[0])
     steps, seen = [], set()
     for call in own[start:]:
         key = step_key(call, folder)
@@ -99,7 +109,7 @@ def save_of(found, file, folder):
 
 
 def step_key(call, folder):
-    return call.what.replace(str(folder), "")
+    return re.sub(r"\.tmp-\d+", ".tmp-N", call.what.replace(str(folder), ""))
 
 
 class Scenario:
@@ -124,7 +134,7 @@ def check_restart(folder, old_files, new_files, file_names):
     byte for byte, the board shows it, nothing was set aside and no temporary file stays.
     Returns which ("old"/"new") each file was."""
     state = folder / "state"
-    leftovers = [n for n in files(state) if n.endswith(".tmp")]
+    leftovers = [n for n in files(state) if is_temporary(n)]
     assert len(leftovers) <= len(file_names), files(state)
     outcome = {}
     for name in file_names:
@@ -137,11 +147,11 @@ def check_restart(folder, old_files, new_files, file_names):
         shown = board.status()
         saved = json.loads((state / "state.json").read_text())
         assert shown["cells"] == saved["cells"], (shown, saved)
-        assert not [n for n in files(state) if n.endswith(".tmp") or ".corrupt" in n], files(state)
+        assert not [n for n in files(state) if is_temporary(n) or ".corrupt" in n], files(state)
         lines = log_lines_of(folder)[before:]
         assert not [line for line in lines if line.startswith(("error", "warning"))], lines
         for leftover in leftovers:
-            if leftover == "state.json.tmp":
+            if leftover.startswith("state.json.tmp"):
                 assert any("removed " in line and leftover in line for line in lines), lines
         if "history.json" in file_names:
             history = command(board, "history", "--json").stdout
@@ -217,7 +227,8 @@ def test_a_crash_at_every_step_of_a_save_leaves_the_old_game_or_the_new_one(tmp_
     """X in the centre, O in a corner; X's next press is saved, and the board is killed at each
     call of that save in turn, then started again."""
     old = made(tmp_path, "old", 5, 7)
-    results = crash_at_every_step(tmp_path, old, 1, "state.json", [("state.json.tmp", "")])
+    results = crash_at_every_step(
+        tmp_path, old, 1, "state.json", [(*temporaries("state.json"), ""), tuple(temporaries("state.json"))])
     assert len(results) == len(SAVE_STEPS)
     report("crash-steps-state", results)
 
@@ -228,7 +239,7 @@ def test_a_crash_at_every_step_of_the_history_write_leaves_the_old_history_or_th
     history's write in turn."""
     old = made(tmp_path, "old", 7, 1, 8, 2, 9, then_new_game_and=(7, 1, 8, 2))
     results = crash_at_every_step(
-        tmp_path, old, 9, "history.json", [("history.json.tmp", ""), ("history.json.tmp",)])
+        tmp_path, old, 9, "history.json", [(*temporaries("history.json"), ""), tuple(temporaries("history.json"))])
     assert len(results) == len(SAVE_STEPS)
     report("crash-steps-history", results)
 
@@ -240,7 +251,7 @@ def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(
     once, keeps the last good file whole, and saves again once the card works (strace detached)."""
     old = made(tmp_path, "old", 5)
     folder = copy_of(old, tmp_path / "failing")
-    board = Board(folder, wrapper=trace.strace(folder / "trace", [folder / "state" / "state.json.tmp"],
+    board = Board(folder, wrapper=trace.strace(folder / "trace", [folder / "state" / p for p in temporaries("state.json")],
                                                f"{call}:error={error}"))
     before = len(log_lines_of(folder))
     play(board, 7, 1, 3)
@@ -249,7 +260,7 @@ def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(
     failed = [c for c in found if c.name == call and c.result == "-1"]
     assert failed and all(error in c.text for c in failed), [c.text for c in found]
     assert (folder / "state" / "state.json").read_bytes() == (old / "state.json").read_bytes()
-    assert not (folder / "state" / "state.json.tmp").exists()
+    assert not [n for n in files(folder / "state") if is_temporary(n)], files(folder / "state")
     # The card works again: strace lets go of the board, which goes on running.
     pid = board.pid
     board.process.send_signal(signal.SIGTERM)
@@ -286,7 +297,7 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
     (old / "history.json").write_text(json.dumps(history))
     folder = copy_of(old, tmp_path / "counted")
     state = folder / "state"
-    paths = [state / "state.json.tmp", state / "history.json.tmp", state]
+    paths = [state / p for p in temporaries("state.json", 40) + temporaries("history.json", 40)] + [state]
     board = Board(folder, wrapper=trace.strace(folder / "trace", paths))
     wait(lambda: any(line.startswith("info: ready on ") for line in log_lines_of(folder)), "the board's start")
     before = len(log_lines_of(folder))
@@ -302,7 +313,7 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
     lines = log_lines_of(folder)[before:]
     board.stop()
     found = trace.calls((folder / "trace").read_text())
-    game = found[[i for i, c in enumerate(found) if c.name == "unlink"][0]:]
+    game = found[[i for i, c in enumerate(found) if c.name == "openat" and "O_CREAT" in c.text][0]:]
 
     def cost(calls, name):
         written = sum(int(c.result) for c in calls if c.name == "write" and c.returned and f"{name}.tmp" in c.paths[0])
@@ -328,3 +339,45 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
     assert history_bytes <= 128 * 1024, figures
     # A line for the new game, one a move and one for the outcome; nothing per scan or save.
     assert len(lines) <= len(A_DRAW) + 2, lines
+
+
+@pytest.fixture
+def vfat_state(tmp_path):
+    """A state directory on a small vfat file system (no hard links, so link() cannot set a file
+    aside there), in a loop image mounted for the test. Skipped, with the reason, where this
+    process cannot make and mount one: never passed without having run."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a vfat image needs root")
+    if not shutil.which("mkfs.vfat"):
+        pytest.skip("mkfs.vfat is missing (apt-get install dosfstools)")
+    image, mountpoint = tmp_path / "vfat.img", tmp_path / "board" / "state"
+    mountpoint.mkdir(parents=True)
+    with open(image, "wb") as f:
+        f.truncate(8 * 1024 * 1024)
+    subprocess.run(["mkfs.vfat", str(image)], check=True, capture_output=True)
+    mounted = subprocess.run(["mount", "-o", "loop", str(image), str(mountpoint)], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a loop image here: {mounted.stderr.strip()}")
+    try:
+        yield mountpoint
+    finally:
+        subprocess.run(["umount", str(mountpoint)], check=False)
+
+
+def test_a_damaged_state_file_on_vfat_is_set_aside_not_overwritten(vfat_state):
+    """vfat has no hard links: a set-aside by link() failed there, the file "stayed where it was"
+    and the first save overwrote it. It is moved aside by a rename that replaces nothing."""
+    damaged = b'{"version": 2, "cells": ["X", "'
+    (vfat_state / "state.json").write_bytes(damaged)
+    board = Board(vfat_state.parent)
+    try:
+        play(board, 5)
+        wait(lambda: (vfat_state / "state.json").exists() and json.loads((vfat_state / "state.json").read_text())["cells"][4] == "X",
+             "the press's save")
+    finally:
+        board.stop()
+    asides = [n for n in files(vfat_state) if n.startswith("state.json.corrupt-")]
+    assert len(asides) == 1, (files(vfat_state), board.log.read_text())
+    assert (vfat_state / asides[0]).read_bytes() == damaged
+    assert "moved it to" in board.log.read_text(), board.log.read_text()
+    report("vfat-set-aside", {"files": files(vfat_state)})

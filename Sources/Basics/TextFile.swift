@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// Why a text file could not be read or written, in words for the person who named it.
 public struct TextFileError: Error, Sendable, Hashable {
@@ -86,25 +87,31 @@ extension TextFile {
     }
 
     /// Replaces the file at `path` with `bytes` so that a crash or power cut leaves either the
-    /// old file or the new one, never a mix: written to `path.tmp` beside it, flushed, renamed
-    /// over it, and the directory flushed so that the rename itself survives.
+    /// old file or the new one, never a mix: written to a temporary file beside it
+    /// (``temporaryPath(for:attempt:)``), flushed, renamed over it, and the directory flushed so
+    /// that the rename itself survives.
     ///
-    /// The temporary file is created anew and exclusively (`O_EXCL | O_NOFOLLOW`): whatever
-    /// stood at its name (a crash's leftover, or a link planted there) is removed first, never
-    /// written through, so the write cannot reach a file the link names.
+    /// Each write takes a temporary name of its own, created anew and exclusively
+    /// (`O_EXCL | O_NOFOLLOW`): whatever stands at a name (a crash's leftover, a directory or a
+    /// link planted there) is passed over for the next name, never removed, written through or
+    /// fatal, so nothing at one name can stop saving or make the write reach a file a link names.
     public static func write(bytes: [UInt8], to path: String) throws(TextFileError) {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
-        let temporary = temporaryPath(for: path)
-        if unlink(temporary) != 0 && errno != ENOENT {
-            throw TextFileError(reason: "cannot write the file: cannot remove the old \(temporary.shown(limit: 200)): \(describeErrno(errno))", code: errno)
+        var temporary = "", fd: Int32 = -1
+        for _ in 0..<100 {
+            temporary = temporaryPath(for: path, attempt: temporaryNames.add(1, ordering: .relaxed).newValue)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let failure = errno
             var status = stat()
             if failure == ENOENT, stat(directory(of: path), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                 // The folder is there but makes no new files: /proc, /sys and their like.
                 throw TextFileError(reason: "cannot write the file: its folder takes no new files (as /proc and /sys do not)", code: failure)
+            }
+            if failure == EEXIST {
+                throw TextFileError(reason: "cannot write the file: a hundred temporary names beside it are taken", code: failure)
             }
             throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))", code: failure)
         }
@@ -126,41 +133,118 @@ extension TextFile {
         close(directoryFD)
     }
 
-    /// Where ``write(bytes:to:)`` writes `path`'s next contents before renaming them over it.
-    public static func temporaryPath(for path: String) -> String { path + ".tmp" }
+    /// Counts the temporary names this process has taken, so that no two writes share one. Not
+    /// the process id in the name: a name a test can predict (the first write's is `-1`) is
+    /// worth more than one unique across processes, which `O_EXCL` makes needless (a name
+    /// another process holds is passed over) and the removal of leftovers at start makes rare.
+    static let temporaryNames = Atomic<Int>(0)
 
-    /// Removes the temporary file a write of `path` interrupted by a crash or a power cut left
-    /// behind (at most one: each write starts by removing it), and says whether there was one.
-    /// A link or anything else standing at that name is removed alike, never followed.
-    public static func removeLeftover(of path: String) throws(TextFileError) -> Bool {
-        let temporary = temporaryPath(for: path)
-        var status = stat()
-        // Looked at first, so that a start with nothing left over writes nothing to the card.
-        guard lstat(temporary, &status) == 0 else { return false }
-        guard unlink(temporary) == 0 || errno == ENOENT else {
-            throw TextFileError(reason: "cannot remove \(temporary.shown(limit: 200)), left by an interrupted save: \(describeErrno(errno))", code: errno)
-        }
-        return true
+    /// The text before the number in ``temporaryPath(for:attempt:)``: `state.json.tmp-`.
+    static func temporaryPrefix(for path: String) -> String { path + ".tmp-" }
+
+    /// Where a write of `path` writes its contents before renaming them over it: `path.tmp-N`,
+    /// a number of its own per write.
+    public static func temporaryPath(for path: String, attempt: Int) -> String { temporaryPrefix(for: path) + String(attempt) }
+
+    /// Whether `name` (without its folder) is one a write of the file named `file` uses for its
+    /// temporary contents: `state.json.tmp-` and digits, or `state.json.tmp` (the one name
+    /// versions before 0.9 used).
+    static func isTemporaryName(_ name: String, of file: String) -> Bool {
+        if name == file + ".tmp" { return true }
+        let prefix = file + ".tmp-"
+        guard name.hasPrefix(prefix) else { return false }
+        let number = name.dropFirst(prefix.count)
+        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// Moves the file at `path` out of the way, to `path` + `suffix`, or, when that name is
-    /// taken, `-2`, `-3`, … after it: never over another file. Returns where it went.
-    public static func setAside(_ path: String, suffix: String) throws(TextFileError) -> String {
+    /// The temporary files that writes of `paths` interrupted by a crash or a power cut left
+    /// beside them (see ``isTemporaryName(_:of:)``), by full path, sorted; only regular files and
+    /// links: a directory at such a name is not one (nothing this program makes) and is left
+    /// alone. One listing per directory: a start reads its state directory once.
+    public static func leftovers(of paths: [String]) -> [String] {
+        var found: [String] = []
+        for (folder, files) in Dictionary(grouping: paths, by: { directory(of: $0) }) {
+            let names = Set(files.map { path in path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path })
+            guard let stream = opendir(folder) else { continue }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard names.contains(where: { isTemporaryName(name, of: $0) }) else { continue }
+                let full = (files[0].contains("/") ? folder + "/" : "") + name
+                var status = stat()
+                guard lstat(full, &status) == 0, [S_IFREG, S_IFLNK].contains(status.st_mode & S_IFMT) else { continue }
+                found.append(full)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Removes the temporary files that writes of `paths` cut short by a crash or a power cut
+    /// left behind (``leftovers(of:)``: a link is removed, never followed; a directory at such a
+    /// name is ignored), and returns their paths.
+    public static func removeLeftovers(of paths: [String]) throws(TextFileError) -> [String] {
+        var removed: [String] = []
+        for leftover in leftovers(of: paths) {
+            guard unlink(leftover) == 0 || errno == ENOENT else {
+                throw TextFileError(reason: "cannot remove \(leftover.shownPath), left by an interrupted save: \(describeErrno(errno))", code: errno)
+            }
+            removed.append(leftover)
+        }
+        return removed
+    }
+
+    /// Moves whatever stands at `path` (a file, a directory, a link) out of the way, to `path` +
+    /// `suffix`, or, when that name is taken, `-2`, `-3`, … after it: never over anything.
+    /// Returns where it went; throws, having moved nothing, when it cannot be moved.
+    ///
+    /// A rename that refuses to replace (`renameat2` with `RENAME_NOREPLACE`), not a hard link:
+    /// a link is refused for another user's file under `fs.protected_hardlinks`, for a
+    /// directory, and on file systems without links (vfat). Where the kernel or the file system
+    /// has no `RENAME_NOREPLACE` (`EINVAL`), a plain rename to a name seen free just before.
+    public static func setAside(
+        _ path: String, suffix: String, move: (String, String) -> Int32 = renameWithoutReplacing
+    ) throws(TextFileError) -> String {
         for attempt in 1...1000 {
             let aside = path + suffix + (attempt == 1 ? "" : "-\(attempt)")
-            // A hard link fails rather than replace what is there, unlike a rename.
-            if link(path, aside) == 0 {
-                guard unlink(path) == 0 else {
-                    let failure = errno
-                    unlink(aside)
-                    throw TextFileError(reason: "cannot move the file aside: \(describeErrno(failure))")
-                }
-                return aside
+            if move(path, aside) == 0 { return aside }
+            guard errno == EEXIST || errno == ENOTEMPTY else {
+                throw TextFileError(reason: "cannot move it aside to \(aside.shownPath): \(describeErrno(errno))", code: errno)
             }
-            guard errno == EEXIST else { throw TextFileError(reason: "cannot move the file aside: \(describeErrno(errno))") }
         }
-        throw TextFileError(reason: "cannot move the file aside: a thousand files are already set aside beside it")
+        throw TextFileError(reason: "cannot move it aside: a thousand files are already set aside beside it")
     }
+
+    /// `renameat2(from, to, RENAME_NOREPLACE)`: 0, or -1 with `errno` (`EEXIST` when `to` is
+    /// taken). Looked up at run time: Glibc's module does not declare it, and a C library
+    /// without it is a system without the flag, met by the fallback.
+    public static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32 {
+        renameWithoutReplacing(from, to, renameat2: renameat2Function)
+    }
+
+    /// ``renameWithoutReplacing(_:_:)`` with the system's `renameat2` given (a test's seam).
+    static func renameWithoutReplacing(_ from: String, _ to: String, renameat2: RenameAt2?) -> Int32 {
+        if let renameat2 {
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, renameNoReplace) == 0 { return 0 }
+            guard errno == EINVAL || errno == ENOSYS else { return -1 }
+        }
+        var status = stat()
+        guard lstat(to, &status) != 0 else {
+            errno = EEXIST
+            return -1
+        }
+        guard errno == ENOENT else { return -1 }
+        return rename(from, to)
+    }
+
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    /// `RENAME_NOREPLACE` from linux/fs.h: part of the kernel's ABI, so it never changes.
+    private static let renameNoReplace: UInt32 = 1
+    private static let renameat2Function: RenameAt2? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
 
     /// The directory `path` is in: "." for a bare name.
     static func directory(of path: String) -> String {

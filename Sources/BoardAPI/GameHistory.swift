@@ -19,9 +19,12 @@ import Glibc
 ///   (a ``SerialWorker``), atomically (a temporary file, fsync, rename), never more than
 ///   ``capacity`` games.
 /// - ``games`` may be read from any thread: oldest first.
-/// - A file that cannot be read is not trusted: ``init(file:failed:recovered:)`` starts with no
-///   games and says why in ``problem``; the file is replaced at the next finished game. The
-///   temporary file of a write a crash cut short is removed then.
+/// - The file is untrusted input: every game in it must be one the board could have recorded
+///   (``PlayedGame/problem()``), or none is used. A file that cannot be used is moved aside to
+///   `history.json.corrupt-<time>` (as a damaged state file is) and the history starts with no
+///   games, ``problem`` saying why and where the file went; when it cannot be moved aside, it
+///   is never overwritten: the games are kept in memory only (``problem`` says so). Temporary
+///   files of writes a crash cut short are removed at start.
 /// - A write that fails leaves the last good file as it was; the games stay in memory and the
 ///   next finished game tries again. The first failure of each kind is handed to `failed`, and
 ///   the first success after failures to `recovered` with their number (on the history's
@@ -36,8 +39,10 @@ public final class GameHistory: Sendable {
         var games: [PlayedGame]
     }
 
+    /// Where the games are written; `nil` when they are kept in memory only (none was given, or
+    /// an unusable file there could not be moved aside).
     public let path: String?
-    /// Why the file could not be read, if it could not.
+    /// Why the file could not be used and what became of it, if it could not.
     public let problem: String?
     private let kept: Protected<[PlayedGame]>
     private let writer = SerialWorker(named: "history")
@@ -47,27 +52,38 @@ public final class GameHistory: Sendable {
     private let failures = Protected(RepeatedFailures())
 
     /// A history kept in `file` (read now if it exists), or only in memory when `nil`.
+    /// - Parameter move: how an unusable file is moved aside (``TextFile/setAside(_:suffix:move:)``).
     public init(
         file: String?, failed: @escaping @Sendable (String) -> Void = { _ in },
-        recovered: @escaping @Sendable (Int) -> Void = { _ in }
+        recovered: @escaping @Sendable (Int) -> Void = { _ in },
+        move: (String, String) -> Int32 = TextFile.renameWithoutReplacing
     ) {
-        path = file
         self.failed = failed
         self.recovered = recovered
         guard let file else {
+            path = nil
             kept = Protected([])
             problem = nil
             return
         }
-        // Nothing to report when it cannot go: the next write starts by removing it, and says so.
-        _ = try? TextFile.removeLeftover(of: file)
         switch Self.load(file) {
         case .success(let games):
+            path = file
             kept = Protected(Array(games.suffix(Self.capacity)))
             problem = nil
         case .failure(let unreadable):
             kept = Protected([])
-            problem = "\(file): \(unreadable.reason)"
+            do throws(TextFileError) {
+                let aside = try TextFile.setAside(file, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
+                path = file
+                problem = "\(file.shownPath): \(unreadable.reason); moved it to \(aside.shownPath) and started the history afresh"
+            } catch {
+                path = nil
+                problem = """
+                    \(file.shownPath): \(unreadable.reason); it could not be moved aside (\(error.reason)), so it is kept as it is \
+                    and this run's games are kept in memory only, never written over it: move it away and restart the board
+                    """
+            }
         }
     }
 
@@ -76,7 +92,7 @@ public final class GameHistory: Sendable {
     /// The games in `file`, read without keeping or changing anything (`tictactoe check-state`),
     /// or why the board could not use it: the same reading the board makes at its start.
     public static func read(_ file: String) -> Result<[PlayedGame], Problem> {
-        load(file).mapError { Problem(description: "\(file): \($0.reason)") }
+        load(file).mapError { Problem(description: "\(file.shownPath): \($0.reason)") }
     }
 
     public struct Problem: Error, Sendable, CustomStringConvertible {
@@ -125,7 +141,7 @@ public final class GameHistory: Sendable {
 
     private static func load(_ path: String) -> Result<[PlayedGame], Unreadable> {
         var status = stat()
-        if stat(path, &status) != 0 && errno == ENOENT { return .success([]) }
+        if lstat(path, &status) != 0 && errno == ENOENT { return .success([]) }
         let text: String
         do {
             text = try TextFile.read(path)
@@ -133,17 +149,23 @@ public final class GameHistory: Sendable {
             return .failure(Unreadable(error.reason))
         }
         if let (line, scalar) = DecodingError.controlCharacterInText(text) {
-            return .failure(Unreadable("a raw control character (U+\(String(scalar.value, radix: 16, uppercase: true))) on line \(line)"))
+            return .failure(Unreadable("damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)"))
         }
+        let saved: Saved
         do {
-            let saved = try JSONDecoder().decode(Saved.self, from: Data(text.utf8))
-            guard saved.version == Saved.currentVersion else { return .failure(Unreadable("version \(saved.version); this program reads \(Saved.currentVersion)")) }
-            return .success(saved.games)
+            saved = try JSONDecoder().decode(Saved.self, from: Data(text.utf8))
         } catch let error as DecodingError {
             return .failure(Unreadable(error.problem))
         } catch {
-            return .failure(Unreadable("unreadable"))
+            return .failure(Unreadable("unreadable JSON"))
         }
+        guard saved.version == Saved.currentVersion else {
+            return .failure(Unreadable("format version \(saved.version), expected \(Saved.currentVersion)"))
+        }
+        for (index, game) in saved.games.enumerated() {
+            if let problem = game.problem() { return .failure(Unreadable("games[\(index)]: \(problem)")) }
+        }
+        return .success(saved.games)
     }
 
     private struct Unreadable: Error {

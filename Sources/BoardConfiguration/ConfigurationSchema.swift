@@ -79,7 +79,7 @@ public enum ConfigurationSchema {
     }
 
     /// The longest player name: long enough for a name, short enough for a log line.
-    public static let nameLength = 32
+    public static let nameLength = PlayerNames.longestName
 
     public static let chip = Key(
         table: nil, name: "chip", value: .chip,
@@ -223,10 +223,6 @@ extension ConfigurationSchema.Key {
 }
 
 extension ConfigurationSchema {
-    /// Why `text` cannot be a player's name, or nil when it can: control and format characters
-    /// would reach a terminal or a log raw.
-    public static func nameProblem(_ text: String) -> String? {
-        guard text.count > nameLength || text.unicodeScalars.contains(where: \.isInvisible) else { return nil }
-        return "must be a name of at most \(nameLength) characters on one line, without control characters."
-    }
+    /// Why `text` cannot be a player's name, or nil when it can (``PlayerNames/problem(with:)``).
+    public static func nameProblem(_ text: String) -> String? { PlayerNames.problem(with: text) }
 }

@@ -1,3 +1,4 @@
+import Basics
 import TicTacToe
 
 /// Optional names of the two players, for logs and the terminal: "Alice (X) vs Bob (O)"; and,
@@ -25,6 +26,17 @@ public struct PlayerNames: Sendable, Hashable {
         if player == .o, computer != nil { return "Computer (O)" }
         let name = player == .x ? x : o
         return name.map { "\($0) (\(player))" } ?? "\(player)"
+    }
+
+    /// The longest name a player may have, in characters.
+    public static let longestName = 32
+
+    /// Why `text` cannot be a player's name, or nil when it can: control and format characters
+    /// would reach a terminal or a log raw. The one rule for every way in (the configuration,
+    /// the command line, the history file).
+    public static func problem(with text: String) -> String? {
+        guard text.count > longestName || text.unicodeScalars.contains(where: \.isInvisible) else { return nil }
+        return "must be a name of at most \(longestName) characters on one line, without control characters."
     }
 
     /// "Alice (X) vs Bob (O)", or "Alice (X) vs Computer (O) at level 3".

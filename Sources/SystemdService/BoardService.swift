@@ -10,6 +10,7 @@ import Reactive
 ///
 /// | part | starts | stops |
 /// | --- | --- | --- |
+/// | ``APISocket`` | the API's socket had (systemd's, or made), before anything is touched | a socket never handed over closed |
 /// | ``Saving`` | — | the last snapshot written |
 /// | ``GameLoop`` | real-time priority asked | the loop's thread ended |
 /// | ``PlayingBoard`` | chip opened, saved game read, lines requested, state directory made | LEDs off, lines released |
@@ -72,17 +73,19 @@ public struct BoardService: Sendable {
 
     /// The parts, in the order they start.
     public func parts() -> [any ServicePart] {
+        let socket = APISocket(make: apiSocket)
         let saving = Saving(store: store, logger: logger)
         let board = PlayingBoard(
             settings: configuration.settings, openChip: openChip, store: store, loop: loop, logger: logger)
         return [
+            socket,
             saving,
             GameLoop(scheduler: loop, realtimePriority: realtimePriority, logger: logger),
             board,
             Autosave(board: board, saving: saving, loop: loop),
             EventLog(board: board, loop: loop, logger: logger),
             LocalAPI(
-                board: board, saving: saving, socket: apiSocket, historyFile: store.directory + "/history.json", loop: loop,
+                board: board, saving: saving, socket: { socket.take() }, historyFile: store.historyPath, loop: loop,
                 program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
             Watchdog(board: board, loop: loop, clock: watchdogClock, interval: pingInterval, notifier: notifier, logger: logger),

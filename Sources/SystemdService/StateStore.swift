@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Presentation
+import Reactive
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,15 +20,28 @@ import Glibc
 ///   ``Loaded/unusable(problem:)`` for a corrupt or truncated file, which the caller sets aside
 ///   with ``setAside()`` once it knows it can play (never a crash loop, and nothing moved for a
 ///   run that cannot start).
-/// - ``prepare()`` makes the directory and removes the temporary file a save cut short by a
-///   crash left (the state file itself is then still the old state, whole); nothing else
+/// - A file that cannot be used and cannot be set aside is never overwritten: after
+///   ``setAside()`` throws, every ``save(_:)`` of this store (and its copies) throws instead of
+///   writing, naming the file and what to do.
+/// - ``prepare()`` makes the directory and removes the temporary files saves (of the state and
+///   of the history) cut short by a crash left (the files themselves are then still the old
+///   ones, whole); nothing else
 ///   creates or removes anything.
 public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
+    /// The finished games' file (``GameHistory``), beside the state.
+    public var historyPath: String { directory + "/history.json" }
+    private let move: @Sendable (String, String) -> Int32
+    /// Why saving is refused: set when an unusable file could not be set aside. Shared by the
+    /// copies of the store (the board's and the saver's).
+    private let keptInPlace = Protected<String?>(nil)
 
-    public init(directory: String) {
+    /// - Parameter move: how an unusable file is moved aside (``TextFile/setAside(_:suffix:move:)``;
+    ///   a test's seam).
+    public init(directory: String, move: @escaping @Sendable (String, String) -> Int32 = TextFile.renameWithoutReplacing) {
         self.directory = directory
+        self.move = move
     }
 
     /// What ``load()`` found.
@@ -65,35 +79,47 @@ public struct StateStore: Sendable {
         return .unusable(problem: "\(path.shownPath) \(problem)")
     }
 
-    /// Moves the state file out of the way, kept for a person to look at, and returns where to:
-    /// `state.json.corrupt-<time>` (with `-2`, `-3`, … when that is taken: nothing is
-    /// overwritten). Throws, having moved nothing, when it cannot be moved.
+    /// Moves the state file (or a directory standing at its name) out of the way, kept for a
+    /// person to look at, and returns where to: `state.json.corrupt-<time>` (with `-2`, `-3`, …
+    /// when that is taken: nothing is overwritten). Throws, having moved nothing, when it cannot
+    /// be moved; from then on the store refuses to save over it.
     public func setAside() throws(StoreError) -> String {
         do {
-            return try TextFile.setAside(path, suffix: ".corrupt-\(Int(Date().timeIntervalSince1970))")
+            return try TextFile.setAside(path, suffix: ".corrupt-\(Int(Date().timeIntervalSince1970))", move: move)
         } catch {
-            throw StoreError(path: path, reason: error.reason)
+            keptInPlace.withValue { $0 = error.reason }
+            throw StoreError(path: path, reason: error.reason, code: error.code)
         }
     }
 
-    /// Makes the state directory and any missing parents, and removes what a save cut short
-    /// left. Returns the name of what it removed, if anything.
+    /// Whether saving is refused because an unusable file could not be set aside.
+    public var isKeptInPlace: Bool { keptInPlace.value != nil }
+
+    /// Makes the state directory and any missing parents, and removes what saves cut short
+    /// left. Returns the paths of what it removed.
     @discardableResult
-    public func prepare() throws(StoreError) -> String? {
+    public func prepare() throws(StoreError) -> [String] {
         do {
             try TextFile.makeDirectory(directory)
         } catch {
             throw StoreError(path: directory, reason: error.reason, code: error.code)
         }
         do {
-            return try TextFile.removeLeftover(of: path) ? TextFile.temporaryPath(for: path) : nil
+            return try TextFile.removeLeftovers(of: [path, historyPath])
         } catch {
             throw StoreError(path: path, reason: error.reason, code: error.code)
         }
     }
 
-    /// Writes `snapshot` atomically.
+    /// Writes `snapshot` atomically; throws without writing when the file there is kept in
+    /// place (see ``setAside()``).
     public func save(_ snapshot: GameSnapshot) throws {
+        if let why = keptInPlace.value {
+            throw StoreError(path: path, reason: """
+                not saved: the file there is unusable and could not be moved aside (\(why)), so the board keeps it \
+                and does not save; move it away and restart the board
+                """)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(SavedState(snapshot))

@@ -7,6 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Presentation
 import TicTacToe
 
 /// The option every command that talks to a running board shares.
@@ -218,6 +219,12 @@ struct History: ParsableCommand {
     @Option(help: "Print game N (1 is the latest) as a key script for simulate.")
     var script: Int?
 
+    func validate() throws {
+        if let script, !(1...GameHistory.capacity).contains(script) {
+            throw ValidationError("--script is \(script); give a game's number, from 1 (the latest) to \(GameHistory.capacity).")
+        }
+    }
+
     func run() throws {
         let reply = try socket.ask(.history)
         guard reply.type == .history else {
@@ -249,12 +256,14 @@ struct History: ParsableCommand {
 
 /// A finished game as `history` prints it.
 enum KeyScriptOfGame {
-    /// "3  2026-11-23T22:41:05Z  Alice (X) vs Bob (O)  Alice (X) wins in 7 moves".
+    /// "3  2026-11-23T22:41:05Z  Alice (X) vs Bob (O)  Alice (X) wins in 7 moves". What the
+    /// board sent is shown as text from outside (``String/shown(limit:)``): a board of another
+    /// version, or a history file, is no promise of a clean name.
     static func line(_ game: PlayedGame, number: Int) -> String {
         let opponent = Opponent(name: game.opponent) ?? .person
-        let players = game.names.players(facing: opponent)
+        let players = PlayerNames(x: game.names.x?.shown(), o: game.names.o?.shown()).facing(opponent)
         let result = OutcomeName.winner(game.outcome).map { "\(players.label(for: $0)) won" } ?? "a draw"
-        return "\(number)  \(game.finished)  \(players.matchTitle)  \(result) in \(game.moves.count) moves" + (game.carriedOver == nil ? "" : " (carried over a restart)")
+        return "\(number)  \(game.finished.shown())  \(players.matchTitle)  \(result) in \(game.moves.count) moves" + (game.carriedOver == nil ? "" : " (carried over a restart)")
     }
 
     /// The game as simulate's keys: as two players (the computer's moves too), O's start
@@ -263,7 +272,8 @@ enum KeyScriptOfGame {
         var lines = ["# game \(line(game, number: number))", "# replay: tictactoe history --script \(number) | tictactoe simulate"]
         if game.starter == "O" { lines.append("N  # O starts: the simulator's second game") }
         var keys: [Int] = []
-        if let earlier = game.carriedOver {
+        // A board's nine cells, or none: a shorter list from the board is not indexed past its end.
+        if let earlier = game.carriedOver, earlier.count == Position.all.count {
             let first = game.starter, second = first == "X" ? "O" : "X"
             let mine = Position.all.filter { earlier[$0.index] == first }.map(\.keypadKey)
             let theirs = Position.all.filter { earlier[$0.index] == second }.map(\.keypadKey)

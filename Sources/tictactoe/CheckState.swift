@@ -18,8 +18,8 @@ struct CheckState: ParsableCommand {
         abstract: "Check the saved game and the history without changing them; exit status 65 when the board could not use one.",
         discussion: """
             Reads state.json and history.json as the board does when it starts. A file it could not \
-            use is named with what is wrong; the board sets a bad state file aside at its next start \
-            (and starts a bad history afresh), so nothing needs doing by hand. A temporary file left \
+            use is named with what is wrong; the board sets a bad file aside at its next start (and \
+            starts afresh), so nothing needs doing by hand. A temporary file left \
             by a save that a crash or power cut cut short is listed: the board removes it when it starts.
             """)
 
@@ -47,7 +47,7 @@ struct CheckState: ParsableCommand {
 
     func run() throws {
         let store = StateStore(directory: stateDirectory)
-        let historyFile = stateDirectory + "/history.json"
+        let historyFile = store.historyPath
         var found = Found(state: "fresh", history: "fresh", leftovers: [])
         switch store.load() {
         case .fresh: break
@@ -65,14 +65,14 @@ struct CheckState: ParsableCommand {
             case .failure(let problem): (found.history, found.historyProblem) = ("unusable", problem.description)
             }
         }
-        found.leftovers = [store.path, historyFile].map { TextFile.temporaryPath(for: $0) }.filter { FileManager.default.fileExists(atPath: $0) }
+        found.leftovers = TextFile.leftovers(of: [store.path, historyFile])
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(found) else { throw ExitStatus.inputError }
             say(String(decoding: data, as: UTF8.self))
         } else {
-            say(Self.sentences(found, in: stateDirectory).joined(separator: "\n"))
+            say(Self.sentences(found, in: stateDirectory.shownPath).joined(separator: "\n"))
         }
         if found.state == "unusable" || found.history == "unusable" { throw ExitStatus.unusableState }
     }
@@ -89,11 +89,11 @@ struct CheckState: ParsableCommand {
         }
         switch found.history {
         case "read": lines.append("\(directory)/history.json: OK, \(found.games ?? 0) finished games.")
-        case "unusable": lines.append("\(found.historyProblem ?? "history.json"): the board will start its history afresh.")
+        case "unusable": lines.append("\(found.historyProblem ?? "history.json"): the board will set it aside and start its history afresh.")
         default: lines.append("\(directory)/history.json: none yet.")
         }
         for leftover in found.leftovers {
-            lines.append("\(leftover): left by a save that a crash or power cut interrupted; the board removes it when it starts.")
+            lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")
         }
         return lines
     }

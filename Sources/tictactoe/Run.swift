@@ -66,6 +66,8 @@ struct Run: AsyncParsableCommand {
             let names = ServiceLog.Level.allCases.map(\.description).joined(separator: ", ")
             throw ValidationError("--log-level is \(logLevel.quoted()); it must be one of \(names).")
         }
+        try PathArguments.checkStateDirectory(stateDirectory)
+        try PathArguments.checkSocket(socket)
     }
 
     func run() async throws {

@@ -52,6 +52,8 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         if stateDirectory != nil && serve == nil { throw ValidationError("--state-dir goes with --serve: the terminal game keeps no state.") }
+        try PathArguments.checkStateDirectory(stateDirectory)
+        try PathArguments.checkSocket(serve, option: "--serve")
         if leds != nil && serve == nil { throw ValidationError("--leds goes with --serve: the terminal game draws the LEDs itself.") }
     }
 

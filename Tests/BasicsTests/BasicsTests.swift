@@ -54,21 +54,44 @@ struct TextFileTests {
         return path
     }
 
-    @Test("a write replaces the file whole, and a link planted at the temporary name is removed, not written through")
+    /// The temporary names the next writes will try: the ones after the last taken (tests
+    /// running meanwhile take some too, so a few more than one).
+    private func nextTemporaryNames(of path: String, count: Int = 20) -> [String] {
+        let last = TextFile.temporaryNames.load(ordering: .relaxed)
+        return (last + 1...last + count).map { TextFile.temporaryPath(for: path, attempt: $0) }
+    }
+
+    @Test("a write replaces the file whole; links and directories planted at temporary names are passed over, not written through")
     func plantedLink() throws {
         let directory = folder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try TextFile.write("precious", to: directory + "/victim")
-        #expect(symlink(directory + "/victim", directory + "/wiring.svg.tmp") == 0)
+        let planted = nextTemporaryNames(of: directory + "/wiring.svg")
+        for (index, name) in planted.enumerated() {
+            #expect(index % 2 == 0 ? symlink(directory + "/victim", name) == 0 : mkdir(name, 0o755) == 0)
+        }
         try TextFile.write("<svg/>", to: directory + "/wiring.svg")
         #expect(try TextFile.read(directory + "/victim") == "precious")
         #expect(try TextFile.read(directory + "/wiring.svg") == "<svg/>")
         var status = stat()
         #expect(lstat(directory + "/wiring.svg", &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
-        #expect(access(directory + "/wiring.svg.tmp", F_OK) != 0, "the temporary file was left behind")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("wiring.svg.tmp") }.count
+        #expect(left == planted.count, "the write left a temporary file of its own, or removed a planted one")
     }
 
-    @Test("setting aside picks a free name: nothing is overwritten")
+    @Test("a hundred temporary names taken: the write fails saying so and the old file stays")
+    func everyNameTaken() throws {
+        let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try TextFile.write("old", to: directory + "/state.json")
+        for name in nextTemporaryNames(of: directory + "/state.json", count: 400) { #expect(mkdir(name, 0o755) == 0) }
+        #expect(throws: TextFileError(reason: "cannot write the file: a hundred temporary names beside it are taken", code: EEXIST)) {
+            try TextFile.write("new", to: directory + "/state.json")
+        }
+        #expect(try TextFile.read(directory + "/state.json") == "old")
+    }
+
+    @Test("setting aside picks a free name: nothing is overwritten, a directory too")
     func setAside() throws {
         let directory = folder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -82,21 +105,64 @@ struct TextFileTests {
         #expect(try asides.map { try TextFile.read($0) } == ["one", "two", "three"])
         #expect(access(path, F_OK) != 0)
         #expect(throws: TextFileError.self) { try TextFile.setAside(path, suffix: ".x") }
+        // A directory at the name is moved aside whole, beside the files, over none of them.
+        #expect(mkdir(path, 0o755) == 0)
+        try TextFile.write("inside", to: path + "/kept")
+        #expect(try TextFile.setAside(path, suffix: ".corrupt-1") == path + ".corrupt-1-4")
+        #expect(try TextFile.read(path + ".corrupt-1-4/kept") == "inside")
+        #expect(try TextFile.read(path + ".corrupt-1") == "one")
     }
 
-    @Test("what an interrupted write left is removed, link or file, and the file itself is untouched")
+    @Test("where the rename cannot refuse to replace (EINVAL), a plain rename to a name seen free: still nothing overwritten")
+    func setAsideWithoutNoReplace() throws {
+        let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/state.json"
+        let noFlag: TextFile.RenameAt2 = { _, _, _, _, _ in
+            errno = EINVAL
+            return -1
+        }
+        for text in ["one", "two"] {
+            try TextFile.write(text, to: path)
+            _ = try TextFile.setAside(path, suffix: ".corrupt-1") { TextFile.renameWithoutReplacing($0, $1, renameat2: noFlag) }
+        }
+        #expect(try TextFile.read(path + ".corrupt-1") == "one")
+        #expect(try TextFile.read(path + ".corrupt-1-2") == "two")
+    }
+
+    @Test("a move that fails (as a link does for another user's file, or on vfat) throws naming why and moves nothing")
+    func setAsideFails() throws {
+        let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/state.json"
+        try TextFile.write("damaged", to: path)
+        #expect(throws: TextFileError(reason: "cannot move it aside to \(path).x: operation not permitted", code: EPERM)) {
+            try TextFile.setAside(path, suffix: ".x") { _, _ in
+                errno = EPERM
+                return -1
+            }
+        }
+        #expect(try TextFile.read(path) == "damaged")
+    }
+
+    @Test("what interrupted writes left is removed, files and links (never followed); a directory at such a name is left alone")
     func leftover() throws {
         let directory = folder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
         try TextFile.write("old", to: path)
-        #expect(try TextFile.removeLeftover(of: path) == false)
-        try TextFile.write("half of the ne", to: TextFile.temporaryPath(for: path))
-        #expect(try TextFile.removeLeftover(of: path) == true)
-        #expect(symlink(path, TextFile.temporaryPath(for: path)) == 0)
-        #expect(try TextFile.removeLeftover(of: path) == true)
-        #expect(access(TextFile.temporaryPath(for: path), F_OK) != 0)
+        #expect(try TextFile.removeLeftovers(of: [path]) == [])
+        try TextFile.write("half of the ne", to: path + ".tmp-3")
+        try TextFile.write("an old version's", to: path + ".tmp")
+        #expect(symlink(path, path + ".tmp-12") == 0)
+        #expect(mkdir(path + ".tmp-7", 0o755) == 0)
+        try TextFile.write("not ours", to: path + ".tmp-x")
+        #expect(TextFile.leftovers(of: [path]) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
+        #expect(try TextFile.removeLeftovers(of: [path]) == [path + ".tmp", path + ".tmp-12", path + ".tmp-3"])
         #expect(try TextFile.read(path) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["state.json", "state.json.tmp-7", "state.json.tmp-x"])
+        try TextFile.write("new", to: path)
+        #expect(try TextFile.read(path) == "new")
     }
 
     @Test("a failed write names its errno and leaves the old file whole")
@@ -106,11 +172,12 @@ struct TextFileTests {
         #expect(throws: TextFileError(reason: "cannot write the file: no such file or directory", code: ENOENT)) {
             try TextFile.write("new", to: directory + "/missing/state.json")
         }
-        // A directory standing at the temporary name cannot be removed by unlink: the old file stays.
-        try TextFile.write("old", to: directory + "/state.json")
-        #expect(mkdir(directory + "/state.json.tmp", 0o755) == 0)
-        #expect(throws: TextFileError.self) { try TextFile.write("new", to: directory + "/state.json") }
-        #expect(try TextFile.read(directory + "/state.json") == "old")
+        // A directory standing at the file's own name cannot be renamed over: the write fails, whole.
+        #expect(mkdir(directory + "/state.json", 0o755) == 0)
+        #expect(throws: TextFileError(reason: "cannot write the file: is a directory", code: EISDIR)) {
+            try TextFile.write("new", to: directory + "/state.json")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["state.json"])
     }
 }
 

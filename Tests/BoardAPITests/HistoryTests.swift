@@ -1,7 +1,9 @@
+import Basics
 @testable import BoardAPI
 import Foundation
 import Presentation
 import Reactive
+import TestSupport
 import Testing
 import TicTacToe
 
@@ -87,13 +89,12 @@ struct HistoryTests {
         #expect(reread.games.last?.outcome == (reread.games.last?.starter == "X" ? "x-wins" : "o-wins"))
     }
 
-    @Test("a history that cannot be written says so once per kind and once when it works again; what a crash left is removed at start")
+    @Test("a history that cannot be written says so once per kind and once when it works again")
     func failingWrites() throws {
         let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.json"
-        try Data("{\"version\":1,\"ga".utf8).write(to: URL(fileURLWithPath: file + ".tmp"))
         let said = Protected<[String]>([])
         let scheduler = TestScheduler()
         let (presses, input) = Signal<Position>.pipe()
@@ -101,22 +102,21 @@ struct HistoryTests {
         let history = GameHistory(
             file: file, failed: { failure in said.withValue { $0.append(failure) } },
             recovered: { count in said.withValue { $0.append("works again after \(count)") } })
-        #expect(!FileManager.default.fileExists(atPath: file + ".tmp"), "the crash's leftover is still there")
         let recording = history.record(viewModel, clock: { Self.at(0) })
         func playAGame() {
             for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
             viewModel.newGame.apply()
             history.flush()
         }
-        // A directory at the temporary name: unlink cannot remove it, so every write fails.
-        try FileManager.default.createDirectory(atPath: file + ".tmp", withIntermediateDirectories: false)
+        // A directory at the file's name: a rename cannot replace it, so every write fails.
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
         for _ in 0..<3 { playAGame() }
-        #expect(!FileManager.default.fileExists(atPath: file))
-        try FileManager.default.removeItem(atPath: file + ".tmp")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["history.json"], "a failed write left something")
+        try FileManager.default.removeItem(atPath: file)
         playAGame()
         recording.dispose()
         #expect(said.value.count == 2, "\(said.value)")
-        #expect(said.value.first?.hasPrefix("\(file): cannot write the file: cannot remove the old") == true, "\(said.value)")
+        #expect(said.value.first?.hasPrefix("\(file): cannot write the file: is a directory") == true, "\(said.value)")
         #expect(said.value.last == "works again after 3")
         #expect(GameHistory(file: file).games.count == 4, "the games kept in memory were all written at last")
     }
@@ -125,8 +125,8 @@ struct HistoryTests {
         ("not JSON", "damaged or truncated JSON"),
         (#"{"version":9,"games":[]}"#, "version 9"),
         (#"{"version":1,"games":[{"opponent":5}]}"#, "games[0].opponent"),
-        ("{\"version\":1,\"games\":[\"\u{01}\"]}", "raw control character"),
-    ])
+        ("{\"version\":1,\"games\":[\"\u{01}\"]}", "the control character U+0001 stands raw inside text on line 1"),
+    ] + HistoryFileTests.namedProblems)
     func unreadable(contents: String, words: String) throws {
         let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -135,5 +135,136 @@ struct HistoryTests {
         let history = GameHistory(file: folder + "/history.json")
         #expect(history.games.isEmpty)
         #expect(history.problem?.contains(words) == true, "\(history.problem ?? "no problem")")
+        #expect(history.problem?.hasPrefix(folder + "/history.json: ") == true)
+        #expect(history.problem?.unicodeScalars.contains { $0.isInvisible } == false, "raw text in \(history.problem ?? "")")
+        let asides = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("history.json.corrupt-") }
+        #expect(asides.count == 1, "the unusable file was not set aside")
+        #expect(asides.first.map { history.problem?.contains("moved it to \(folder)/\($0) and started the history afresh") == true } == true)
+        #expect(try asides.first.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) } == contents)
+    }
+}
+
+/// A history file as the board writes it, its games checked one field at a time, its
+/// mutations, and one that cannot be set aside.
+@Suite("History files, untrusted")
+struct HistoryFileTests {
+    /// One game as the recorder writes it: X wins along the top row; `change` edits it.
+    static func file(_ change: (inout [String: Any]) -> Void = { _ in }) -> String {
+        var game: [String: Any] = [
+            "opponent": "two-players", "names": ["x": "Alice", "o": "Bob"], "starter": "X",
+            "started": "2026-11-23T22:41:05Z", "finished": "2026-11-23T22:42:00Z", "outcome": "x-wins",
+            "moves": [[7, "X"], [1, "O"], [8, "X"], [2, "O"], [9, "X"]].map { ["cell": $0[0], "player": $0[1], "at": "2026-11-23T22:41:05Z"] },
+        ]
+        change(&game)
+        let data = try? JSONSerialization.data(withJSONObject: ["version": 1, "games": [game]], options: [.sortedKeys])
+        return String(decoding: data ?? Data(), as: UTF8.self)
+    }
+
+    /// A file with one field changed, and words its problem must contain.
+    static let namedProblems: [(String, String)] = [
+        (file { $0["carriedOver"] = ["X", "O", ""] }, "games[0]: carriedOver has 3 cells; a board has 9"),
+        (file { $0["names"] = ["x": "Eve\nmallory: rm -rf", "o": "Bob"] }, "games[0]: names.x is \"EveU+000Amallory: rm -rf\"; it must be a name of at most 32 characters"),
+        (file { $0["names"] = ["o": String(repeating: "o", count: 33)] }, "names.o is"),
+        (file { $0["opponent"] = "computer-9" }, "games[0]: opponent is \"computer-9\"; it must be one of two-players"),
+        (file { $0["starter"] = "Z" }, "starter is \"Z\""),
+        (file { $0["outcome"] = "o-wins" }, "outcome is \"o-wins\", but the moves end in \"x-wins\""),
+        (file { $0["outcome"] = "draw\u{1B}[2J" }, "outcome is \"drawU+001B[2J\""),
+        (file { $0["finished"] = "yesterday" }, "finished is \"yesterday\"; it must be a UTC time"),
+        (file { $0["moves"] = [] as [Any] }, "moves is empty"),
+        (file { $0["moves"] = [["cell": 7, "player": "O", "at": "2026-11-23T22:41:05Z"]] }, "moves[0].player is \"O\"; it was X's turn"),
+        (file { $0["moves"] = [["cell": 70, "player": "X", "at": "2026-11-23T22:41:05Z"]] }, "moves[0].cell is 70; it must be from 1 to 9"),
+        (file { $0["moves"] = [7, 7].enumerated().map { ["cell": $1, "player": $0 == 0 ? "X" : "O", "at": "2026-11-23T22:41:05Z"] } },
+         "moves[1].cell is 7, which is taken"),
+        (file { $0["moves"] = [7, 1].enumerated().map { ["cell": $1, "player": $0 == 0 ? "X" : "O", "at": "2026-11-23T22:41:05Z"] } },
+         "the moves leave the game unfinished"),
+        (file { $0["carriedOver"] = ["X", "X", "X", "O", "O", "", "", "", ""] }, "games[0]: moves[0] comes after the game was over"),
+        (file { $0["carriedOver"] = ["O", "O", "", "", "", "", "", "", ""] }, "carriedOver is no board a game reaches: X started but has 0 marks against 2"),
+    ]
+
+    @Test("the file the recorder writes is read back whole")
+    func sample() {
+        guard case .success(let games) = Self.read(Self.file()) else {
+            Issue.record("the sample game was refused")
+            return
+        }
+        #expect(games.count == 1 && games[0].problem() == nil)
+    }
+
+    private static func read(_ contents: String) -> Result<[PlayedGame], GameHistory.Problem> {
+        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/history.json"))
+        return GameHistory.read(folder + "/history.json")
+    }
+
+    /// How many mutated history files each run reads.
+    static let cases = 3000
+
+    @Test("every mutation of a history file is read as valid games or refused with a sentence; none crashes, none shows raw text")
+    func mutated() throws {
+        let folder = NSTemporaryDirectory() + "history-fuzz-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/history.json"
+        // A game as the board writes one carried over a restart, against the computer: X's centre
+        // was on the board, then the diagonal from top left.
+        let seed = Self.file { game in
+            game["opponent"] = "computer-2"
+            game["carriedOver"] = ["", "", "", "", "X", "", "", "", ""]
+            game["moves"] = [[8, "O"], [7, "X"], [9, "O"], [3, "X"]].map { ["cell": $0[0], "player": $0[1], "at": "2026-11-23T22:41:05Z"] }
+        }
+        guard case .success = Self.read(seed) else {
+            Issue.record("the seed itself is refused")
+            return
+        }
+        var mutator = Mutator(seed: seed, randomSeed: 0x4157)
+        var read = 0, refused = 0
+        for _ in 0..<Self.cases {
+            try Data(mutator.next().utf8).write(to: URL(fileURLWithPath: file))
+            switch GameHistory.read(file) {
+            case .success(let games):
+                read += 1
+                #expect(games.allSatisfy { $0.problem() == nil })
+                for game in games {
+                    let shown = [game.names.x, game.names.o, game.finished, game.outcome].compactMap { $0 }.joined()
+                    #expect(!shown.unicodeScalars.contains { $0.isInvisible }, "raw text accepted: \(shown.debugDescription)")
+                    #expect(game.carriedOver.map { $0.count == 9 } ?? true)
+                }
+            case .failure(let problem):
+                refused += 1
+                #expect(problem.description.hasPrefix(file + ": "))
+                #expect(!problem.description.unicodeScalars.contains { $0.isInvisible }, "raw text in: \(problem.description.debugDescription)")
+            }
+        }
+        #expect(read > 0 && refused > Self.cases / 2, "\(read) read, \(refused) refused")
+    }
+
+    @Test("a history file that cannot be moved aside is never written over: the games are kept in memory only, and the problem says so")
+    func keptInPlace() throws {
+        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/history.json"
+        let damaged = Self.file { $0["carriedOver"] = ["X"] }
+        try Data(damaged.utf8).write(to: URL(fileURLWithPath: file))
+        let history = GameHistory(file: file, move: { _, _ in
+            errno = EPERM
+            return -1
+        })
+        #expect(history.path == nil)
+        #expect(history.problem?.contains("it could not be moved aside (cannot move it aside to \(file).corrupt-") == true, "\(history.problem ?? "")")
+        #expect(history.problem?.hasSuffix("never written over it: move it away and restart the board") == true, "\(history.problem ?? "")")
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let recording = history.record(viewModel, clock: { HistoryTests.at(0) })
+        for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
+        viewModel.newGame.apply()
+        history.flush()
+        recording.dispose()
+        #expect(history.games.count == 1, "the game was not kept in memory")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == damaged, "the damaged history was written over")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["history.json"])
     }
 }

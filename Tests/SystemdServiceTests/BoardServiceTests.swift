@@ -133,4 +133,76 @@ struct BoardServiceTests {
         #expect(store.load() == .restored(played))
         #expect(log.value.last?.contains("stopped") == true)
     }
+
+    /// Runs the service on `store` with a simulated chip until it is ready, presses the top
+    /// left cell, stops it, and returns the log.
+    private func pressOnce(store: StateStore) async throws -> [String] {
+        let clock = QueueScheduler(label: "test.clock")
+        let chip = SimulatedChip(clock: clock)
+        let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
+        let systemd = ServiceManager()
+        let log = Protected<[String]>([])
+        let loop = ThreadScheduler()
+        let service = BoardService(
+            configuration: Configuration(), openChip: { chip }, store: store, notifier: systemd.notifier(watching: person),
+            logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
+            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1))
+        let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
+        let running = Task { try await service.run(until: { for await _ in stop { return } }) }
+        var arrivals = systemd.arrived.makeAsyncIterator()
+        #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
+        person.press(p(0, 0))
+        loop.runAndWait {}
+        #expect(log.value.contains { $0.contains("X took (0, 0).") })
+        stopNow.yield()
+        try await running.value
+        return log.value
+    }
+
+    @Test("a damaged state file that cannot be moved aside (as a link fails for another user's file, or on vfat) is never overwritten",
+          .timeLimit(.minutes(1)))
+    func damagedFileKept() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let store = StateStore(directory: directory, move: { _, _ in
+            errno = EPERM
+            return -1
+        })
+        let damaged = Data("{\"cells\":[\"X\",\"".utf8)
+        try damaged.write(to: URL(fileURLWithPath: store.path))
+        let log = try await pressOnce(store: store)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == damaged, "the damaged file was overwritten")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["state.json"])
+        let said = log.first { $0.contains("could not be moved aside") }
+        #expect(said?.hasPrefix("error: \(store.path) is not a valid saved game") == true, "\(log)")
+        #expect(said?.contains("operation not permitted") == true && said?.contains("WITHOUT SAVING: move it away") == true, "\(log)")
+        #expect(log.contains { $0.hasPrefix("error: saving the game failed: \(store.path): not saved:") }, "\(log)")
+    }
+
+    @Test("a directory at state.json is moved aside and the game is saved", .timeLimit(.minutes(1)))
+    func directoryAtStateFile() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(directory: directory)
+        try FileManager.default.createDirectory(atPath: store.path + "/inside", withIntermediateDirectories: true)
+        let log = try await pressOnce(store: store)
+        #expect(log.contains { $0.contains("it is a directory; moved it to \(store.path).corrupt-") }, "\(log)")
+        #expect(store.load().snapshot?.board[p(0, 0)] == .x, "the press was not saved")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("state.json.corrupt-") }
+        #expect(aside.count == 1 && FileManager.default.fileExists(atPath: directory + "/" + aside[0] + "/inside"))
+    }
+
+    @Test("directories squatting temporary names (of this version and the last) stop neither the start nor a save", .timeLimit(.minutes(1)))
+    func squattedTemporaryNames() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(directory: directory)
+        for name in ["state.json.tmp", "state.json.tmp-1", "state.json.tmp-2", "history.json.tmp"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + name, withIntermediateDirectories: true)
+        }
+        _ = try await pressOnce(store: store)
+        #expect(store.load().snapshot?.board[p(0, 0)] == .x, "the press was not saved")
+    }
 }
+

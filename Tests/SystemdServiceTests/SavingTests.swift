@@ -105,15 +105,16 @@ struct SavingTests {
         let saving = Saving(store: store, logger: logger)
         saving.saver.submit(snapshot(moves: 1))
         saving.saver.flush()
-        let good = try TextFile.read(store.path)
-        // A directory at the temporary file's name: every save fails (unlink cannot remove it).
-        #expect(mkdir(TextFile.temporaryPath(for: store.path), 0o755) == 0)
+        // A directory where the file was (the file kept beside it): every save fails, as a
+        // rename over a directory does, and leaves nothing behind.
+        #expect(rename(store.path, store.path + ".good") == 0)
+        #expect(mkdir(store.path, 0o755) == 0)
         for moves in 2...6 {
             saving.saver.submit(snapshot(moves: moves))
             saving.saver.flush()
         }
-        #expect(try TextFile.read(store.path) == good, "a failed save touched the last good file")
-        #expect(rmdir(TextFile.temporaryPath(for: store.path)) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["state.json", "state.json.good"])
+        #expect(rmdir(store.path) == 0)
         saving.saver.submit(snapshot(moves: 7))
         saving.saver.flush()
         #expect(store.load().snapshot == snapshot(moves: 7))
@@ -121,7 +122,7 @@ struct SavingTests {
         #expect(saving.saves.last != nil)
         let lines = log.value
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.first?.hasPrefix("error: saving the game failed: \(store.path): cannot write the file: cannot remove the old") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("error: saving the game failed: \(store.path): cannot write the file: is a directory") == true, "\(lines)")
         #expect(lines.first?.contains("said once while it fails this way") == true)
         #expect(lines.last == "notice: saving the game works again, after 5 failed saves\n", "\(lines)")
     }

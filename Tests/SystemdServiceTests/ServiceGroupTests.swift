@@ -58,7 +58,7 @@ struct ServiceGroupTests {
             watchdogClock: TestScheduler(), pingInterval: .seconds(1),
             extraParts: { _ in [RecordingPart(name: "extra", journal: Protected([]))] })
         #expect(service.parts().map(\.name) == [
-            "saving", "game loop", "board", "autosave", "event log", "local API", "readiness", "watchdog", "extra",
+            "API socket", "saving", "game loop", "board", "autosave", "event log", "local API", "readiness", "watchdog", "extra",
         ])
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Presentation
 import TestSupport
@@ -166,20 +167,48 @@ struct StateStoreTests {
         #expect(try String(contentsOfFile: store.path, encoding: .utf8) == "corrupt")
     }
 
-    @Test("a link planted at the temporary name is replaced, never written through")
+    @Test("links planted at temporary names are never written through, and are removed at start (the history's leftovers too), not followed")
     func plantedLink() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = StateStore(directory: directory)
         let victim = directory + "/victim"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
-        #expect(symlink(victim, store.path + ".tmp") == 0)
+        let planted = [store.path + ".tmp"] + (1...3).map { TextFile.temporaryPath(for: store.path, attempt: $0) }
+        for name in planted { #expect(symlink(victim, name) == 0) }
         try store.save(GameSnapshot())
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious", "the save wrote through the link")
         var status = stat()
         #expect(lstat(store.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "the state file became a link")
         #expect(store.load() == .restored(GameSnapshot()))
-        #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
+        try Data("{\"version\":1,\"ga".utf8).write(to: URL(fileURLWithPath: store.historyPath + ".tmp-9"))
+        #expect(Set(try store.prepare()) == Set(planted + [store.historyPath + ".tmp-9"]), "the history's leftover was not removed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["state.json", "victim"])
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    }
+
+    @Test("a file that could not be moved aside is never saved over: the store refuses, naming the file and what to do")
+    func keptInPlace() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(directory: directory, move: { _, _ in
+            errno = EXDEV
+            return -1
+        })
+        try Data("corrupt".utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(!store.isKeptInPlace)
+        #expect(throws: StoreError.self) { try store.setAside() }
+        #expect(store.isKeptInPlace)
+        let copy = store
+        do {
+            try copy.save(GameSnapshot())
+            Issue.record("saved over a file that could not be set aside")
+        } catch let error as StoreError {
+            #expect(error.description.hasPrefix("\(store.path): not saved: the file there is unusable and could not be moved aside"))
+            #expect(error.description.hasSuffix("move it away and restart the board"))
+        }
+        #expect(try String(contentsOfFile: store.path, encoding: .utf8) == "corrupt")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["state.json"])
     }
 }
 

@@ -13,9 +13,15 @@ final class ServedSimulation {
     /// The board's log (standard output, as the service's goes to the journal).
     private let log = Pipe()
 
-    /// - Parameter socket: where to listen; by default in a new folder of its own.
-    init(socket: String? = nil) throws {
+    /// - Parameters:
+    ///   - socket: where to listen; by default in a new folder of its own.
+    ///   - history: the contents of `history.json` in the state directory before the start.
+    init(socket: String? = nil, history: String? = nil) throws {
         folder = try Tictactoe.temporaryFolder()
+        if let history {
+            try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
+            try Data(history.utf8).write(to: URL(fileURLWithPath: folder + "/state/history.json"))
+        }
         // Traversable by another user, for the permission test.
         chmod(folder, 0o755)
         self.socket = socket ?? folder + "/board.sock"
@@ -130,6 +136,23 @@ struct APICommandTests {
         let missing = try board.run(["history", "--script", "3"])
         #expect(missing.status == 65)
         #expect(missing.err.contains("there is no game 3"))
+    }
+
+    @Test("a hostile history file (a carried-over board of 3 cells, a line break in a name) is set aside at start: no crash, nothing raw shown")
+    func hostileHistory() throws {
+        let game = """
+            {"opponent":"two-players","names":{"x":"Eve\\nerror: forged","o":"Bob"},"starter":"X",\
+            "started":"2026-11-23T22:41:05Z","finished":"2026-11-23T22:42:00Z","outcome":"x-wins","carriedOver":["X","O",""],\
+            "moves":[{"cell":9,"player":"X","at":"2026-11-23T22:41:05Z"}]}
+            """
+        let board = try ServedSimulation(history: #"{"version":1,"games":["# + game + "]}")
+        defer { board.stop() }
+        let script = try board.run(["history", "--script", "1"])
+        #expect(script.signal == nil, "crashed")
+        #expect(script.status == 65 && script.err.contains("there is no game 1: the board has 0"), "\(script.err)")
+        #expect(try board.run(["history"]).out == "No finished games yet.\n")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: board.folder + "/state")
+        #expect(kept.contains { $0.hasPrefix("history.json.corrupt-") }, "\(kept)")
     }
 
     @Test("no board listening: 69, naming the socket and systemctl status; after SIGTERM the socket is gone")

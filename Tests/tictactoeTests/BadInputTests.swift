@@ -87,6 +87,22 @@ private let badInputs: [BadInput] = [
     BadInput("a configuration that is a device", ["check-config", "/dev/null"], status: 78, says: "/dev/null: cannot read the file"),
     BadInput("a missing configuration for run", ["run", "--config", "/nonexistent/tictactoe.toml"], status: 78,
              says: "/nonexistent/tictactoe.toml: cannot read the file"),
+    BadInput("a game number past any integer for history", ["history", "--script=-9223372036854775808"], status: 64,
+             says: "--script is -9223372036854775808; give a game's number, from 1 (the latest) to 100."),
+    BadInput("game 0 for history", ["history", "--script", "0"], status: 64, says: "--script is 0; give a game's number"),
+    BadInput("an empty socket path for run", ["run", "--socket", ""], status: 64,
+             says: "--socket is empty; give the path of the socket to make"),
+    BadInput("an empty state directory for run", ["run", "--state-dir", ""], status: 64,
+             says: "--state-dir is empty; give the directory where the game is kept"),
+    BadInput("a socket in a folder that does not exist", ["run", "--socket", "/nonexistent/\(escape)/board.sock"], status: 64,
+             says: "--socket is /nonexistent/U+001B[2J/board.sock, but /nonexistent/U+001B[2J is no directory"),
+    BadInput("a socket path too long for a socket", ["run", "--socket", "/tmp/" + String(repeating: "s", count: 200)], status: 64,
+             says: "--socket is 205 bytes long"),
+    BadInput("a socket path naming a file", ["run", "--socket", "/etc/hostname"], status: 64,
+             says: "--socket is /etc/hostname, which is there and is not a socket"),
+    BadInput("an empty socket path for simulate --serve", ["simulate", "--serve", ""], status: 64, says: "--serve is empty"),
+    BadInput("an empty state directory for simulate --serve", ["simulate", "--serve", "/tmp/x.sock", "--state-dir", ""], status: 64,
+             says: "--state-dir is empty"),
     BadInput("a missing chip for lights-off", ["lights-off", "--chip", "/nonexistent/gpiochip9"], status: 69, says: "/nonexistent/gpiochip9"),
 ]
 
@@ -126,6 +142,21 @@ struct BadInputTests {
         let withCorruptState = try Tictactoe.run(["run", "--chip", "/nonexistent/gpiochip9", "--state-dir", folder, "--realtime-priority", "0"])
         #expect(withCorruptState.status == 69)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.json"], "the corrupt state was moved")
+    }
+
+    @Test("run with a socket it cannot make stops before the state is read, moved or saved")
+    func badSocketTouchesNoState() throws {
+        let folder = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let corrupt = Data("{\"version\": 1, \"cells\": [".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: folder + "/state.json"))
+        for socket in [folder + "/missing/board.sock", folder + "/state.json", ""] {
+            let outcome = try Tictactoe.run(["run", "--socket", socket, "--state-dir", folder, "--realtime-priority", "0"])
+            #expect(outcome.status == 64, "\(outcome.err)")
+            #expect(outcome.err.contains("--socket is"), "\(outcome.err)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.json"], "the state directory was touched")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/state.json")) == corrupt)
+        }
     }
 
     @Test("random scripts from a fixed seed: played (0) or refused at the first unknown key (65); never a crash")

@@ -111,7 +111,7 @@ else
 \"by_itself\":\"$by_itself\",\"dpkg_audit\":\"$audit\",\"repair\":\"$repair\",\
 \"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",\
 \"waited_s\":$((waited / 2)),\"restarts\":$(prop NRestarts),$(board),\
-\"leftovers\":$(find -L $state -maxdepth 1 -name '*.tmp' 2>/dev/null | wc -l),\
+\"leftovers\":$(find -L $state -maxdepth 1 -name '*.tmp*' 2>/dev/null | wc -l),\
 \"set_aside\":$(find -L $state -maxdepth 1 -name '*corrupt*' 2>/dev/null | wc -l),\
 \"ext4_errors\":$(dmesg | grep -c 'EXT4-fs error'),\"ext4\":\"$(dmesg | grep 'EXT4-fs' | one_line)\",\
 \"journal\":\"$(journalctl -b -u tictactoe.service -o cat | grep -E 'saved game|removed|corrupt|moved it|could not|failed' | one_line)\"}"

@@ -27,12 +27,51 @@ public struct APIListener: Sendable {
     }
 }
 
+/// The board's API socket, had first of all: a socket that cannot be made (a bad `--socket`
+/// path, another board listening there) stops the start before the board opens its chip or
+/// touches the state directory.
+///
+/// ## Contract
+/// - ``start()`` takes the listening socket (systemd's, or one made at a path; `nil`: no API),
+///   or throws having made nothing.
+/// - ``take()`` hands it over once, to ``LocalAPI``, which closes it from then on.
+/// - ``stop()`` closes a socket never handed over (a later part failed to start) and removes
+///   the one it made.
+public final class APISocket: ServicePart {
+    public let name = "API socket"
+    private let make: @Sendable () throws -> APIListener?
+    private let held = Protected<APIListener?>(nil)
+
+    public init(make: @escaping @Sendable () throws -> APIListener?) {
+        self.make = make
+    }
+
+    public func start() async throws {
+        let listener = try make()
+        held.withValue { $0 = listener }
+    }
+
+    /// The socket, the first time; `nil` after that, or when there is none.
+    public func take() -> APIListener? {
+        held.withValue { held in
+            defer { held = nil }
+            return held
+        }
+    }
+
+    public func stop() async {
+        guard let listener = take() else { return }
+        close(listener.fd)
+        if let madeAt = listener.madeAt { unlink(madeAt) }
+    }
+}
+
 /// The board's own API on a Unix socket (``BoardAPIServer``), with the history of finished
 /// games kept in the state directory.
 ///
 /// ## Contract
-/// - ``start()`` takes the listening socket (systemd's, or one made at a path), reads the
-///   history (an unreadable one is logged and started afresh), starts recording finished games
+/// - ``start()`` takes the listening socket (from ``APISocket``), reads the
+///   history (an unusable one is logged, moved aside and started afresh, see ``GameHistory``), starts recording finished games
 ///   and serving; when the socket cannot be had it throws, and nothing is left running.
 /// - While it runs, clients see every change of state and their commands enter the game as
 ///   the buttons' do; the game loop's cost does not depend on how many clients there are.
@@ -80,7 +119,7 @@ public final class LocalAPI: ServicePart {
                 logger.error("writing the game history failed: \(failure); the games are kept in memory and the next finished game tries again (said once while it fails this way)")
             },
             recovered: { failures in logger.notice("writing the game history works again, after \(failures) failed \(failures == 1 ? "write" : "writes")") })
-        if let problem = history.problem { logger.error("the game history \(problem); starting it afresh") }
+        if let problem = history.problem { logger.error("the game history \(problem)") }
         let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
         let server = BoardAPIServer(
             listener: listener.fd, control: control, loop: loop, program: program,

@@ -1,3 +1,4 @@
+import Basics
 import BoardConfiguration
 import GPIO
 import Reactive
@@ -9,7 +10,8 @@ import WiredBoard
 /// ## Contract
 /// - ``start()`` opens the chip and reads the saved game, then builds the ``GameBoard`` (which
 ///   requests every line or none); only then is the state directory made, what a save cut
-///   short left removed and an unusable state file set aside. When any step fails nothing is left requested and the error is thrown.
+///   short left removed and an unusable state file set aside (one that cannot be set aside is
+///   kept, and the store then refuses to save over it). When any step fails nothing is left requested and the error is thrown.
 ///   The board is built but not started: ``Readiness`` starts it once every observer is in place.
 /// - ``board`` and ``chip`` may be used from ``start()``'s return until ``stop()``.
 /// - ``stop()`` runs ``GameBoard/shutdown()`` on the game loop, so no scan step follows it.
@@ -48,14 +50,14 @@ public final class PlayingBoard: ServicePart {
         let chip = try openChip()
         let saved = store.load()
         let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
-        let leftover: String?
+        let leftovers: [String]
         do {
-            leftover = try store.prepare()
+            leftovers = try store.prepare()
         } catch {
             loop.runAndWait { board.shutdown() }
             throw error
         }
-        if let leftover { logger.info("removed \(leftover), left by a save that a crash or power cut interrupted") }
+        for leftover in leftovers { logger.info("removed \(leftover.shownPath), left by a save that a crash or power cut interrupted") }
         switch saved {
         case .restored(let snapshot):
             logger.info("restored the saved game from \(store.path): score \(snapshot.score)")
@@ -66,7 +68,10 @@ public final class PlayingBoard: ServicePart {
                 let aside = try store.setAside()
                 logger.error("\(problem); moved it to \(aside) and started fresh")
             } catch {
-                logger.error("\(problem); it could not be moved aside (\(error.reason)), so it stays where it is and the game starts fresh")
+                logger.error("""
+                    \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
+                    game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
+                    """)
             }
         }
         running.withValue { $0 = (chip, board) }
