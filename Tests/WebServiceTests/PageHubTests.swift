@@ -47,7 +47,9 @@ struct PageHubTests {
         // What was held when the next would have gone over the bound, and nothing after it.
         #expect(received.dropFirst().allSatisfy { $0 == large.utf8.count })
         #expect(received.reduce(0, +) <= PageHub.pageBacklogBytes)
-        #expect(received.count == 1 + (PageHub.pageBacklogBytes - (received.first ?? 0)) / large.utf8.count)
+        let first = received.first ?? 0
+        let fitting = (PageHub.pageBacklogBytes - first) / large.utf8.count
+        #expect(received.count == 1 + fitting)
         #expect(hub.waiting(for: reader) != nil)
         hub.leave(reader)
         hub.leave(stalled)

@@ -42,7 +42,7 @@ struct TrafficTests {
         let whole = traffic.scan(Self.page.suffix(1))
         #expect(whole == .init(passing: Self.page))
         #expect(!traffic.isInsideHead)
-        let two = traffic.scan(Self.page + Self.page + Self.page.prefix(5))
+        let two = traffic.scan(Self.page + Self.page + Array(Self.page.prefix(5)))
         #expect(two == .init(passing: Self.page + Self.page))
         #expect(traffic.requests == 3)
         #expect(traffic.isInsideHead)
