@@ -16,6 +16,11 @@ import Foundation
 ///   page reads them as any client of docs/API.md does); its replies (`ok`, `error`, `status`,
 ///   `history`) go to the page whose command they answer. The board answers a connection's
 ///   commands one at a time, in order, so a queue of the asking pages pairs them.
+/// - Bounded, and fair: at most ``waitingLimit`` commands wait for the board's answers, and at
+///   most ``waitingPerPage`` of one page's, so the lines queued for the board never pass
+///   ``waitingLimit`` times a page message's greatest length, and one page asking as fast as it
+///   may cannot keep another page's commands out. A command over either bound is answered at
+///   once with an `error`, and never reaches the board.
 /// - When the board goes away every page is told (`web` with `reachable: false`) and every
 ///   command still waiting gets an `error`; commands sent meanwhile get one at once. When it
 ///   returns, its new `hello` and `state` reach every page.
@@ -53,6 +58,13 @@ public struct BoardRelay: Sendable {
     /// The pages whose commands the board has not answered yet, oldest first.
     private var waiting: [PageID] = []
 
+    /// Commands of all pages waiting for the board's answers: with the board's own bound on what
+    /// it holds for a client, far more than 64 pages pressing at once need.
+    public static let waitingLimit = 64
+    /// Commands of one page waiting: a page sends at most 10 a second, and the board answers
+    /// most in a millisecond.
+    public static let waitingPerPage = 8
+
     public init(playing: Bool) {
         self.playing = playing
     }
@@ -76,6 +88,9 @@ public struct BoardRelay: Sendable {
     public mutating func page(_ page: PageID, asked request: APIRequest) -> [Delivery] {
         guard reachable else {
             return [.page(page, Self.error(request.command, "the board cannot be reached: \(why)"))]
+        }
+        guard waiting.count < Self.waitingLimit, waiting.count(where: { $0 == page }) < Self.waitingPerPage else {
+            return [.page(page, Self.error(request.command, "the board is busy answering other requests: try again in a moment"))]
         }
         waiting.append(page)
         return [.board(request.line)]

@@ -50,6 +50,33 @@ struct BoardRelayTests {
         #expect(result6 == [])
     }
 
+    @Test("one page asking as fast as it may holds at most 8 commands at the board, and never keeps another page out; 64 wait at most")
+    func waitingBounded() {
+        var relay = connected()
+        for page in 1...9 { _ = relay.pageJoined(page) }
+        var toBoard = 0
+        var busy = 0
+        for _ in 0..<20 {
+            for delivery in relay.page(1, asked: .history) {
+                if case .board = delivery { toBoard += 1 }
+                if case .page(1, let text) = delivery, text.contains("busy") { busy += 1 }
+            }
+        }
+        #expect(toBoard == BoardRelay.waitingPerPage)
+        #expect(busy == 20 - BoardRelay.waitingPerPage)
+        #expect(relay.page(2, asked: press5) == [.board(press5.line)])
+        // The board answers page 1's first: it may ask again.
+        #expect(relay.boardSent(ok) == [.page(1, ok)])
+        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
+        // Every page at its bound: the 65th command waits for none.
+        for page in 2...9 {
+            for _ in 0..<BoardRelay.waitingPerPage { _ = relay.page(page, asked: .status) }
+        }
+        let over = relay.page(9, asked: .status)
+        #expect(over.count == 1)
+        if case .page(9, let text)? = over.first { #expect(text.contains("busy")) } else { Issue.record("\(over)") }
+    }
+
     @Test("a reply to a page that has left is dropped, and the next reply still finds its page")
     func leftPage() {
         var relay = connected()
