@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -53,7 +53,7 @@ deb: setup-packaging
 ## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
 ## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
 ## cached in ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test trixie-unit-test storage-test browser-test package-test kernel-test appliance-test
+test: setup-tests unit-test trixie-unit-test storage-test browser-test hostile-test package-test kernel-test appliance-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
@@ -76,6 +76,14 @@ browser-test: setup-tests
 	$(SWIFT) build --product tictactoe
 	$(SWIFT) build --product tictactoe-web
 	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py
+
+## Hostile and careless clients against the real programs (the simulated board's socket and the
+## web view): floods for a minute each, with the processes' memory and another client's
+## press-to-state time held to the bounds docs/TESTING.md states.
+hostile-test: setup-tests
+	$(SWIFT) build --product tictactoe
+	$(SWIFT) build --product tictactoe-web
+	cd hostile && SWIFT=$(SWIFT) python3 -m pytest -v -s test_hostile.py
 
 package-test: setup-tests
 	python3 -m pytest -v packaging/test_deb.py

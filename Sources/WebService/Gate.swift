@@ -27,9 +27,11 @@ import Glibc
 ///   ``Limits/perAddress`` from one address (an IPv6 /64 counts as one address), so that one
 ///   client cannot fill the slots: the next is answered `503` and closed. Each connection holds
 ///   at most ``Limits/buffer`` bytes each way plus one request head being read
-///   (``ClientTraffic/Limits/head``); a side that does not read stops the other side being read.
-/// - **Timed by the clock it is given.** A head must be whole within ``Limits/head``, and a
-///   client that sends nothing for ``Limits/idle`` is closed. The gate reads `now` whenever it
+///   (``ClientTraffic/Limits/head``), and its socket's send buffer in the kernel is as large; a
+///   side that does not read stops the other side being read.
+/// - **Timed by the clock it is given.** A head must be whole within ``Limits/head``, a
+///   client that sends nothing for ``Limits/idle`` is closed, and so is one that takes nothing
+///   of what waits for it for ``Limits/stalled``. The gate reads `now` whenever it
 ///   wakes; a test with virtual time advances it and calls ``wake()``.
 /// - Its own thread (poll), started by ``start()``; ``stop()`` closes every connection and the
 ///   listening sockets and returns once the thread has ended.
@@ -43,6 +45,10 @@ public final class Gate: @unchecked Sendable {
         public var head: Duration = .seconds(5)
         /// Silence from a client, between requests or on a WebSocket (the page pings every 20 s).
         public var idle: Duration = .seconds(60)
+        /// A client that takes none of what waits for it: a browser's network side reads its
+        /// sockets whatever its page is doing, so one that stops is gone, or means harm (it
+        /// would keep the server's writer for it waiting, and what the server holds for it).
+        public var stalled: Duration = .seconds(20)
         /// Bytes held for a connection in each direction.
         public var buffer = 65_536
         public var traffic = ClientTraffic.Limits()
@@ -60,7 +66,7 @@ public final class Gate: @unchecked Sendable {
         public var turnedAwayFromAddress = 0
         /// Closed for breaking a rule of ``ClientTraffic``.
         public var refused = 0
-        /// Closed for a slow head or a silent client.
+        /// Closed for a slow head, a silent client or one that takes nothing.
         public var timedOut = 0
     }
 
@@ -73,6 +79,9 @@ public final class Gate: @unchecked Sendable {
         case turnedAway
         case turnedAwayFromAddress
         case refused(ClientTraffic.Refusal)
+        /// A client has a whole buffer waiting for it: the gate reads no more of the server for
+        /// it until it takes some.
+        case clientBehind
         case timedOut
         /// A connection ended (any way but being turned away).
         case closed
@@ -90,6 +99,8 @@ public final class Gate: @unchecked Sendable {
         /// Client bytes read after a head asking for an upgrade, scanned once the server answers.
         var held: [UInt8] = []
         var lastHeard: MonotonicInstant
+        /// Since when bytes have waited for the client without it taking any.
+        var stalledSince: MonotonicInstant?
         var headBegan: MonotonicInstant?
         /// The server has closed its side, or has nothing more to send: the connection ends once
         /// the client has what is left.
@@ -246,7 +257,16 @@ public final class Gate: @unchecked Sendable {
     /// Moves what can be moved for one connection; `false` when it has ended.
     private func serve(_ connection: Connection, clientEvents: Int32, serverEvents: Int32) -> Bool {
         if serverEvents & Int32(POLLOUT) != 0, !flush(&connection.toServer, to: connection.server) { return false }
+        let waiting = connection.toClient.count
         if clientEvents & Int32(POLLOUT) != 0, !flush(&connection.toClient, to: connection.client) { return false }
+        let tookSome = connection.toClient.count < waiting
+        defer {
+            if connection.toClient.isEmpty {
+                connection.stalledSince = nil
+            } else if tookSome || connection.stalledSince == nil {
+                connection.stalledSince = now()
+            }
+        }
         if connection.serverDone && connection.toClient.isEmpty { return false }
         if serverEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
             let count = read(connection.server, &buffer, buffer.count)
@@ -261,7 +281,9 @@ public final class Gate: @unchecked Sendable {
                     }
                     if status == 101 { connection.traffic.upgraded() } else { connection.traffic.notUpgraded() }
                 }
+                let wasBehind = connection.toClient.count >= limits.buffer
                 connection.toClient.append(contentsOf: bytes)
+                if !wasBehind && connection.toClient.count >= limits.buffer { events(.clientBehind) }
                 if !connection.traffic.isWaitingForUpgrade && !connection.held.isEmpty {
                     let held = connection.held
                     connection.held = []
@@ -332,6 +354,7 @@ public final class Gate: @unchecked Sendable {
 
     private func expired(_ connection: Connection, at moment: MonotonicInstant) -> Bool {
         if let began = connection.headBegan, moment - began >= limits.head { return true }
+        if let stalled = connection.stalledSince, moment - stalled >= limits.stalled { return true }
         return moment - connection.lastHeard >= limits.idle
     }
 
@@ -343,6 +366,7 @@ public final class Gate: @unchecked Sendable {
         for connection in connections {
             nearest = min(nearest, connection.lastHeard + limits.idle - moment)
             if let began = connection.headBegan { nearest = min(nearest, began + limits.head - moment) }
+            if let stalled = connection.stalledSince { nearest = min(nearest, stalled + limits.stalled - moment) }
         }
         return Int32(max(1, min(1000, nearest.nanoseconds / 1_000_000 + 1)))
     }
@@ -365,6 +389,10 @@ public final class Gate: @unchecked Sendable {
                 turnAway(client, saying: "Your device has as many connections open to the board as it may: close a page of it, or try later.", event: .turnedAwayFromAddress)
                 continue
             }
+            // The kernel's own buffer for the client, bounded too: left to itself it grows to
+            // megabytes for a client that takes nothing, where the gate's limits cannot see.
+            var sendBuffer = Int32(limits.buffer)
+            setsockopt(client, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             guard let server = try? Self.connectUpstream(upstream) else {
                 Self.closeGently(client)
                 continue

@@ -1,26 +1,31 @@
 import BoardAPI
 import FlyingFox
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Synchronization
 import WebView
 
 /// Where the pages meet the board: the ``BoardRelay`` behind a lock, the pages' outgoing
-/// message streams, and the ``BoardLink`` that carries lines to the board.
+/// streams of WebSocket frames, and the ``BoardLink`` that carries lines to the board.
 ///
 /// Thread-safe: pages join, leave and ask from their own tasks, the link reports from its
 /// thread. Messages are handed to the pages' streams (which never block) under the lock, so
 /// every page gets them in the relay's order: a page that joins as the board changes gets the
 /// board as it was, then the change, never the other way round.
 ///
-/// Bounded in bytes: a page holds at most ``pageBacklog`` messages and ``pageBacklogBytes`` bytes
-/// of text it has not taken yet (its WebSocket takes a message when it has written the one
-/// before). A page that falls further behind is closed rather than sent a board with gaps in it
+/// Bounded in bytes: a page holds at most ``pageBacklog`` frames and ``pageBacklogBytes`` bytes
+/// of payload it has not taken yet (its WebSocket takes a frame when it has written the one
+/// before, ``PageSocket``). A page that falls further behind is closed rather than sent a board with gaps in it
 /// (its browser connects again and is sent the board as it is then). So all pages together hold
 /// at most the gate's connections times ``pageBacklogBytes``, whatever they ask and however
 /// slowly they read.
 final class PageHub: Sendable {
     private struct Page {
-        var stream: AsyncStream<WSMessage>.Continuation
-        /// Bytes of text handed to the stream and not yet taken from it.
+        var stream: AsyncStream<WSFrame>.Continuation
+        /// Bytes of payload handed to the stream and not yet taken from it.
         var waiting = 0
     }
 
@@ -47,10 +52,11 @@ final class PageHub: Sendable {
     var pageCount: Int { pages.withLock { $0.pages.count } }
     var playing: Bool { pages.withLock { $0.relay.playing } }
 
-    /// A new page: its identity and the stream of what it is sent, beginning with the board as
-    /// it is now.
-    func join() -> (BoardRelay.PageID, AsyncStream<WSMessage>) {
-        let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingOldest(Self.pageBacklog))
+    /// A new page: its identity and the stream of the frames it is sent, beginning with the
+    /// board as it is now. The stream ends after a close frame, or when the page is closed for
+    /// falling behind.
+    func join() -> (BoardRelay.PageID, AsyncStream<WSFrame>) {
+        let (stream, continuation) = AsyncStream<WSFrame>.makeStream(bufferingPolicy: .bufferingOldest(Self.pageBacklog))
         let id = pages.withLock { pages in
             let id = pages.nextID
             pages.nextID += 1
@@ -60,10 +66,10 @@ final class PageHub: Sendable {
         }
         // What the page's socket takes from this stream is no longer held here.
         let taking = Taking(stream.makeAsyncIterator())
-        let taken = AsyncStream<WSMessage> { [weak self] in
-            guard let message = await taking.next() else { return nil }
-            if case .text(let text) = message { self?.taken(text.utf8.count, by: id) }
-            return message
+        let taken = AsyncStream<WSFrame> { [weak self] in
+            guard let frame = await taking.next() else { return nil }
+            self?.taken(frame.payload.count, by: id)
+            return frame
         }
         return (id, taken)
     }
@@ -92,6 +98,20 @@ final class PageHub: Sendable {
         pages.withLock { deliver([.page(page, text)], in: &$0) }
     }
 
+    /// Sends one page a frame of the protocol's own (a pong frame).
+    func send(_ frame: WSFrame, to page: BoardRelay.PageID) {
+        pages.withLock { send(frame, to: page, in: &$0) }
+    }
+
+    /// Answers a page's close frame with one of its own and ends its stream after it.
+    func close(_ page: BoardRelay.PageID, answering frame: WSFrame) {
+        pages.withLock { pages in
+            let code = frame.payload.count >= 2 ? Data(frame.payload.prefix(2)) : Data()
+            send(WSFrame(fin: true, opcode: .close, mask: nil, payload: code), to: page, in: &pages)
+            pages.pages.removeValue(forKey: page)?.stream.finish()
+        }
+    }
+
     func boardConnected() { pages.withLock { deliver($0.relay.boardConnected(), in: &$0) } }
     func boardSent(_ line: String) { pages.withLock { deliver($0.relay.boardSent(line), in: &$0) } }
     func boardLost(_ reason: String) { pages.withLock { deliver($0.relay.boardLost(reason), in: &$0) } }
@@ -108,9 +128,13 @@ final class PageHub: Sendable {
     }
 
     private func send(_ text: String, to id: BoardRelay.PageID, in pages: inout Pages) {
+        send(WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(text.utf8)), to: id, in: &pages)
+    }
+
+    private func send(_ frame: WSFrame, to id: BoardRelay.PageID, in pages: inout Pages) {
         guard var page = pages.pages[id] else { return }
-        let bytes = text.utf8.count
-        if page.waiting + bytes <= Self.pageBacklogBytes, case .enqueued = page.stream.yield(.text(text)) {
+        let bytes = frame.payload.count
+        if page.waiting + bytes <= Self.pageBacklogBytes, case .enqueued = page.stream.yield(frame) {
             page.waiting += bytes
             pages.pages[id] = page
             return
@@ -120,14 +144,14 @@ final class PageHub: Sendable {
     }
 }
 
-/// The one reader of a page's stream: FlyingFox takes a page's messages from one task, one at a
+/// The one reader of a page's stream: FlyingFox writes a page's frames from one task, one at a
 /// time, so the iterator is never used by two at once.
 private final class Taking: @unchecked Sendable {
-    private var iterator: AsyncStream<WSMessage>.Iterator
+    private var iterator: AsyncStream<WSFrame>.Iterator
 
-    init(_ iterator: AsyncStream<WSMessage>.Iterator) {
+    init(_ iterator: AsyncStream<WSFrame>.Iterator) {
         self.iterator = iterator
     }
 
-    func next() async -> WSMessage? { await iterator.next() }
+    func next() async -> WSFrame? { await iterator.next() }
 }

@@ -99,7 +99,7 @@ public final class WebService: Sendable {
         hub = PageHub(playing: options.playing) { link.send($0) }
         let routes = PageRoutes(
             files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts),
-            sockets: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: PageSocket(hub: hub, now: options.now))),
+            sockets: WebSocketHTTPHandler(handler: PageSocket(hub: hub, now: options.now)),
             addresses: { Machine.addresses })
         server = HTTPServer(config: HTTPServer.Configuration(
                 address: sockaddr_un.unix(path: socket), pool: SocketPool(queue: ReadinessQueue()), logger: .disabled), handler: routes)

@@ -18,8 +18,13 @@ public final class WebClient: @unchecked Sendable {
 
     /// - Parameter source: the loopback address to connect from (any of 127.0.0.0/8 is this
     ///   machine's): a test's second visitor, as the gate tells addresses apart.
-    public init(port: UInt16, from source: String = "127.0.0.1") throws {
+    /// - Parameter receiveBuffer: the socket's receive buffer in bytes, when a test wants a
+    ///   client whose side fills quickly (one that does not read).
+    public init(port: UInt16, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)

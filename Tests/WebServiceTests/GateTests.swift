@@ -40,6 +40,31 @@ struct GateTests {
         await web.stop()
     }
 
+    @Test("a client that takes nothing of what waits for it for 20 s is closed, not before; one that reads is not")
+    func stalledClient() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let stalled = try WebClient(port: web.port, receiveBuffer: 4096)
+            // Requests enough that their answers fill every buffer on the way back.
+            let request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            stalled.send(String(repeating: request, count: 400))
+            #expect(web.events.wait { $0 == .accepted })
+            // The server's answers pile up to the gate's bound: then nothing moves.
+            #expect(web.events.wait { $0 == .clientBehind })
+            web.advance(by: .seconds(19))
+            #expect(web.events.count { $0 == .timedOut } == 0)
+            web.advance(by: .seconds(1))
+            #expect(web.events.wait { $0 == .timedOut })
+            let reader = try WebClient(port: web.port)
+            for _ in 0..<3 {
+                #expect(try reader.get("/", host: "localhost").status == 200)
+                web.advance(by: .seconds(15))
+            }
+            #expect(web.events.count { $0 == .timedOut } == 1)
+        }
+        await web.stop()
+    }
+
     @Test("64 connections are taken, 16 at most from one address; the next is answered 503 and closed; one closing makes room")
     func connectionLimit() async throws {
         let web = try RunningWeb()

@@ -11,7 +11,7 @@ struct PageHubTests {
         let (other, _) = hub.join()
         for index in 0..<PageHub.pageBacklog + 10 { hub.send("\(index)", to: page) }
         var received: [String] = []
-        for await case .text(let text) in messages { received.append(text) }
+        for await frame in messages { received.append(String(decoding: frame.payload, as: UTF8.self)) }
         // The board as it was when the page joined, then the first of the messages, in order.
         let numbers = received.compactMap(Int.init)
         #expect(received.count == PageHub.pageBacklog)
@@ -34,7 +34,7 @@ struct PageHubTests {
             hub.send(large, to: reader)
             hub.send(large, to: stalled)
             // The reader's socket takes each message as it comes.
-            guard case .text(let text)? = await readerIterator.next() else {
+            guard let text = await readerIterator.next().map({ String(decoding: $0.payload, as: UTF8.self) }) else {
                 Issue.record("the reading page was not sent its message")
                 break
             }
@@ -43,7 +43,7 @@ struct PageHubTests {
         }
         #expect(hub.waiting(for: stalled) == nil)
         var received: [Int] = []
-        for await case .text(let text) in stalledMessages { received.append(text.utf8.count) }
+        for await frame in stalledMessages { received.append(frame.payload.count) }
         // What was held when the next would have gone over the bound, and nothing after it.
         #expect(received.dropFirst().allSatisfy { $0 == large.utf8.count })
         #expect(received.reduce(0, +) <= PageHub.pageBacklogBytes)
