@@ -1,5 +1,4 @@
 import Basics
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -91,6 +90,9 @@ public final class BoardAPIServer: @unchecked Sendable {
         var woken = false
     }
 
+    /// The server's own thread (not the game loop, `loop`).
+    private let poller = PollLoop(named: "board-api")
+
     private let listener: Int32
     private let control: RemoteControl
     private let loop: any Scheduler
@@ -98,11 +100,8 @@ public final class BoardAPIServer: @unchecked Sendable {
     private let facts: Facts
     private let history: GameHistory?
     private let limits: Limits
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
     private let mailbox = Protected(Mailbox())
     private let observation = SerialDisposable()
-    private let finished = DispatchSemaphore(value: 0)
     private let running = Protected(false)
 
     // Confined to the server's thread.
@@ -129,12 +128,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         self.facts = facts
         self.history = history
         self.limits = limits
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 {
-            fatalError("BoardAPIServer: no pipe for waking the server: \(TextFile.describeErrno(errno))")
-        }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
-        for fd in [wakeRead, wakeWrite, listener] { Self.makeNonBlocking(fd) }
+        Self.makeNonBlocking(listener)
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -146,10 +140,7 @@ public final class BoardAPIServer: @unchecked Sendable {
             control.start()
             observation.inner = control.observeStates { [weak self] state in self?.post(.state(state)) }
         }
-        LoopThread.start(named: "board-api") { [self] in
-            serve()
-            finished.signal()
-        }
+        poller.start { [self] poller in serve(poller) }
     }
 
     /// Stops serving: the observation ends on the game loop, every connection is closed.
@@ -159,18 +150,11 @@ public final class BoardAPIServer: @unchecked Sendable {
             observation.dispose()
             control.stop()
         }
-        // Under the mailbox's lock, as every wake-up is: none is written after the pipe closes
-        // below, where it could land in whatever the process opens next under its number.
-        mailbox.withValue { box in
-            box.stopping = true
-            wakeUp()
-        }
-        finished.wait()
+        mailbox.withValue { $0.stopping = true }
+        poller.stop()
         for client in clients.values { Self.hangUp(client) }
         clients.removeAll()
         close(listener)
-        close(wakeRead)
-        close(wakeWrite)
     }
 
     /// The clients as the server's thread last counted them: how many, and the most bytes any
@@ -190,14 +174,9 @@ public final class BoardAPIServer: @unchecked Sendable {
         mailbox.withValue { box in
             guard !box.stopping else { return }
             box.deliveries.append(delivery)
-            if !box.woken { wakeUp() }
+            if !box.woken { poller.wake() }
             box.woken = true
         }
-    }
-
-    private func wakeUp() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
     }
 
     // MARK: The server's thread
@@ -217,10 +196,10 @@ public final class BoardAPIServer: @unchecked Sendable {
         init(fd: Int32) { self.fd = fd }
     }
 
-    private func serve() {
+    private func serve(_ poller: PollLoop) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var polled = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             let order = Array(clients.keys)
             for id in order {
                 guard let client = clients[id] else { continue }
@@ -231,29 +210,23 @@ public final class BoardAPIServer: @unchecked Sendable {
                 if !client.outbox.isEmpty { events |= Int32(POLLOUT) }
                 polled.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
             }
-            if poll(&polled, nfds_t(polled.count), -1) < 0 {
-                if errno == EINTR { continue }
-                fatalError("BoardAPIServer: poll failed: \(TextFile.describeErrno(errno))")
-            }
-            if polled[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-                let (deliveries, stopping) = mailbox.withValue { box in
-                    defer {
-                        box.deliveries.removeAll(keepingCapacity: true)
-                        box.woken = false
-                    }
-                    return (box.deliveries, box.stopping)
+            guard let ready = poller.wait(for: polled, timeout: -1) else { return }
+            polled = ready
+            let (deliveries, stopping) = mailbox.withValue { box in
+                defer {
+                    box.deliveries.removeAll(keepingCapacity: true)
+                    box.woken = false
                 }
-                if stopping { return }
-                for delivery in deliveries { handle(delivery) }
+                return (box.deliveries, box.stopping)
             }
+            if stopping { return }
+            for delivery in deliveries { handle(delivery) }
             for (index, id) in order.enumerated() {
                 guard let client = clients[id] else { continue }
-                let revents = Int32(polled[index + 2].revents)
+                let revents = Int32(polled[index + 1].revents)
                 if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 { receive(from: id, client, using: &buffer) }
             }
-            if polled[1].revents != 0 { accept() }
+            if polled[0].revents != 0 { accept() }
             for (id, client) in clients {
                 if !client.closed {
                     flush(client)

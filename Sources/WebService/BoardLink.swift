@@ -1,6 +1,5 @@
 import Basics
 import BoardAPI
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -19,64 +18,35 @@ final class BoardLink: Sendable {
     let path: String
     let retry: Duration
     private let outbox = Mutex(Outbox())
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = PollLoop(named: "web-board-link")
 
     init(path: String, retry: Duration = .seconds(1)) {
         self.path = path
         self.retry = retry
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 {
-            fatalError("BoardLink: no pipe for waking the link: \(TextFile.describeErrno(errno))")
-        }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
     }
 
     func start(reporting hub: PageHub) {
-        LoopThread.start(named: "web-board-link") { [self] in
-            run(hub)
-            finished.signal()
-        }
+        loop.start { [self] loop in run(hub, on: loop) }
     }
 
     /// Queues `line` for the board; dropped once the link is stopping.
     func send(_ line: String) {
-        outbox.withLock { outbox in
-            guard !outbox.stopping else { return }
+        let queued = outbox.withLock { outbox in
+            guard !outbox.stopping else { return false }
             outbox.lines.append(line)
-            wake()
+            return true
         }
+        if queued { loop.wake() }
     }
 
     /// At most once.
     func stop() {
-        // Wake-ups are written under the outbox's lock, so none is written after the pipe closes
-        // below, where it could land in whatever the process opens next under its number.
-        let first = outbox.withLock { outbox in
-            defer { outbox.stopping = true }
-            if !outbox.stopping { wake() }
-            return !outbox.stopping
-        }
-        guard first else { return }
-        finished.wait()
-        close(wakeRead)
-        close(wakeWrite)
+        outbox.withLock { $0.stopping = true }
+        loop.stop()
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
-
-    private var stopping: Bool { outbox.withLock { $0.stopping } }
-
-    private func run(_ hub: PageHub) {
-        while !stopping {
+    private func run(_ hub: PageHub, on loop: PollLoop) {
+        while !loop.isStopping {
             let fd: Int32
             do {
                 fd = try UnixSocket.connect(to: path)
@@ -84,13 +54,13 @@ final class BoardLink: Sendable {
                 hub.boardLost(error.isNotListening
                     ? "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)"
                     : error.isPermissionDenied ? "not allowed to connect to \(path): the web view must be in the tictactoe group" : error.description)
-                pause(retry)
+                _ = loop.pause(retry)
                 continue
             }
             // Lines queued while the board was away were answered with errors already.
             outbox.withLock { $0.lines.removeAll() }
             hub.boardConnected()
-            let reason = converse(over: fd, with: hub)
+            let reason = converse(over: fd, with: hub, on: loop)
             close(fd)
             hub.boardLost(reason)
         }
@@ -98,22 +68,16 @@ final class BoardLink: Sendable {
 
     /// Carries lines both ways until the board closes the connection or the link stops; why
     /// the conversation ended.
-    private func converse(over fd: Int32, with hub: PageHub) -> String {
+    private func converse(over fd: Int32, with hub: PageHub, on loop: PollLoop) -> String {
         var lines = LineBuffer(limit: 1 << 22)
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !stopping {
-            var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            if poll(&polled, 2, -1) < 0 && errno != EINTR { return "polling the board's socket failed: \(TextFile.describeErrno(errno))" }
-            if polled[0].revents != 0 {
-                var sink = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &sink, sink.count) > 0 {}
-                let queued = outbox.withLock { outbox in
-                    defer { outbox.lines.removeAll() }
-                    return outbox.lines
-                }
-                for line in queued where !Self.send(line, over: fd) { return "the board closed the connection" }
+        while let polled = loop.wait(for: [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)], timeout: -1) {
+            let queued = outbox.withLock { outbox in
+                defer { outbox.lines.removeAll() }
+                return outbox.lines
             }
-            if polled[1].revents != 0 {
+            for line in queued where !Self.send(line, over: fd) { return "the board closed the connection" }
+            if polled[0].revents != 0 {
                 let count = read(fd, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return "the board closed the connection (is it restarting?)" }
@@ -127,13 +91,5 @@ final class BoardLink: Sendable {
 
     private static func send(_ line: String, over fd: Int32) -> Bool {
         TextFile.sendAll(fd, Array(line.utf8) + [UInt8(ascii: "\n")])
-    }
-
-    /// Waits `duration`, or until the link is stopped.
-    private func pause(_ duration: Duration) {
-        var polled = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-        _ = poll(&polled, 1, Int32(duration.nanoseconds / 1_000_000))
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &sink, sink.count) > 0 {}
     }
 }

@@ -1,6 +1,5 @@
 import Basics
 import BoardAPI
-import Dispatch
 import Synchronization
 import WebView
 #if canImport(Glibc)
@@ -125,12 +124,8 @@ public final class Gate: @unchecked Sendable {
     private let limits: Limits
     private let now: @Sendable () -> MonotonicInstant
     private let events: @Sendable (Event) -> Void
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private enum Phase { case ready, running, stopped }
-    private let phase = Mutex(Phase.ready)
+    private let loop = PollLoop(named: "web-gate")
     private let counts = Mutex(Census())
-    private let finished = DispatchSemaphore(value: 0)
     private var connections: [Connection] = []
     private var buffer = [UInt8](repeating: 0, count: 16_384)
 
@@ -148,68 +143,36 @@ public final class Gate: @unchecked Sendable {
         self.limits = limits
         self.now = now
         self.events = events
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 {
-            fatalError("Gate: no pipe for waking the gate: \(TextFile.describeErrno(errno))")
-        }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
-        for fd in [wakeRead, wakeWrite] + listeners { Self.makeNonBlocking(fd) }
+        for fd in listeners { Self.makeNonBlocking(fd) }
     }
 
     public var census: Census { counts.withLock { $0 } }
 
     public func start() {
-        let starting = phase.withLock { phase in
-            guard phase == .ready else { return false }
-            phase = .running
-            return true
-        }
-        guard starting else { return }
-        LoopThread.start(named: "web-gate") { [self] in
-            serve()
-            finished.signal()
-        }
+        loop.start { [self] loop in serve(loop) }
     }
 
     /// Makes the gate read the clock again (a test's virtual time moved).
     /// Does nothing once the gate is stopped.
     public func wake() {
-        phase.withLock { phase in
-            if phase != .stopped { signal() }
-        }
+        loop.wake()
     }
 
-    /// Also when never started (the listening sockets are closed all the same); at most once.
+    /// Closes every connection and the listening sockets, and returns once the gate's thread
+    /// has ended. Also when never started; at most once.
     public func stop() {
-        // Wake-ups are written under the phase's lock, so none is written after the pipe closes
-        // below, where it could land in whatever the process opens next under its number.
-        let was = phase.withLock { phase in
-            defer { phase = .stopped }
-            if phase == .running { signal() }
-            return phase
+        if loop.stop() == .neverStarted {
+            for listener in listeners { close(listener) }
         }
-        switch was {
-        case .stopped: return
-        case .ready: for listener in listeners { close(listener) }
-        case .running: finished.wait()
-        }
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    private func signal() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
     }
 
     // MARK: The gate's thread
 
-    private func serve() {
-        while phase.withLock({ $0 == .running }) {
+    private func serve(_ loop: PollLoop) {
+        while true {
             // The connections this turn polls; those accepted during it wait for the next.
             let polledConnections = connections
-            var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            polled += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var polled = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             for connection in polledConnections {
                 var clientEvents: Int32 = 0
                 if !connection.clientDone && !connection.serverDone && connection.toServer.count < limits.buffer
@@ -224,15 +187,9 @@ public final class Gate: @unchecked Sendable {
                 polled.append(pollfd(fd: connection.client, events: Int16(clientEvents), revents: 0))
                 polled.append(pollfd(fd: connection.serverDone ? -1 : connection.server, events: Int16(serverEvents), revents: 0))
             }
-            if poll(&polled, nfds_t(polled.count), pollTimeout()) < 0 {
-                if errno == EINTR { continue }
-                fatalError("Gate: poll failed: \(TextFile.describeErrno(errno))")
-            }
-            if polled[0].revents != 0 {
-                var sink = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &sink, sink.count) > 0 {}
-            }
-            let base = 1 + listeners.count
+            guard let ready = loop.wait(for: polled, timeout: pollTimeout()) else { break }
+            polled = ready
+            let base = listeners.count
             var ended: [Connection] = []
             for (index, connection) in polledConnections.enumerated() {
                 let clientEvents = Int32(polled[base + 2 * index].revents)
@@ -246,7 +203,7 @@ public final class Gate: @unchecked Sendable {
                 ended.append(connection)
             }
             for connection in ended { end(connection) }
-            for (index, listener) in listeners.enumerated() where polled[1 + index].revents != 0 {
+            for (index, listener) in listeners.enumerated() where polled[index].revents != 0 {
                 accept(from: listener)
             }
         }
