@@ -28,7 +28,7 @@ import Glibc
 ///   limit and closed. A line over 4 KiB, not UTF-8, not JSON, or not a command gets an `error`
 ///   naming the problem and the connection stays usable; after ``Limits/badLinesInARow`` bad
 ///   lines in a row it is closed with a `bye`. A client that disconnects mid-line changes
-///   nothing.
+///   nothing; one that shuts its sending side after its lines gets their replies, then is closed.
 /// - **Back-pressure, not loss.** A client's next line is read and answered only while its
 ///   ``Outbox`` has room (fewer than ``Outbox/byteLimit`` bytes and a few replies wait): a client
 ///   that sends faster than it reads is not read until it has read, and every reply it asked for
@@ -191,6 +191,8 @@ public final class BoardAPIServer: @unchecked Sendable {
         var awaitingReply = false
         /// Closing once the outbox is written (a `bye`), reading nothing more.
         var closing = false
+        /// It shut its sending side: its lines are answered, then the connection closes.
+        var inputEnded = false
         var closed = false
 
         init(fd: Int32) { self.fd = fd }
@@ -204,7 +206,7 @@ public final class BoardAPIServer: @unchecked Sendable {
             for id in order {
                 guard let client = clients[id] else { continue }
                 var events: Int32 = 0
-                if !client.awaitingReply && !client.closing && client.unread.isEmpty && client.outbox.hasRoom {
+                if !client.awaitingReply && !client.closing && !client.inputEnded && client.unread.isEmpty && client.outbox.hasRoom {
                     events |= Int32(POLLIN)
                 }
                 if !client.outbox.isEmpty { events |= Int32(POLLOUT) }
@@ -224,7 +226,12 @@ public final class BoardAPIServer: @unchecked Sendable {
             for (index, id) in order.enumerated() {
                 guard let client = clients[id] else { continue }
                 let revents = Int32(polled[index + 1].revents)
-                if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 { receive(from: id, client, using: &buffer) }
+                if client.inputEnded {
+                    // Gone altogether: nobody to answer.
+                    if revents & Int32(POLLHUP | POLLERR) != 0 { client.closed = true }
+                } else if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
+                    receive(from: id, client, using: &buffer)
+                }
             }
             if polled[0].revents != 0 { accept() }
             for (id, client) in clients {
@@ -233,7 +240,8 @@ public final class BoardAPIServer: @unchecked Sendable {
                     // Lines held back while its replies waited: it has read, so there may be room.
                     if !client.unread.isEmpty { process(id, client) }
                 }
-                if client.closed || (client.closing && client.outbox.isEmpty) { drop(id) }
+                let answered = client.unread.isEmpty && !client.awaitingReply && client.outbox.isEmpty
+                if client.closed || (client.closing && client.outbox.isEmpty) || (client.inputEnded && answered) { drop(id) }
             }
             let census = Census(clients: clients.count, largestOutbox: clients.values.map(\.outbox.byteCount).max() ?? 0)
             counted.withValue { $0 = census }
@@ -283,8 +291,13 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func receive(from id: Int, _ client: Client, using buffer: inout [UInt8]) {
         let count = read(client.fd, &buffer, buffer.count)
         if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        if count == 0 {
+            // It has said all it will: what it asked is answered, then it is closed (a line it
+            // left unfinished is dropped: it changes nothing).
+            client.inputEnded = true
+            return
+        }
         guard count > 0 else {
-            // Gone (a line it left unfinished is dropped: it changes nothing).
             client.closed = true
             return
         }

@@ -76,6 +76,11 @@ public final class BoardConnection {
     /// Whether a message is waiting to be read without blocking.
     public var hasBufferedMessage: Bool { !ready.isEmpty }
 
+    /// Shuts the sending side: the board answers what was sent, then closes the connection.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Sends `request` as one line.
     public func send(_ request: APIRequest) throws(ConnectionError) {
         try send(line: request.line)

@@ -220,6 +220,19 @@ struct HostileClientTests {
         #expect(census.largestOutbox <= Outbox.byteLimit + 2 * historySize + 1024, "\(census.largestOutbox) bytes wait")
     }
 
+    @Test("a client that shuts its sending side after its lines gets every reply, a press's included, then the connection closes")
+    func halfClose() throws {
+        let served = try ServedBoard()
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        try client.send(bytes: Array((APIRequest.status.line + "\n" + APIRequest.press(Position(keypadKey: 5)!).line + "\n" + APIRequest.history.line + "\n{\"comm").utf8))
+        client.finishSending()
+        var kinds: [APIMessage.Kind] = []
+        while let message = try client.next(timeout: .seconds(20)) { kinds.append(message.type) }
+        #expect(kinds.filter { $0 != .state } == [.status, .ok, .history])
+        #expect(served.state.board[Position(keypadKey: 5)!] != nil)
+    }
+
     @Test("a press in the computer's turn is refused with the reason, and the board flashes amber")
     func computersTurn() throws {
         let served = try ServedBoard(opponent: .computer(.perfect))
