@@ -50,8 +50,9 @@ if [[ $mode == --tests ]]; then
     # and for the arm64 appliance: systemd-analyze, the cross compiler for its kernel, QEMU's
     # arm64 machine, a Debian root file system and ext4 images.
     systemd gcc-aarch64-linux-gnu qemu-system-arm debootstrap e2fsprogs
-    # and the storage suite: a crash injected at each system call of a save, and its cost counted.
-    strace
+    # and the storage suite: a crash injected at each system call of a save, and its cost counted;
+    # a vfat file system (no hard links), by the kernel or in user space where it has no vfat.
+    strace dosfstools fusefat
     # and python3 (3.11 or newer), whose tomllib the TOML reader's tests compare with.
     python3
     # and the page's tests: a real browser, driven over the DevTools protocol (a WebSocket).

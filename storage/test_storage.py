@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -344,8 +345,10 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
 @pytest.fixture
 def vfat_state(tmp_path):
     """A state directory on a small vfat file system (no hard links, so link() cannot set a file
-    aside there), in a loop image mounted for the test. Skipped, with the reason, where this
-    process cannot make and mount one: never passed without having run."""
+    aside there), in an image mounted for the test: by the kernel, or, where the kernel has no
+    vfat, by fusefat in user space (which has no RENAME_NOREPLACE either, so the plain rename
+    the board falls back to is tested too). Skipped, with the reason, only where this process can
+    do neither: never passed without having run."""
     if os.geteuid() != 0:
         pytest.skip("mounting a vfat image needs root")
     if not shutil.which("mkfs.vfat"):
@@ -356,12 +359,59 @@ def vfat_state(tmp_path):
         f.truncate(8 * 1024 * 1024)
     subprocess.run(["mkfs.vfat", str(image)], check=True, capture_output=True)
     mounted = subprocess.run(["mount", "-o", "loop", str(image), str(mountpoint)], capture_output=True, text=True)
+    unmount = ["umount", str(mountpoint)]
     if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a loop image here: {mounted.stderr.strip()}")
+        if not shutil.which("fusefat"):
+            pytest.skip(f"cannot mount a loop image here ({mounted.stderr.strip()}) and fusefat is missing (apt-get install fusefat)")
+        fused = subprocess.run(["fusefat", "-o", "rw+", str(image), str(mountpoint)], capture_output=True, text=True)
+        if fused.returncode != 0:
+            pytest.skip(f"cannot mount a vfat image here: {mounted.stderr.strip()}; fusefat: {fused.stderr.strip()}")
+        unmount = ["fusermount", "-u", str(mountpoint)]
     try:
         yield mountpoint
     finally:
-        subprocess.run(["umount", str(mountpoint)], check=False)
+        subprocess.run(unmount, check=False)
+
+
+@pytest.fixture
+def state_of_another_user(tmp_path):
+    """A state directory of the user `nobody`'s, holding a state file that another user (root)
+    owns and only reads: with fs.protected_hardlinks (Debian's default), nobody may not link
+    it, and the old set-aside by link() failed, so the first save overwrote it."""
+    if os.geteuid() != 0:
+        pytest.skip("making files of two users needs root")
+    if pathlib.Path("/proc/sys/fs/protected_hardlinks").read_text().strip() != "1":
+        pytest.skip("fs.protected_hardlinks is off here: link() would not fail")
+    # Not under tmp_path, whose parents only root may enter.
+    with tempfile.TemporaryDirectory(prefix="tictactoe-nobody.") as name:
+        folder = pathlib.Path(name) / "board"
+        state = folder / "state"
+        state.mkdir(parents=True)
+        os.chmod(name, 0o755)
+        for path in (folder, state):
+            os.chown(path, NOBODY, NOBODY)
+        yield state
+
+
+NOBODY = 65534
+
+
+def test_a_damaged_state_file_another_user_owns_is_set_aside_not_overwritten(state_of_another_user):
+    damaged = b'{"version": 2, "cells": ["O", "'
+    (state_of_another_user / "state.json").write_bytes(damaged)
+    os.chmod(state_of_another_user / "state.json", 0o644)
+    board = Board(state_of_another_user.parent, wrapper=("setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"))
+    try:
+        play(board, 5)
+        saved = state_of_another_user / "state.json"
+        wait(lambda: saved.exists() and saved.stat().st_uid == NOBODY, "the press's save")
+    finally:
+        board.stop()
+    asides = [n for n in files(state_of_another_user) if n.startswith("state.json.corrupt-")]
+    assert len(asides) == 1, (files(state_of_another_user), board.log.read_text())
+    assert (state_of_another_user / asides[0]).read_bytes() == damaged
+    assert (state_of_another_user / asides[0]).stat().st_uid == 0
+    report("protected-hardlinks-set-aside", {"files": files(state_of_another_user)})
 
 
 def test_a_damaged_state_file_on_vfat_is_set_aside_not_overwritten(vfat_state):
