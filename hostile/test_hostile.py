@@ -419,3 +419,42 @@ def test_slow_heads_from_one_address_keep_no_other_visitor_out(running):
     for connection in slow:
         connection.close()
     assert turned_away == 64 - 16
+
+
+def test_every_frame_kind_a_page_may_not_send_closes_its_socket_and_costs_nothing(running):
+    _, web = running
+    port = int(web.url.rsplit(":", 1)[1].strip("/"))
+    watch = RSSWatch(web.process.pid)
+    mask = b"\1\2\3\4"
+    frames = {
+        "binary": b"\x82\x83" + mask + b"abc",
+        "fragmented": b"\x01\x83" + mask + b"abc",
+        "continuation": b"\x80\x83" + mask + b"abc",
+        "unmasked": b"\x81\x03abc",
+        "reserved bits": b"\xc1\x83" + mask + b"abc",
+        "kind 3": b"\x83\x83" + mask + b"abc",
+        "over 1 KiB": b"\x81\xfe\x04\x01" + mask + b"a" * 1025,
+        "2^62 bytes announced": b"\x81\xff" + (1 << 62).to_bytes(8, "big") + mask + b"a" * 65536,
+        "160 MiB announced": b"\x81\xff" + (160 << 20).to_bytes(8, "big") + mask + b"a" * 65536,
+    }
+    for name, frame in frames.items():
+        page = NonReadingPage(port, "127.0.0.1")
+        page.socket.setblocking(True)
+        page.socket.settimeout(10)
+        try:
+            page.socket.sendall(frame)
+        except OSError:
+            pass  # closed while it sent: what is asked
+        # The web view's first messages, then the end: a close (EOF) or a reset.
+        closed = False
+        try:
+            while page.socket.recv(65536):
+                pass
+            closed = True
+        except ConnectionResetError:
+            closed = True
+        except socket.timeout:
+            pass
+        page.close()
+        assert closed, f"{name}: the web view kept the socket open"
+    assert watch.stop() < WEB_RSS_MB
