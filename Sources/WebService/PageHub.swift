@@ -139,7 +139,10 @@ final class PageHub: Sendable {
             pages.pages[id] = page
             return
         }
+        // Closed: nothing more is sent to it or asked for it (its connection ends when the gate
+        // sees it take nothing).
         pages.pages[id] = nil
+        pages.relay.pageLeft(id)
         page.stream.finish()
     }
 }

@@ -84,8 +84,10 @@ public struct BoardRelay: Sendable {
         // Its replies still come, in order: they are dropped when they do.
     }
 
-    /// A page's request, already parsed and allowed.
+    /// A page's request, already parsed and allowed. A page that has left (or was closed for
+    /// falling behind) asks nothing more: its request goes nowhere.
     public mutating func page(_ page: PageID, asked request: APIRequest) -> [Delivery] {
+        guard pages.contains(page) else { return [] }
         guard reachable else {
             return [.page(page, Self.error(request.command, "the board cannot be reached: \(why)"))]
         }
@@ -105,7 +107,8 @@ public struct BoardRelay: Sendable {
 
     /// A line the board sent (without its newline).
     public mutating func boardSent(_ line: String) -> [Delivery] {
-        guard let kind = try? JSONDecoder().decode(Head.self, from: Data(line.utf8)).type else { return [] }
+        guard let type = TopLevelType.of(line.utf8) else { return [] }
+        let kind = APIMessage.Kind(rawValue: type)
         switch kind {
         case .hello:
             hello = line
@@ -156,5 +159,4 @@ public struct BoardRelay: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private struct Head: Decodable { var type: APIMessage.Kind }
 }

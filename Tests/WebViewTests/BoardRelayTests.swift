@@ -50,6 +50,15 @@ struct BoardRelayTests {
         #expect(result6 == [])
     }
 
+    @Test("a page that has left, or was closed for falling behind, asks the board nothing more")
+    func leftPageAsksNothing() {
+        var relay = connected()
+        _ = relay.pageJoined(1)
+        relay.pageLeft(1)
+        #expect(relay.page(1, asked: .history) == [])
+        #expect(relay.page(2, asked: .history) == [])
+    }
+
     @Test("one page asking as fast as it may holds at most 8 commands at the board, and never keeps another page out; 64 wait at most")
     func waitingBounded() {
         var relay = connected()
