@@ -239,6 +239,19 @@ class NonReadingPage:
         self.socket.close()
 
 
+def during(flood, driver, watcher, pid):
+    """Runs `flood(stop)` on a thread while `driver` presses for FLOOD_SECONDS and `watcher`
+    times each press to the state it sees; the presses and the largest RSS `pid` reached."""
+    watch = RSSWatch(pid)
+    stop = threading.Event()
+    flooding = threading.Thread(target=flood, args=(stop,), daemon=True)
+    flooding.start()
+    presses = Presses(driver, watcher.marked).run(FLOOD_SECONDS)
+    stop.set()
+    flooding.join()
+    return presses, watch.before, watch.stop()
+
+
 @pytest.fixture
 def running():
     with tempfile.TemporaryDirectory(prefix="tictactoe-hostile.") as name:
@@ -256,27 +269,19 @@ def test_sixty_pages_asking_for_the_history_at_the_allowed_rate_and_never_readin
     play_games(driver, 100)
     assert len(driver.ask({"command": "history"})["games"]) == 100
     port = int(web.url.rsplit(":", 1)[1].strip("/"))
-    watch = RSSWatch(web.process.pid)
     # 60 pages from four addresses, 15 each (the gate lets one address hold 16).
     pages = [NonReadingPage(port, f"127.0.0.{2 + index // 15}") for index in range(60)]
-    watcher = PageWatcher(web.url)
-    stop = threading.Event()
 
-    def flood():
+    def flood(stop):
         # Each page asks nine times a second: under its allowance of ten.
         while not stop.is_set():
             for page in pages:
                 page.ask({"command": "history"})
             stop.wait(1 / 9)
 
-    flooding = threading.Thread(target=flood, daemon=True)
-    flooding.start()
-    presses = Presses(driver, watcher.marked).run(FLOOD_SECONDS)
-    stop.set()
-    flooding.join()
-    largest = watch.stop()
+    presses, before, largest = during(flood, driver, PageWatcher(web.url), web.process.pid)
     reopened = sum(page.closed_by_server for page in pages)
-    print(f"\nweb view RSS {watch.before:.1f} MB before, at most {largest:.1f} MB in {FLOOD_SECONDS:.0f} s of 60 "
+    print(f"\nweb view RSS {before:.1f} MB before, at most {largest:.1f} MB in {FLOOD_SECONDS:.0f} s of 60 "
           f"non-reading pages ({reopened} closed by the web view and opened again); {len(presses.times)} presses, "
           f"page sees the state p50 {statistics.median(presses.times):.1f} ms, p99 {presses.p99():.1f} ms")
     assert largest < WEB_RSS_MB
@@ -290,13 +295,10 @@ def test_clients_asking_the_board_for_its_history_as_fast_as_they_can_without_re
     board, _ = running
     driver = BoardClient(board.socket)
     play_games(driver, 100)
-    watch = RSSWatch(board.pid)
-    watcher = BoardWatcher(board.socket)
     request = b'{"command":"history"}\n' * 2000
-    stop = threading.Event()
     rounds = [0]
 
-    def flood():
+    def flood(stop):
         # 29 clients, each writing as much as the board will take and reading nothing, closing
         # and coming back every second: the board must hold back, not pile up, and drop the work
         # of the ones gone.
@@ -317,13 +319,8 @@ def test_clients_asking_the_board_for_its_history_as_fast_as_they_can_without_re
                 flooder.close()
             rounds[0] += 1
 
-    flooding = threading.Thread(target=flood, daemon=True)
-    flooding.start()
-    presses = Presses(driver, watcher.marked).run(FLOOD_SECONDS)
-    stop.set()
-    flooding.join()
-    largest = watch.stop()
-    print(f"\nboard RSS {watch.before:.1f} MB before, at most {largest:.1f} MB in {FLOOD_SECONDS:.0f} s of 29 non-reading "
+    presses, before, largest = during(flood, driver, BoardWatcher(board.socket), board.pid)
+    print(f"\nboard RSS {before:.1f} MB before, at most {largest:.1f} MB in {FLOOD_SECONDS:.0f} s of 29 non-reading "
           f"history askers ({rounds[0]} rounds); {len(presses.times)} presses, watcher sees the state "
           f"p50 {statistics.median(presses.times):.1f} ms, p99 {presses.p99():.1f} ms")
     assert largest < BOARD_RSS_MB

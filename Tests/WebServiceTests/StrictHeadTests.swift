@@ -73,7 +73,7 @@ final class EchoBehindGate: Sendable {
 /// fine: made from a browser's head by seeded random changes of the kinds request smuggling
 /// uses.
 struct AmbiguousHeads {
-    var generator: SplitMix
+    var generator: SeededGenerator
 
     static let fields = [
         "Host: 127.0.0.1:8080", "User-Agent: Mozilla/5.0 (X11; Linux x86_64)", "Accept: text/html,*/*;q=0.8",
@@ -115,17 +115,6 @@ struct AmbiguousHeads {
     }
 }
 
-/// A seeded generator, so that a failing head can be made again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("One reading of a request: what passes the gate, FlyingFox reads as the gate did", .serialized)
 struct StrictHeadTests {
@@ -133,7 +122,7 @@ struct StrictHeadTests {
     func differential() async throws {
         let echo = try await EchoBehindGate()
         try await blocking {
-            var heads = AmbiguousHeads(generator: SplitMix(state: 20_261_126))
+            var heads = AmbiguousHeads(generator: SeededGenerator(seed: 20_261_126))
             var passed = 0
             var refused = 0
             for _ in 0..<2000 {
