@@ -40,6 +40,8 @@ final class PageHub: Sendable {
     /// Bytes held for a page not yet sent: three full histories (about 70 KB each) and the
     /// states between them.
     static let pageBacklogBytes = 256 * 1024
+    /// A page asks for the history only with less than this waiting for it.
+    static let historyRoom = 16 * 1024
 
     private let pages: Mutex<Pages>
     private let toBoard: @Sendable (String) -> Void
@@ -65,7 +67,7 @@ final class PageHub: Sendable {
             return id
         }
         // What the page's socket takes from this stream is no longer held here.
-        let taking = Taking(stream.makeAsyncIterator())
+        let taking = OneReader(stream)
         let taken = AsyncStream<WSFrame> { [weak self] in
             guard let frame = await taking.next() else { return nil }
             self?.taken(frame.payload.count, by: id)
@@ -90,7 +92,15 @@ final class PageHub: Sendable {
     }
 
     func page(_ page: BoardRelay.PageID, asked request: APIRequest) {
-        pages.withLock { deliver($0.relay.page(page, asked: request), in: &$0) }
+        pages.withLock { pages in
+            // The one large answer, only for a page that has taken most of what it was sent:
+            // one that does not read cannot make the web view carry histories it will not take.
+            if request == .history, let waiting = pages.pages[page]?.waiting, waiting >= Self.historyRoom {
+                deliver([.page(page, BoardRelay.busy(request.command))], in: &pages)
+                return
+            }
+            deliver(pages.relay.page(page, asked: request), in: &pages)
+        }
     }
 
     /// Sends one page a message of the web view's own (a pong, an error).
@@ -149,11 +159,11 @@ final class PageHub: Sendable {
 
 /// The one reader of a page's stream: FlyingFox writes a page's frames from one task, one at a
 /// time, so the iterator is never used by two at once.
-private final class Taking: @unchecked Sendable {
+final class OneReader: @unchecked Sendable {
     private var iterator: AsyncStream<WSFrame>.Iterator
 
-    init(_ iterator: AsyncStream<WSFrame>.Iterator) {
-        self.iterator = iterator
+    init(_ stream: AsyncStream<WSFrame>) {
+        iterator = stream.makeAsyncIterator()
     }
 
     func next() async -> WSFrame? { await iterator.next() }

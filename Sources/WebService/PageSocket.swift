@@ -18,13 +18,21 @@ import WebView
 /// cost memory without end. Here the server's writer pulls each frame from the page's stream
 /// when it has written the one before, so what waits for a page is what the hub holds for it,
 /// which is bounded in bytes.
+///
+/// The reading of the page's frames never outlives the writing of its frames: when the hub
+/// closes a page that fell behind, the reading is cancelled and awaited before the frames end;
+/// when the writing stops on an error (the page has gone), the reading is cancelled as the
+/// frames are let go. FlyingFox closes the connection's socket when the writing ends, and a
+/// socket closed while a read of it still waits leaves that wait registered under the socket's
+/// number, where the next connection given the number is never served (seen: a page's upgrade
+/// unanswered for 20 s).
 struct PageSocket: WSHandler {
     let hub: PageHub
     let now: @Sendable () -> MonotonicInstant
 
     func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
         let (page, frames) = hub.join()
-        Task { [hub, now] in
+        let reading = Task { [hub, now] in
             var allowance = CommandAllowance()
             let playing = hub.playing
             do {
@@ -48,7 +56,27 @@ struct PageSocket: WSHandler {
             }
             hub.leave(page)
         }
-        return frames
+        let writing = Writing(frames: OneReader(frames), reading: reading)
+        return AsyncStream {
+            if let frame = await writing.frames.next() { return frame }
+            reading.cancel()
+            await reading.value
+            return nil
+        }
+    }
+
+    /// What the server's writer holds while it writes a page's frames: let go (the writing has
+    /// ended, one way or another), it cancels the reading.
+    private final class Writing: Sendable {
+        let frames: OneReader
+        let reading: Task<Void, Never>
+
+        init(frames: OneReader, reading: Task<Void, Never>) {
+            self.frames = frames
+            self.reading = reading
+        }
+
+        deinit { reading.cancel() }
     }
 
     private static func answer(

@@ -19,8 +19,9 @@ import Foundation
 /// - Bounded, and fair: at most ``waitingLimit`` commands wait for the board's answers, and at
 ///   most ``waitingPerPage`` of one page's, so the lines queued for the board never pass
 ///   ``waitingLimit`` times a page message's greatest length, and one page asking as fast as it
-///   may cannot keep another page's commands out. A command over either bound is answered at
-///   once with an `error`, and never reaches the board.
+///   may cannot keep another page's commands out. A page has at most one `history` (the one
+///   large answer) on its way at a time. A command over any of these bounds is answered at once
+///   with an `error`, and never reaches the board.
 /// - When the board goes away every page is told (`web` with `reachable: false`) and every
 ///   command still waiting gets an `error`; commands sent meanwhile get one at once. When it
 ///   returns, its new `hello` and `state` reach every page.
@@ -56,7 +57,7 @@ public struct BoardRelay: Sendable {
     private var hello: String?
     private var state: String?
     /// The pages whose commands the board has not answered yet, oldest first.
-    private var waiting: [PageID] = []
+    private var waiting: [(page: PageID, history: Bool)] = []
 
     /// Commands of all pages waiting for the board's answers: with the board's own bound on what
     /// it holds for a client, far more than 64 pages pressing at once need.
@@ -91,10 +92,13 @@ public struct BoardRelay: Sendable {
         guard reachable else {
             return [.page(page, Self.error(request.command, "the board cannot be reached: \(why)"))]
         }
-        guard waiting.count < Self.waitingLimit, waiting.count(where: { $0 == page }) < Self.waitingPerPage else {
-            return [.page(page, Self.error(request.command, "the board is busy answering other requests: try again in a moment"))]
+        let asksHistory = request == .history
+        guard waiting.count < Self.waitingLimit, waiting.count(where: { $0.page == page }) < Self.waitingPerPage,
+            !asksHistory || !waiting.contains(where: { $0.page == page && $0.history })
+        else {
+            return [.page(page, Self.busy(request.command))]
         }
-        waiting.append(page)
+        waiting.append((page, asksHistory))
         return [.board(request.line)]
     }
 
@@ -118,7 +122,7 @@ public struct BoardRelay: Sendable {
             return [.everyPage(line)]
         case .ok, .error, .status, .history:
             guard !waiting.isEmpty else { return [] }
-            let page = waiting.removeFirst()
+            let page = waiting.removeFirst().page
             return pages.contains(page) ? [.page(page, line)] : []
         case .bye:
             // The connection ends next; boardLost says so to the pages.
@@ -135,7 +139,7 @@ public struct BoardRelay: Sendable {
         let news = reachable || reason != why
         reachable = false
         why = reason
-        var deliveries: [Delivery] = waiting.filter(pages.contains).map {
+        var deliveries: [Delivery] = waiting.map(\.page).filter(pages.contains).map {
             .page($0, Self.error(nil, "the board went away before it answered"))
         }
         waiting.removeAll()
@@ -145,6 +149,11 @@ public struct BoardRelay: Sendable {
 
     private var webMessage: String {
         Self.encode(WebMessage(play: playing, reachable: reachable, text: reachable ? nil : why))
+    }
+
+    /// The answer to a command that may not wait for the board now.
+    public static func busy(_ command: String?) -> String {
+        error(command, "the board is busy answering other requests: try again in a moment")
     }
 
     static func error(_ command: String?, _ text: String) -> String {

@@ -1,4 +1,6 @@
+import BoardAPI
 import FlyingFox
+import Synchronization
 import Testing
 @testable import WebService
 
@@ -53,5 +55,26 @@ struct PageHubTests {
         #expect(hub.waiting(for: reader) != nil)
         hub.leave(reader)
         hub.leave(stalled)
+    }
+
+    @Test("a page asks for the history only once it has taken most of what it was sent")
+    func historyOnlyForAReader() async {
+        let asked = Mutex<[String]>([])
+        let hub = PageHub(playing: true) { line in asked.withLock { $0.append(line) } }
+        hub.boardConnected()
+        let (page, frames) = hub.join()
+        hub.page(page, asked: .history)
+        #expect(asked.withLock { $0 } == [APIRequest.history.line])
+        hub.boardSent(#"{"games":[],"type":"history"}"#)
+        // 20 KB it has not taken: the next history is not asked for.
+        hub.send(String(repeating: "x", count: 20_000), to: page)
+        hub.page(page, asked: .history)
+        #expect(asked.withLock { $0 }.count == 1)
+        // It reads everything: then it may.
+        var iterator = frames.makeAsyncIterator()
+        while (hub.waiting(for: page) ?? 0) > 0 { _ = await iterator.next() }
+        hub.page(page, asked: .history)
+        #expect(asked.withLock { $0 }.count == 2)
+        hub.leave(page)
     }
 }

@@ -50,6 +50,20 @@ struct BoardRelayTests {
         #expect(result6 == [])
     }
 
+    @Test("a page has one history on its way at a time: the next is answered busy until the board has answered it")
+    func oneHistoryAtATime() {
+        var relay = connected()
+        _ = relay.pageJoined(1)
+        _ = relay.pageJoined(2)
+        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
+        #expect(relay.page(1, asked: .history) == [.page(1, BoardRelay.busy("history"))])
+        #expect(relay.page(2, asked: .history) == [.board(APIRequest.history.line)])
+        #expect(relay.page(1, asked: .status) == [.board(APIRequest.status.line)])
+        let history = #"{"games":[],"type":"history"}"#
+        #expect(relay.boardSent(history) == [.page(1, history)])
+        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
+    }
+
     @Test("a page that has left, or was closed for falling behind, asks the board nothing more")
     func leftPageAsksNothing() {
         var relay = connected()
@@ -66,7 +80,7 @@ struct BoardRelayTests {
         var toBoard = 0
         var busy = 0
         for _ in 0..<20 {
-            for delivery in relay.page(1, asked: .history) {
+            for delivery in relay.page(1, asked: .status) {
                 if case .board = delivery { toBoard += 1 }
                 if case .page(1, let text) = delivery, text.contains("busy") { busy += 1 }
             }
@@ -76,7 +90,7 @@ struct BoardRelayTests {
         #expect(relay.page(2, asked: press5) == [.board(press5.line)])
         // The board answers page 1's first: it may ask again.
         #expect(relay.boardSent(ok) == [.page(1, ok)])
-        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
+        #expect(relay.page(1, asked: .status) == [.board(APIRequest.status.line)])
         // Every page at its bound: the 65th command waits for none.
         for page in 2...9 {
             for _ in 0..<BoardRelay.waitingPerPage { _ = relay.page(page, asked: .status) }
