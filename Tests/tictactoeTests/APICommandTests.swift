@@ -111,6 +111,18 @@ struct APICommandTests {
         #expect(human.out.contains("2 moves since"))
     }
 
+    @Test("watch and history into a pipe nobody reads (| head -c1, | true): 74 with the reason, not SIGPIPE")
+    func closedPipe() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        for command in [["watch"], ["watch", "--once"], ["history"], ["status"]] {
+            let outcome = try Tictactoe.run(command + ["--socket", board.socket], output: .brokenPipe)
+            #expect(outcome.signal == nil, "\(command): killed by signal \(outcome.signal ?? 0)")
+            #expect(outcome.status == 74, "\(command)")
+            #expect(outcome.err.contains("cannot write to standard output: broken pipe."), "\(command): \(outcome.err)")
+        }
+    }
+
     @Test("history --script N, played by simulate, ends on the board the running one showed")
     func historyReplays() throws {
         let board = try ServedSimulation()
