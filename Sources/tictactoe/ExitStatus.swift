@@ -64,8 +64,10 @@ enum ExitStatus {
         case is ServiceGroup.PartFailed:
             // Logged (critical) by the service as it happened.
             return partFailed
-        case is ServiceGroup.StopOverran:
-            // Logged (critical) by the service, naming the part.
+        case let overran as ServiceGroup.StopOverran:
+            // Logged (critical) by the service, naming the part. A failed start that began the
+            // stop is told too (a part's failure was logged as it came).
+            if let cause = overran.cause, !(cause is ServiceGroup.PartFailed) { _ = reporting(cause) }
             return stopOverran
         default:
             return error
