@@ -1,5 +1,5 @@
-import GPIO
 import Basics
+import GPIO
 import Lights
 import Reactive
 
