@@ -76,7 +76,7 @@ struct BoardServiceTests {
             configuration: Configuration(), openChip: { chip }, store: store,
             notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1))
+            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1), stopClock: TestScheduler())
 
         let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
         let running = Task {
@@ -146,7 +146,8 @@ struct BoardServiceTests {
         let service = BoardService(
             configuration: Configuration(), openChip: { chip }, store: store, notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1))
+            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1),
+            stopClock: TestScheduler())
         let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
         let running = Task { try await service.run(until: { for await _ in stop { return } }) }
         var arrivals = systemd.arrived.makeAsyncIterator()
