@@ -65,6 +65,18 @@ def test_the_unit_keeps_what_the_service_needs():
     assert shutil.which("systemd-analyze")
 
 
+def test_a_failed_part_and_an_overrun_stop_are_restarted_and_the_stop_deadline_fits():
+    """`run` exits 71 when a part fails while playing and 70 when its stop overruns 5 s
+    (Sources/tictactoe/ExitStatus.swift): Restart=on-failure must restart both, and systemd's
+    stop timeout must leave the board its own deadline."""
+    text = UNIT.read_text()
+    assert re.search(r"^Restart=on-failure$", text, re.M)
+    prevented = re.findall(r"^RestartPreventExitStatus=(.*)$", text, re.M)
+    assert not {"70", "71"} & {status for line in prevented for status in line.split()}
+    stop_timeout = re.search(r"^TimeoutStopSec=(\d+)$", text, re.M)
+    assert stop_timeout and int(stop_timeout.group(1)) > 5
+
+
 def test_the_socket_is_where_the_commands_look_and_only_for_the_tictactoe_group():
     text = SOCKET.read_text()
     default = re.search(r'defaultPath = "([^"]+)"', (ROOT / "Sources/BoardAPI/UnixSocket.swift").read_text())

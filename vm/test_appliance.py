@@ -227,6 +227,16 @@ def test_a_wedged_loop_is_killed_by_the_watchdog_and_restarted(vm):
     assert records["move-after-restarts"]["frame"] == AFTER_THIRD_MOVE
 
 
+def test_led_lines_that_fail_mid_game_stop_the_service_and_it_comes_back_lit_with_its_game(vm):
+    records, _, _ = vm
+    failed = records["after-led-failure"]
+    assert failed["frame_before"] == AFTER_THIRD_MOVE, "the board was not scanning a game when its chip went"
+    assert failed["said_while_gone"] > failed["said_before"], "the board never said its LED lines failed"
+    assert failed["exited_71"] >= 1, "the service did not exit with the status of a failed part (71)"
+    assert failed["restarts"] > failed["restarts_before"]
+    assert failed["frame"] == AFTER_THIRD_MOVE
+
+
 def test_a_killed_service_that_stays_down_leaves_no_led_lit(vm):
     records, _, _ = vm
     killed = records["killed-for-good"]

@@ -1,3 +1,4 @@
+import Basics
 import GPIO
 import Lights
 import Reactive
@@ -21,7 +22,11 @@ import Reactive
 ///   at once for a frame that needs no scan, after the scan has lit all three rows for one that
 ///   does (in frames that light its dim LEDs, if it has any). The service tells systemd it is
 ///   ready on the first.
-/// - A write error stops the scan and is sent on ``failures``.
+/// - A write that fails is written again at the next scan step (a row period later; for a board
+///   that needs no scan, its one write is retried every row period), so a transient error
+///   (`EINTR`, `EAGAIN`) costs a blink at most. When writes have failed without a success in
+///   between for as long as `persistentFailure` says, the scan stops for good, nothing more is
+///   written until ``stop()``, and ``failures`` sends once.
 /// - ``stop()`` stops the scan and switches every LED line off; the board stays stopped.
 /// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
 ///   ``start()`` and ``stop()`` must be called there, so its state needs no lock.
@@ -31,15 +36,20 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
     private let scan: LightScan
     private let token: Lifetime.Token
     private let lifetime: Lifetime
-    public let failures: Signal<GPIOError>
+    /// The lines' persistent failure, once; the scan has stopped.
+    public let failures: Signal<LEDFailure>
     public let framesWritten: Signal<Void>
 
     /// The board's LEDs on `lines`, which must include the pin map's matrix and status lines.
-    public init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler) {
-        let failures = Signal<GPIOError>.pipe(confinedTo: scheduler), framesWritten = Signal<Void>.pipe(confinedTo: scheduler)
+    /// - Parameter persistentFailure: when failed writes stop the scan and are reported.
+    public init(
+        lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
+        persistentFailure: PersistentWriteFailure = .standard
+    ) {
+        let failures = Signal<LEDFailure>.pipe(confinedTo: scheduler), framesWritten = Signal<Void>.pipe(confinedTo: scheduler)
         scan = LightScan(
-            lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, failures: failures.input,
-            framesWritten: framesWritten.input)
+            lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, persistentFailure: persistentFailure,
+            failures: failures.input, framesWritten: framesWritten.input)
         self.failures = failures.output
         self.framesWritten = framesWritten.output
         (lifetime, token) = Lifetime.make()
@@ -81,16 +91,23 @@ private final class LightScan: @unchecked Sendable {
     private var dimFrame = 0
     private var isRunning = false
     private var scanTimer: (any Disposable)?
+    /// The next try of a still board's one write, after it failed.
+    private var retryTimer: (any Disposable)?
     /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
     private var rowsToWrite: Int?
-    private let failureInput: Signal<GPIOError>.Input
+    private let persistentFailure: PersistentWriteFailure
+    /// Writes failed since the last that worked, and when the first of them failed.
+    private var failedWrites = 0
+    private var failingSince = MonotonicInstant.zero
+    private let failureInput: Signal<LEDFailure>.Input
     private let framesWrittenInput: Signal<Void>.Input
 
     init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
-         failures: Signal<GPIOError>.Input, framesWritten: Signal<Void>.Input) {
+         persistentFailure: PersistentWriteFailure, failures: Signal<LEDFailure>.Input, framesWritten: Signal<Void>.Input) {
         self.lines = lines
         self.rowPeriod = rowPeriod
         self.scheduler = scheduler
+        self.persistentFailure = persistentFailure
         allOff = pins.allLEDsOff
         writes = RowScan(pins: pins)
         blank = writes.blank
@@ -102,6 +119,7 @@ private final class LightScan: @unchecked Sendable {
 
     func start() {
         isRunning = true
+        failedWrites = 0
         rowsToWrite = 3
         followFrame()
     }
@@ -128,7 +146,11 @@ private final class LightScan: @unchecked Sendable {
             scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
         } else {
             cancelScan()
-            if write(writes.still) { frameWritten() }
+            if write(writes.still) {
+                frameWritten()
+            } else if isRunning {
+                retryTimer = scheduler.schedule(after: rowPeriod) { [self] in followFrame() }
+            }
         }
     }
 
@@ -137,9 +159,12 @@ private final class LightScan: @unchecked Sendable {
         framesWrittenInput.send()
     }
 
+    /// Cancels the scan and a pending retry.
     func cancelScan() {
         scanTimer?.dispose()
         scanTimer = nil
+        retryTimer?.dispose()
+        retryTimer = nil
     }
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.
@@ -156,11 +181,23 @@ private final class LightScan: @unchecked Sendable {
     private func write(_ settings: [LineSetting]) -> Bool {
         do {
             try lines.set(settings)
+            failedWrites = 0
             return true
         } catch {
-            cancelScan()
-            failureInput.send(error)
+            failed(error)
             return false
         }
+    }
+
+    /// Counts a failed write; once the failure is persistent, stops for good and reports it.
+    /// The scan timer goes on meanwhile: its next step is the retry.
+    private func failed(_ error: GPIOError) {
+        let now = scheduler.now
+        if failedWrites == 0 { failingSince = now }
+        failedWrites += 1
+        guard isRunning, persistentFailure.holds(writes: failedWrites, lasting: now - failingSince) else { return }
+        isRunning = false
+        cancelScan()
+        failureInput.send(LEDFailure(writes: failedWrites, lasting: now - failingSince, last: error))
     }
 }

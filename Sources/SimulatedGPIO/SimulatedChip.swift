@@ -20,6 +20,8 @@ import Reactive
 ///   that forgets to switch its LEDs off is caught.
 /// - The output history keeps the most recent `historyCapacity` writes; with a capacity of 0
 ///   it keeps none and only counts them (``outputWriteCount``), for benchmarks.
+/// - ``failWrites(with:times:)`` makes output writes fail as a driver's would (EIO from a chip
+///   gone bad, EAGAIN once): a failed write changes no level and is not in the history.
 public final class SimulatedChip: GPIOChip {
     public let name: String
     public let label: String
@@ -46,6 +48,9 @@ public final class SimulatedChip: GPIOChip {
         var writeCount = 0
         var historyStart = OutputWrite(time: .zero, levels: LineLevels())
         var inputs: [Int: Signal<EdgeEvent>.Input] = [:]
+        /// The error output writes fail with, and how many more fail (`nil`: all of them).
+        var writeFault: (error: GPIOError, remaining: Int?)?
+        var failedWrites = 0
     }
 
     private let state: Protected<State>
@@ -169,6 +174,22 @@ public final class SimulatedChip: GPIOChip {
     /// How many output writes there have been.
     public var outputWriteCount: Int { state.withValue { $0.writeCount } }
 
+    /// Makes output writes fail with `error`: the next `times` of them, or every one until
+    /// ``healWrites()`` when `times` is `nil`. What a test uses for a chip whose driver starts
+    /// returning errors mid-game (gpio-sim cannot fail a write).
+    public func failWrites(with error: GPIOError, times: Int? = nil) {
+        let fault = times.map { $0 > 0 } == false ? nil : (error: error, remaining: times)
+        state.withValue { $0.writeFault = fault }
+    }
+
+    /// Output writes work again.
+    public func healWrites() {
+        state.withValue { $0.writeFault = nil }
+    }
+
+    /// How many output writes have failed (``failWrites(with:times:)``).
+    public var failedWriteCount: Int { state.withValue { $0.failedWrites } }
+
     /// Every output write as it happens, on the writer's thread.
     public var outputWrites: Signal<OutputWrite> { writes.output }
 
@@ -207,6 +228,13 @@ public final class SimulatedChip: GPIOChip {
                       case .output(let owner) = state.lines[index].role, owner == id else {
                     return .failure(.notRequested(chip: name, offset: setting.offset))
                 }
+            }
+            if let fault = state.writeFault {
+                state.failedWrites += 1
+                if let remaining = fault.remaining {
+                    state.writeFault = remaining > 1 ? (fault.error, remaining - 1) : nil
+                }
+                return .failure(fault.error)
             }
             for setting in settings {
                 state.lines[Int(setting.offset.rawValue)].outputLevel = setting.level

@@ -20,7 +20,17 @@ import Reactive
 /// | ``Readiness`` | board started; `READY=1` after its first frame | `STOPPING=1` |
 /// | ``Watchdog`` | `WATCHDOG=1` while the loop answers | pings ended |
 ///
-/// then any `extraParts` (a test's faults). Each part's contract is in its own doc comment.
+/// with any `extraParts` (a test's faults) just before the watchdog, which comes last so that
+/// it stops first. Each part's contract is in its own doc comment.
+///
+/// ## Contract
+/// - ``run(until:)`` plays until `shutdown` returns, or until a part fails after the start (the
+///   LED lines failing for good): the failure is logged (critical) as it is reported, no
+///   watchdog ping follows it, the parts stop in reverse, and ``ServiceGroup/PartFailed`` is
+///   thrown, for an exit status that makes systemd start the board again.
+/// - Stopping takes at most `stopDeadline` on `stopClock`; past it, the part that did not stop
+///   is logged (critical) and ``ServiceGroup/StopOverran`` thrown, so that the process exits
+///   anyway (`ExecStopPost=` then switches the LEDs off).
 /// However the process ends, the unit's `ExecStopPost=` (`tictactoe lights-off`) switches the
 /// LEDs off as well.
 public struct BoardService: Sendable {
@@ -36,6 +46,8 @@ public struct BoardService: Sendable {
     private let pingInterval: Duration
     private let apiSocket: @Sendable () throws -> APIListener?
     private let program: String
+    private let stopClock: any Scheduler
+    private let stopDeadline: Duration
 
     /// - Parameters:
     ///   - openChip: opens the chip the configuration names.
@@ -47,7 +59,8 @@ public struct BoardService: Sendable {
     ///   - apiSocket: the board's API's listening socket (systemd's, or one made at a path) and
     ///     its name for the log; `nil` serves no API.
     ///   - program: "tictactoe 0.4.0", for the API's hello.
-    ///   - extraParts: parts added after the others, given the board (a test's faults).
+    ///   - extraParts: parts added before the watchdog, given the board (a test's faults).
+    ///   - stopClock: where the stop's deadline, `stopDeadline`, is timed.
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
         notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10,
@@ -55,8 +68,12 @@ public struct BoardService: Sendable {
         watchdogClock: any Scheduler = QueueScheduler(label: "tictactoe.watchdog", qos: .utility),
         pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
         apiSocket: @escaping @Sendable () throws -> APIListener? = { nil }, program: String = "tictactoe",
-        extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] }
+        extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] },
+        stopClock: any Scheduler = QueueScheduler(label: "tictactoe.stop-deadline", qos: .utility),
+        stopDeadline: Duration = ServiceGroup.defaultStopDeadline
     ) {
+        self.stopClock = stopClock
+        self.stopDeadline = stopDeadline
         self.loop = loop
         self.watchdogClock = watchdogClock
         self.pingInterval = pingInterval
@@ -71,12 +88,14 @@ public struct BoardService: Sendable {
         self.program = program
     }
 
-    /// The parts, in the order they start.
-    public func parts() -> [any ServicePart] {
+    /// The parts, in the order they start; those that can fail after the start report to
+    /// `failures`, which the watchdog heeds.
+    public func parts(reportingTo failures: PartFailures = PartFailures()) -> [any ServicePart] {
         let socket = APISocket(make: apiSocket)
         let saving = Saving(store: store, logger: logger)
         let board = PlayingBoard(
-            settings: configuration.settings, openChip: openChip, store: store, loop: loop, logger: logger)
+            settings: configuration.settings, openChip: openChip, store: store, loop: loop, logger: logger,
+            failures: failures)
         return [
             socket,
             saving,
@@ -88,17 +107,32 @@ public struct BoardService: Sendable {
                 board: board, saving: saving, socket: { socket.take() }, historyFile: store.historyPath, loop: loop,
                 program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
-            Watchdog(board: board, loop: loop, clock: watchdogClock, interval: pingInterval, notifier: notifier, logger: logger),
-        ] + extraParts(board)
+        ] + extraParts(board) + [
+            Watchdog(
+                board: board, loop: loop, clock: watchdogClock, interval: pingInterval, notifier: notifier, logger: logger,
+                failures: failures),
+        ]
     }
 
     /// Plays until `shutdown` returns (``ShutdownSignal/wait(for:)`` in the service), then stops
     /// gracefully. Throws when the chip or its lines cannot be had, having started nothing
-    /// that is still running.
+    /// that is still running; when a part fails after the start; when the stop overruns.
     public func run(until shutdown: @escaping @Sendable () async -> Void) async throws {
-        let loop = self.loop
+        let (loop, logger) = (self.loop, self.logger)
         defer { loop.stop() }
-        try await ServiceGroup(parts()).run(until: shutdown)
+        let failures = PartFailures { failure in
+            logger.critical("stopping, so that systemd starts the board again: \(failure)")
+        }
+        let group = ServiceGroup(parts(reportingTo: failures), failures: failures, stopDeadline: stopDeadline, clock: stopClock)
+        do {
+            try await group.run(until: shutdown)
+        } catch let overran as ServiceGroup.StopOverran {
+            logger.critical("\(overran)")
+            throw overran
+        } catch let failed as ServiceGroup.PartFailed {
+            logger.error("stopped after the \(failed.failure.part) failed")
+            throw failed
+        }
         logger.info("stopped")
     }
 }

@@ -24,8 +24,9 @@ public final class GameBoard: Sendable {
     public let pad: ButtonPad
     public let lights: LEDBoard
     public let settings: BoardSettings
-    /// Write errors from the LEDs; the board stops scanning on the first.
-    public let failures: Signal<GPIOError>
+    /// The LED lines' persistent failure (``LEDBoard/failures``), once: the board stops
+    /// scanning. A transient write error is retried, not sent.
+    public let failures: Signal<LEDFailure>
     /// Cells pressed from elsewhere than the buttons (the board's API): send on the scheduler;
     /// each enters the game as a button's press does.
     public let remotePresses: Signal<Position>.Input

@@ -104,6 +104,8 @@ struct Watch: ParsableCommand {
             }
             guard message.type == .state, let view = message.state else { continue }
             say(RemoteWatch.plain(view) + (once ? "" : "\n"))
+            // A reader that went away ends the watch (74), rather than states written to nobody.
+            try StandardOutput.check()
             if once { return }
         }
     }

@@ -27,6 +27,12 @@ enum ExitStatus {
     static let refused = ExitCode(65)
     /// A saved file the board could not use (EX_DATAERR).
     static let unusableState = ExitCode(65)
+    /// A part of the running board failed after the start, the LED lines failing for good: the
+    /// board stopped, and systemd starts it again (EX_OSERR: the system failed it).
+    static let partFailed = ExitCode(71)
+    /// Stopping overran its deadline: a part did not stop and the process exits without it
+    /// (EX_SOFTWARE: a part of the board's own misbehaved).
+    static let stopOverran = ExitCode(70)
 
     static func `for`(_ error: GPIOError) -> ExitCode {
         switch error {
@@ -55,6 +61,14 @@ enum ExitStatus {
         case let error as StoreError:
             printError("the state directory \(error). Give a writable --state-dir.")
             return cannotCreate
+        case is ServiceGroup.PartFailed:
+            // Logged (critical) by the service as it happened.
+            return partFailed
+        case let overran as ServiceGroup.StopOverran:
+            // Logged (critical) by the service, naming the part. A failed start that began the
+            // stop is told too (a part's failure was logged as it came).
+            if let cause = overran.cause, !(cause is ServiceGroup.PartFailed) { _ = reporting(cause) }
+            return stopOverran
         default:
             return error
         }

@@ -84,7 +84,6 @@ struct Run: AsyncParsableCommand {
 
         let directory = stateDirectory ?? Self.defaultStateDirectory()
         let loop = ThreadScheduler()
-        let testFaults = ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1"
         let service = BoardService(
             configuration: loaded,
             openChip: {
@@ -94,16 +93,22 @@ struct Run: AsyncParsableCommand {
             },
             store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority, loop: loop,
             apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
-            extraParts: { _ in
-                // The appliance's test drop-in only (TICTACTOE_TEST_FAULTS=1): a `wedge-loop`
-                // file in the state directory wedges the game loop once.
-                guard testFaults else { return [] }
-                return [LoopWedgeFault(
-                    trigger: directory + "/wedge-loop", loop: loop,
-                    clock: QueueScheduler(label: "tictactoe.test-faults", qos: .utility), interval: .seconds(1),
-                    logger: logger)]
-            })
+            extraParts: Self.testFaults(stateDirectory: directory, loop: loop, logger: logger))
         try await service.run(until: shutdown, logger: logger)
+    }
+
+    /// The test faults, for tests only: with `TICTACTOE_TEST_FAULTS=1` in the environment (the
+    /// appliance's test drop-in; the command tests), a `wedge-loop` file in the state directory
+    /// wedges the game loop once. None otherwise.
+    static func testFaults(
+        stateDirectory directory: String, loop: any Scheduler, logger: ServiceLog
+    ) -> @Sendable (PlayingBoard) -> [any ServicePart] {
+        guard ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1" else { return { _ in [] } }
+        return { _ in
+            [LoopWedgeFault(
+                trigger: directory + "/wedge-loop", loop: loop,
+                clock: QueueScheduler(label: "tictactoe.test-faults", qos: .utility), interval: .seconds(1), logger: logger)]
+        }
     }
 
     static func defaultStateDirectory() -> String {

@@ -37,7 +37,8 @@ struct SimulatedService {
             configuration: configuration,
             openChip: { chip },
             store: StateStore(directory: directory), notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
-            loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program)
+            loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
+            extraParts: Run.testFaults(stateDirectory: directory, loop: loop, logger: logger))
         logger.info("a simulated board, headless; its state in \(directory)")
         try await service.run(until: shutdown, logger: logger)
     }

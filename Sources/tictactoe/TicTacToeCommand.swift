@@ -24,6 +24,10 @@ struct TicTacToeCommand: AsyncParsableCommand {
     /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message,
     /// and that output which could not be written is an error (exit 74), not a success.
     static func main() async {
+        // A reader that went away (`| head -c1`) must be a failed write, told and ended with
+        // exit 74 as a full disk is, not SIGPIPE's silent death (141 in a shell). Sockets
+        // already send with MSG_NOSIGNAL; this covers standard output.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {

@@ -1,4 +1,7 @@
 import Basics
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPIO
 import Lights
 import Reactive
@@ -110,14 +113,64 @@ struct LEDBoardTests {
         #expect((pins.rows + pins.redColumns + pins.greenColumns).allSatisfy { chip.level(of: $0) == .low })
     }
 
-    @Test("a write error stops the scan and is reported")
-    func writeError() {
-        let failures = Protected<[GPIOError]>([])
-        matrix.failures.observeValues { error in failures.withValue { $0.append(error) } }
+    private var failed: GPIOError {
+        .system(chip: chip.name, operation: "setting line values", errno: EIO, message: "input/output error")
+    }
+
+    private var busy: GPIOError {
+        .system(chip: chip.name, operation: "setting line values", errno: EAGAIN, message: "resource temporarily unavailable")
+    }
+
+    @Test("a write that fails once, or a burst of failures for 50 ms, is retried at the next step: no failure, the frame shows")
+    func transientWriteErrors() {
+        let failures = Protected<[LEDFailure]>([])
+        matrix.failures.observeValues { failure in failures.withValue { $0.append(failure) } }
         frame.value = sample
-        lines.release()
         scheduler.advance(by: .milliseconds(10))
-        #expect(failures.value == [.released(chip: chip.name)])
+        chip.failWrites(with: busy, times: 1)
+        scheduler.advance(by: .milliseconds(600))
+        chip.failWrites(with: busy, times: 100)  // one failed write a step, 0.5 ms apart
+        scheduler.advance(by: .milliseconds(600))
+        #expect(chip.failedWriteCount == 101)
+        #expect(failures.value.isEmpty)
+        #expect(matrix.isScanning)
+        #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now) == sample)
+    }
+
+    @Test("a board that needs no scan retries its one write until it works")
+    func stillWriteRetried() {
+        let failures = Protected<[LEDFailure]>([])
+        matrix.failures.observeValues { failure in failures.withValue { $0.append(failure) } }
+        chip.failWrites(with: busy, times: 2)
+        frame.value = Frame(cells: [LEDColor](repeating: .off, count: 9), xStatus: true, oStatus: false)
+        #expect(chip.level(of: pins.xStatus) == pins.statusPolarity.level(active: false))
+        scheduler.advance(by: .microseconds(1_000))
+        #expect(chip.level(of: pins.xStatus) == pins.statusPolarity.level(active: true))
+        #expect(failures.value.isEmpty && chip.failedWriteCount == 2)
+        #expect(!matrix.isScanning)
+    }
+
+    @Test("writes failing for half a second stop the scan, are reported once, and nothing is written after")
+    func persistentWriteErrors() throws {
+        let failures = Protected<[LEDFailure]>([])
+        matrix.failures.observeValues { failure in failures.withValue { $0.append(failure) } }
+        frame.value = sample
+        scheduler.advance(by: .milliseconds(10))
+        chip.failWrites(with: failed)
+        scheduler.advance(by: .milliseconds(499))  // the first failed write was at 10.5 ms
+        #expect(failures.value.isEmpty, "a failure reported before it lasted half a second")
+        scheduler.advance(by: .milliseconds(2))
+        let failure = try #require(failures.value.first)
+        #expect(failures.value.count == 1)
+        #expect(failure.last == failed && failure.writes == 1_001 && failure.lasting == .milliseconds(500))
+        #expect(failure.description == "writing the LED lines failed 1001 times in a row, for 500 ms: \(failed)")
+        #expect(!matrix.isScanning)
+        chip.healWrites()
+        let (writes, failedWrites) = (chip.outputWriteCount, chip.failedWriteCount)
+        frame.value = .dark
+        scheduler.advance(by: .seconds(1))
+        #expect(chip.outputWriteCount == writes && chip.failedWriteCount == failedWrites, "written after the failure")
+        #expect(failures.value.count == 1)
     }
 
     /// X's marks full, O's dim, as the default marks show them: red in the corner, green dim in

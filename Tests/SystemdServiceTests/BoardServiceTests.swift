@@ -76,7 +76,7 @@ struct BoardServiceTests {
             configuration: Configuration(), openChip: { chip }, store: store,
             notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1))
+            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1), stopClock: TestScheduler())
 
         let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
         let running = Task {
@@ -146,7 +146,8 @@ struct BoardServiceTests {
         let service = BoardService(
             configuration: Configuration(), openChip: { chip }, store: store, notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1))
+            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1),
+            stopClock: TestScheduler())
         let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
         let running = Task { try await service.run(until: { for await _ in stop { return } }) }
         var arrivals = systemd.arrived.makeAsyncIterator()
@@ -203,6 +204,134 @@ struct BoardServiceTests {
         }
         _ = try await pressOnce(store: store)
         #expect(store.load().snapshot?.board[p(0, 0)] == .x, "the press was not saved")
+    }
+
+    /// A service on a simulated chip whose watchdog and stop deadline run in virtual time, its
+    /// log handed to `logged` as each line is written (on the thread that writes it).
+    private struct Running {
+        let chip: SimulatedChip
+        let person: SimulatedBoard
+        let systemd = ServiceManager()
+        let log = Protected<[String]>([])
+        let loop = ThreadScheduler()
+        let watchdog = TestScheduler()
+        let stopClock = TestScheduler()
+        let service: BoardService
+        let stopNow: AsyncStream<Void>.Continuation
+        let running: Task<Void, any Error>
+
+        init(
+            directory: String, logged: @escaping @Sendable (String) -> Void = { _ in },
+            extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] }
+        ) {
+            let clock = QueueScheduler(label: "test.clock")
+            chip = SimulatedChip(clock: clock)
+            person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
+            let log = log
+            service = BoardService(
+                configuration: Configuration(), openChip: { [chip] in chip }, store: StateStore(directory: directory),
+                notifier: systemd.notifier(watching: person),
+                logger: ServiceLog(level: .info, prefix: .levelName) { line in
+                    log.withValue { $0.append(line) }
+                    logged(line)
+                },
+                realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1), extraParts: extraParts,
+                stopClock: stopClock)
+            let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
+            self.stopNow = stopNow
+            running = Task { [service] in try await service.run(until: { for await _ in stop { return } }) }
+        }
+
+        /// Waits for READY=1, presses the centre (a lit cell: the scan runs) and has one ping sent.
+        func playing() async {
+            var arrivals = systemd.arrived.makeAsyncIterator()
+            #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
+            person.press(p(1, 1))
+            loop.runAndWait {}
+            #expect(log.value.contains { $0.contains("X took (1, 1).") })
+            watchdog.advance(by: .seconds(1))
+            loop.runAndWait {}
+            #expect(systemd.texts.dropFirst() == ["WATCHDOG=1"])
+        }
+    }
+
+    @Test("LED lines failing for good mid-game stop the service: said once with the part and the error, no ping after it, the watchdog first to stop",
+          .timeLimit(.minutes(1)))
+    func ledFailureStopsTheService() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let watchdogAtFailure = Protected<TestScheduler?>(nil)
+        let service = Running(directory: directory, logged: { line in
+            // The moment the failure is said, a ping falls due: it must be withheld.
+            if line.hasPrefix("critical:") { watchdogAtFailure.value?.advance(by: .seconds(1)) }
+        })
+        watchdogAtFailure.withValue { $0 = service.watchdog }
+        await service.playing()
+        let error = GPIOError.system(chip: service.chip.name, operation: "setting line values", errno: EIO, message: "input/output error")
+        service.chip.failWrites(with: error)
+        do {
+            try await service.running.value
+            Issue.record("the service went on with its LEDs failing")
+        } catch let failed as ServiceGroup.PartFailed {
+            #expect(failed.failure.part == "board")
+            #expect((failed.failure.error as? LEDFailure)?.last == error)
+        }
+        #expect(service.systemd.texts.dropFirst() == ["WATCHDOG=1", "STOPPING=1"], "pinged after the failure")
+        let log = service.log.value
+        let said = log.filter { $0.hasPrefix("critical:") }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.hasPrefix("critical: stopping, so that systemd starts the board again: the board failed: writing the LED lines failed ") == true, "\(said)")
+        #expect(said.first?.hasSuffix(" ms: gpiochip-sim: setting line values failed: input/output error.\n") == true, "\(said)")
+        let order = ["critical: stopping, so that systemd starts the board again", "info: stopping", "info: switching every LED off", "error: stopped after the board failed"]
+        let positions = order.map { prefix in log.firstIndex { $0.hasPrefix(prefix) } }
+        #expect(positions.allSatisfy { $0 != nil } && positions == positions.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(log)")
+    }
+
+    @Test("one LED write failing mid-game (EAGAIN) is retried: the scan goes on and the service stops cleanly", .timeLimit(.minutes(1)))
+    func transientLEDFailure() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // true: a write that worked after the failed one; false: a critical line.
+        let (events, event) = AsyncStream.makeStream(of: Bool.self)
+        let service = Running(directory: directory, logged: { line in if line.hasPrefix("critical:") { event.yield(false) } })
+        await service.playing()
+        let failedBefore = service.chip.failedWriteCount
+        let watching = service.chip.outputWrites.observeValues { [chip = service.chip] _ in
+            if chip.failedWriteCount > failedBefore { event.yield(true) }
+        }
+        defer { watching.dispose() }
+        service.chip.failWrites(
+            with: .system(chip: service.chip.name, operation: "setting line values", errno: EAGAIN, message: "resource temporarily unavailable"),
+            times: 1)
+        var writesAfter = 0
+        for await worked in events {
+            #expect(worked, "a transient failure stopped the board: \(service.log.value.filter { $0.hasPrefix("critical:") })")
+            writesAfter += 1
+            if !worked || writesAfter == 30 { break }
+        }
+        #expect(service.chip.failedWriteCount == failedBefore + 1)
+        service.stopNow.yield()
+        try await service.running.value
+        #expect(service.log.value.last == "info: stopped\n")
+    }
+
+    @Test("a part whose stop never returns: the service's stop ends at its deadline, naming the part", .timeLimit(.minutes(1)))
+    func wedgedStop() async throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (stopping, stopBegan) = AsyncStream.makeStream(of: Void.self)
+        let service = Running(directory: directory, extraParts: { _ in [WedgedPart(journal: Protected([]), stopping: stopBegan)] })
+        await service.playing()
+        service.stopNow.yield()
+        for await _ in stopping { break }
+        service.stopClock.advance(by: ServiceGroup.defaultStopDeadline)
+        do {
+            try await service.running.value
+            Issue.record("the stop waited for the wedged part")
+        } catch let overran as ServiceGroup.StopOverran {
+            #expect(overran.part == "wedged part")
+        }
+        #expect(service.log.value.last == "critical: the wedged part did not stop within 5 s; exiting without stopping it or the parts before it\n")
     }
 }
 

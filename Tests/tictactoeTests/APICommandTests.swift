@@ -16,7 +16,8 @@ final class ServedSimulation {
     /// - Parameters:
     ///   - socket: where to listen; by default in a new folder of its own.
     ///   - history: the contents of `history.json` in the state directory before the start.
-    init(socket: String? = nil, history: String? = nil) throws {
+    ///   - environment: added to the test's own (`TICTACTOE_TEST_FAULTS=1`, say).
+    init(socket: String? = nil, history: String? = nil, environment: [String: String] = [:]) throws {
         folder = try Tictactoe.temporaryFolder()
         if let history {
             try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
@@ -30,6 +31,7 @@ final class ServedSimulation {
         process.arguments = ["simulate", "--serve", self.socket, "--state-dir", folder + "/state"]
         process.standardOutput = log
         process.standardError = log
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try process.run()
         _ = try Self.read(log, until: "ready on")
     }
@@ -44,6 +46,11 @@ final class ServedSimulation {
             text += String(decoding: data, as: UTF8.self)
         }
         return text
+    }
+
+    /// The board's log from here on, read until it contains `marker`.
+    func log(until marker: String) throws -> String {
+        try Self.read(log, until: marker)
     }
 
     /// SIGTERM, as systemd stops the service, then the exit status.
@@ -109,6 +116,33 @@ struct APICommandTests {
         #expect((health?["chip"] as? [String: Any])?["label"] as? String == "tictactoe-sim")
         let human = try board.run(["status"])
         #expect(human.out.contains("2 moves since"))
+    }
+
+    @Test("watch and history into a pipe nobody reads (| head -c1, | true): 74 with the reason, not SIGPIPE")
+    func closedPipe() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        for command in [["watch"], ["watch", "--once"], ["history"], ["status"]] {
+            let outcome = try Tictactoe.run(command + ["--socket", board.socket], output: .brokenPipe)
+            #expect(outcome.signal == nil, "\(command): killed by signal \(outcome.signal ?? 0)")
+            #expect(outcome.status == 74, "\(command)")
+            #expect(outcome.err.contains("cannot write to standard output: broken pipe."), "\(command): \(outcome.err)")
+        }
+    }
+
+    @Test("a wedged game loop: SIGTERM ends the board within the 5 s stop deadline, exit 70, the log naming the part that did not stop",
+          .timeLimit(.minutes(1)))
+    func wedgedStop() throws {
+        let board = try ServedSimulation(environment: ["TICTACTOE_TEST_FAULTS": "1"])
+        FileManager.default.createFile(atPath: board.folder + "/state/wedge-loop", contents: nil)
+        _ = try board.log(until: "test fault: wedging the game loop")
+        let started = ContinuousClock.now
+        let status = board.stop()
+        let took = ContinuousClock.now - started
+        #expect(status == 70)
+        #expect(took < .seconds(8), "the stop took \(took)")
+        // Read after the exit: everything it wrote is in the pipe.
+        #expect(try board.log(until: "did not stop within 5 s").contains("the local API did not stop within 5 s"))
     }
 
     @Test("history --script N, played by simulate, ends on the board the running one showed")

@@ -23,6 +23,9 @@ struct Tictactoe {
         /// A path opened for writing, such as `/dev/full`; ``Outcome/out`` is then empty.
         case path(String)
         case closed
+        /// A pipe whose reading end is already closed, as `| head -c1` leaves it once head has
+        /// read its byte: every write fails with EPIPE (and raises SIGPIPE).
+        case brokenPipe
     }
 
     struct Outcome {
@@ -90,13 +93,34 @@ struct Tictactoe {
         case .captured: posix_spawn_file_actions_addopen(&actions, 1, folder + "/out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .path(let path): posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
         case .closed: posix_spawn_file_actions_addclose(&actions, 1)
+        case .brokenPipe: break
+        }
+        var pipeEnd: Int32 = -1
+        defer { if pipeEnd >= 0 { close(pipeEnd) } }
+        if case .brokenPipe = output {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw SpawnFailed(errno: errno) }
+            close(ends[0])
+            pipeEnd = ends[1]
+            posix_spawn_file_actions_adddup2(&actions, pipeEnd, 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnd)
         }
         posix_spawn_file_actions_addopen(&actions, 2, folder + "/err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // SIGPIPE at its default, as a shell leaves it, whatever the test runner ignores (an
+        // ignored signal stays ignored across exec).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + prefix + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
         return pid
     }

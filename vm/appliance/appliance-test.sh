@@ -73,6 +73,24 @@ tool tap 26; sleep 0.6
 report "{\"scenario\":\"move-after-restarts\",\"frame\":\"$(tool frame 1.0)\"}"
 report "{\"scenario\":\"timing-o-to-move\",\"timing\":$(tool timing 2.0)}"
 
+# LED lines that fail for good, mid-game: gpio-sim cannot fail a write, but a chip made not live
+# fails every write to lines requested from it (ENODEV). The board must stop by itself (exit 71,
+# the failure said), and once the chip is back systemd starts it again, lit with its game.
+frame_before=$(tool frame 1.0)
+restarts=$(prop NRestarts)
+failures_said() { journalctl -u tictactoe.service -o cat | grep -c 'the board failed: writing the LED lines failed'; }
+said_before=$(failures_said)
+echo 0 > /sys/kernel/config/gpio-sim/header/live
+for _ in $(seq 1 60); do (( $(failures_said) > said_before )) && break; sleep 0.5; done
+said_while_gone=$(failures_said)
+"$payload/make-gpio-sim.sh"
+. /run/gpio-sim.env
+wait_active "$restarts"; sleep 1
+report "{\"scenario\":\"after-led-failure\",\"restarts_before\":$restarts,\"restarts\":$(prop NRestarts),\
+\"said_before\":$said_before,\"said_while_gone\":$said_while_gone,\
+\"exited_71\":$(journalctl -u tictactoe.service -o cat | grep -c 'status=71'),\
+\"frame_before\":\"$frame_before\",\"frame\":\"$(tool frame 1.0)\"}"
+
 # Lights off however the process ends. With restarts off, a SIGKILL and then a watchdog abort
 # each leave the service down for good; ExecStopPost (tictactoe lights-off) must have switched
 # every LED line off, though the process itself never got to.

@@ -1,8 +1,9 @@
 import Presentation
 import Reactive
 
-/// Writes what happens on the board to the log: each game event in words, every LED write
-/// failure, and, at debug level, every edge, press and release.
+/// Writes what happens on the board to the log: each game event in words and, at debug level,
+/// every edge, press and release. (A failure of the LED lines is logged once, as the failure
+/// that stops the service: see ``PlayingBoard``.)
 ///
 /// ## Contract
 /// - From ``start()`` to ``stop()`` every event is logged once, on the game loop, as it happens.
@@ -35,9 +36,6 @@ public final class EventLog: ServicePart {
                 all += button.presses.observeValues { time in logger.debug("cell \(index) pressed at \(time)") }
                 all += button.releases.observeValues { time in logger.debug("cell \(index) released at \(time)") }
             }
-        }
-        all += board.failures.observeValues { error in
-            logger.critical("LED output failed: \(error)")
         }
         observations.inner = all
     }

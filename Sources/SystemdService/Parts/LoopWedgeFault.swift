@@ -9,9 +9,9 @@ import Glibc
 import Reactive
 
 /// A fault for tests only: when a file appears at `trigger`, wedges the game loop for good, so
-/// that a test can watch the watchdog restart the service. Only tests add it to the group (the
-/// appliance's test drop-in sets `TICTACTOE_TEST_FAULTS=1`, which `tictactoe run` reads);
-/// no other part knows it exists.
+/// that a test can watch the watchdog restart the service, or a stop meet its deadline. Only
+/// tests add it to the group (the appliance's test drop-in sets `TICTACTOE_TEST_FAULTS=1`, which
+/// `tictactoe run` and `simulate --serve` read); no other part knows it exists.
 ///
 /// ## Contract
 /// - Every `interval` on `clock` from ``start()`` to ``stop()``, looks for `trigger`; when it is

@@ -14,6 +14,10 @@ import WiredBoard
 ///   kept, and the store then refuses to save over it). When any step fails nothing is left requested and the error is thrown.
 ///   The board is built but not started: ``Readiness`` starts it once every observer is in place.
 /// - ``board`` and ``chip`` may be used from ``start()``'s return until ``stop()``.
+/// - From ``start()`` to ``stop()``, a persistent failure of the LED lines
+///   (``GameBoard/failures``: writes failing for half a second, not one `EAGAIN`) is reported
+///   to `failures`, once, as this part's: the group then stops the service with a status of its
+///   own, and systemd starts it again, rather than a dark board's watchdog pinging on.
 /// - ``stop()`` runs ``GameBoard/shutdown()`` on the game loop, so no scan step follows it.
 public final class PlayingBoard: ServicePart {
     public let name = "board"
@@ -22,12 +26,16 @@ public final class PlayingBoard: ServicePart {
     private let store: StateStore
     private let loop: any Scheduler
     private let logger: ServiceLog
+    private let failures: PartFailures
     private let running = Protected<(chip: any GPIOChip, board: GameBoard)?>(nil)
+    private let watchingFailures = SerialDisposable()
 
+    /// - Parameter failures: where a failure of the lights after the start is reported.
     public init(
         settings: BoardSettings, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
-        loop: any Scheduler, logger: ServiceLog
+        loop: any Scheduler, logger: ServiceLog, failures: PartFailures = PartFailures()
     ) {
+        self.failures = failures
         self.settings = settings
         self.openChip = openChip
         self.store = store
@@ -74,13 +82,19 @@ public final class PlayingBoard: ServicePart {
                     """)
             }
         }
+        let (failures, name) = (failures, name)
+        watchingFailures.inner = board.failures.observeValues { failure in failures.report(part: name, error: failure) }
         running.withValue { $0 = (chip, board) }
     }
 
     public func stop() async {
         guard let board = running.value?.board else { return }
         logger.info("switching every LED off and releasing the lines")
-        loop.runAndWait { board.shutdown() }
+        let watchingFailures = watchingFailures
+        loop.runAndWait {
+            watchingFailures.dispose()
+            board.shutdown()
+        }
         running.withValue { $0 = nil }
     }
 }

@@ -7,8 +7,8 @@ import Reactive
 ///
 /// ## Contract
 /// - ``start()`` returns once the first frame has been written to the chip in full
-///   (``LEDBoard/framesWritten``; not a guess of time), or an LED write has failed; then
-///   `READY=1` is sent with the chip's name.
+///   (``LEDBoard/framesWritten``; not a guess of time), or the LED lines have failed for good
+///   (the group then stops at once); then `READY=1` is sent with the chip's name.
 /// - ``stop()`` sends `STOPPING=1`. The watchdog comes after this part in the group, so its
 ///   pings have stopped by then; the board comes before it, so its lights are still on.
 public struct Readiness: ServicePart {

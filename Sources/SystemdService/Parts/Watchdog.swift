@@ -8,6 +8,9 @@ import Reactive
 ///   scheduled on the loop since the last ping has run) and the button reader still listens:
 ///   a wedged loop stops the pings, and systemd restarts the service. A dark board, which
 ///   schedules nothing of its own, still answers.
+/// - No ping once a part has reported a failure (`failures`): from that moment the service is
+///   stopping, and a broken board is never reported alive. It is the last part of the group,
+///   so it also stops first.
 /// - ``stop()`` cancels the pings on `clock` itself, so that no ping is under way or follows
 ///   when it returns (before ``Readiness`` sends `STOPPING=1`).
 public final class Watchdog: ServicePart {
@@ -18,12 +21,14 @@ public final class Watchdog: ServicePart {
     private let interval: Duration
     private let notifier: Notifier
     private let logger: ServiceLog
+    private let failures: PartFailures
     private let pinging = SerialDisposable()
 
     public init(
         board: PlayingBoard, loop: any Scheduler, clock: any Scheduler, interval: Duration, notifier: Notifier,
-        logger: ServiceLog
+        logger: ServiceLog, failures: PartFailures = PartFailures()
     ) {
+        self.failures = failures
         self.board = board
         self.loop = loop
         self.clock = clock
@@ -33,9 +38,11 @@ public final class Watchdog: ServicePart {
     }
 
     public func start() async {
-        let (board, notifier, logger) = (board.board, notifier, logger)
+        let (board, notifier, logger, failures) = (board.board, notifier, logger, failures)
         let heartbeat = LoopHeartbeat(loop: loop)
         pinging.inner = clock.schedule(every: interval) {
+            // Said once, by whoever reported the failure; the service is stopping.
+            guard failures.first == nil else { return }
             if heartbeat.check() && board.isListening {
                 notifier.watchdog()
             } else {
