@@ -241,17 +241,16 @@ public final class GameHistory: Sendable {
     }
 
     private func add(_ game: PlayedGame) {
-        let line: [UInt8]? = ledger.withValue { ledger in
+        let saved = path != nil
+        // One lock for the game and its line: a rewrite taken between the two would hold the
+        // game, and the line appended after it would record it twice.
+        ledger.withValue { ledger in
             ledger.lastGame += 1
             let record = HistoryJournal.Record(game: ledger.lastGame, played: game)
             ledger.games.append(record)
             if ledger.games.count > Self.capacity { ledger.games.removeFirst(ledger.games.count - Self.capacity) }
-            return try? HistoryJournal.line(record)
-        }
-        guard path != nil else { return }
-        ledger.withValue { ledger in
-            guard !ledger.rewriteDue else { return }
-            if let line, ledger.pending.count + line.count <= Self.pendingLimit {
+            guard saved, !ledger.rewriteDue else { return }
+            if let line = try? HistoryJournal.line(record), ledger.pending.count + line.count <= Self.pendingLimit {
                 ledger.pending += line
                 ledger.pendingRecords += 1
             } else {
@@ -262,6 +261,7 @@ public final class GameHistory: Sendable {
                 ledger.rewriteDue = true
             }
         }
+        guard saved else { return }
         switch writer.value {
         case .through(let kick, _): kick()
         case .own(let worker):
