@@ -48,7 +48,7 @@ public final class GameHistory: Sendable {
     /// The most bytes of lines waiting to be appended; past it, one rewrite instead.
     public static let pendingLimit = 64 * 1024
 
-    /// `history.json` as versions before 0.10 wrote it: a version, and the games oldest first.
+    /// `history.json` as earlier versions wrote it (before the journal): a version, and the games oldest first.
     /// Read once, to migrate it.
     struct Saved: Codable {
         static let currentVersion = 1

@@ -39,8 +39,8 @@ struct SavedState: Codable, Equatable {
     var scores: [String: SavedScore]?
     /// The number of the last finished game the history holds with this state
     /// (``GameHistory/lastGame``): a game the history holds past it was recorded by a save cut
-    /// short before this file was replaced, and is dropped at start. Absent in files of versions
-    /// before 0.10, and while no game has been numbered.
+    /// short before this file was replaced, and is dropped at start. Absent in files of earlier
+    /// versions, and while no game has been numbered.
     var lastGame: Int?
     /// The one score of version 1.
     var xWins: Int?

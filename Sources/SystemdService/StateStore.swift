@@ -32,7 +32,7 @@ public struct StateStore: Sendable {
     public var path: String { directory + "/state.json" }
     /// The finished games' file (``GameHistory``), beside the state.
     public var historyPath: String { directory + "/history.jsonl" }
-    /// The history as versions before 0.10 kept it, migrated into ``historyPath`` at start.
+    /// The history as earlier versions kept it, migrated into ``historyPath`` at start.
     public var legacyHistoryPath: String { directory + "/history.json" }
     private let move: @Sendable (String, String) -> Int32
     /// Why saving is refused: set when an unusable file could not be set aside. Shared by the

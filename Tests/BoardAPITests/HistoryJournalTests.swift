@@ -11,10 +11,16 @@ import TicTacToe
 @Suite("History journal")
 struct HistoryJournalTests {
     /// X wins along the top row, as the recorder writes a game.
-    static let game = PlayedGame(
-        opponent: "two-players", names: ViewState.Names(PlayerNames(x: "Alice", o: "Bob")), starter: "X",
-        started: "2026-11-23T22:41:05Z", finished: "2026-11-23T22:42:00Z", outcome: "x-wins", carriedOver: nil,
-        moves: [(7, "X"), (1, "O"), (8, "X"), (2, "O"), (9, "X")].map { PlayedGame.Move(player: $0.1, cell: $0.0, at: "2026-11-23T22:41:05Z") })
+    static let game: PlayedGame = {
+        let cells = [7, 1, 8, 2, 9]
+        var moves: [PlayedGame.Move] = []
+        for (index, cell) in cells.enumerated() {
+            moves.append(PlayedGame.Move(player: index % 2 == 0 ? "X" : "O", cell: cell, at: "2026-11-23T22:41:05Z"))
+        }
+        return PlayedGame(
+            opponent: "two-players", names: ViewState.Names(PlayerNames(x: "Alice", o: "Bob")), starter: "X",
+            started: "2026-11-23T22:41:05Z", finished: "2026-11-23T22:42:00Z", outcome: "x-wins", carriedOver: nil, moves: moves)
+    }()
 
     static func journal(_ numbers: [Int]) throws -> String {
         String(decoding: try HistoryJournal.contents(numbers.map { HistoryJournal.Record(game: $0, played: game) }), as: UTF8.self)
@@ -115,7 +121,8 @@ struct HistoryJournalTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.jsonl"
-        let damaged = try Self.journal([1]) + "garbage\n" + (try HistoryJournal.line(HistoryJournal.Record(game: 2, played: Self.game))).map { Character(Unicode.Scalar($0)) }
+        let second = String(decoding: try HistoryJournal.line(HistoryJournal.Record(game: 2, played: Self.game)), as: UTF8.self)
+        let damaged = try Self.journal([1]) + "garbage\n" + second
         try Self.write(damaged, to: file)
         let kept = GameHistory(file: file, move: { _, _ in
             errno = EPERM
@@ -193,7 +200,8 @@ struct HistoryJournalTests {
         play(HistoryJournal.compactRecords - 2)
         #expect(try Self.numbers(in: file).count == HistoryJournal.compactRecords)
         play(1)
-        #expect(try Self.numbers(in: file) == Array((HistoryJournal.compactRecords - GameHistory.capacity + 2)...(HistoryJournal.compactRecords + 1)))
+        let newest = Array((HistoryJournal.compactRecords - GameHistory.capacity + 2)...(HistoryJournal.compactRecords + 1))
+        #expect(try Self.numbers(in: file) == newest)
         #expect(GameHistory(file: file).games == history.games)
     }
 }
