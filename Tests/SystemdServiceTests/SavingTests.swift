@@ -218,4 +218,37 @@ struct SavingBoundTests {
         #expect(reread.games.count == GameHistory.capacity && reread.lastGame == games && reread.notes.isEmpty)
         #expect(reread.games == history.games)
     }
+
+    @Test("a history that cannot be written holds back the state that would name its game; once it can, both are written, the line first")
+    func bothOrNeitherWhenTheHistoryFails() throws {
+        let folder = NSTemporaryDirectory() + "both-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/history.jsonl"
+        let stamps = Protected<[Int?]>([])
+        let failures = Protected<[String]>([])
+        let saver = SnapshotSaver(
+            save: { _, lastGame in stamps.withValue { $0.append(lastGame) } },
+            failed: { error in failures.withValue { $0.append("\(error)") } })
+        let history = GameHistory(file: file)
+        saver.attach(history)
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
+        defer { recording.dispose() }
+        // A directory at the journal's name: a rename cannot replace it, so its writes fail.
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
+        saver.submit(viewModel.snapshot.value)
+        saver.flush()
+        #expect(stamps.value.isEmpty, "a state naming game 1 was written while its line was not")
+        #expect(failures.value.first?.hasPrefix("\(file): cannot write the file: is a directory") == true, "\(failures.value)")
+        try FileManager.default.removeItem(atPath: file)
+        viewModel.newGame.apply()
+        saver.submit(viewModel.snapshot.value)
+        saver.finish()
+        #expect(stamps.value == [1])
+        #expect(GameHistory(file: file, lastGameOfState: 1).games.count == 1)
+    }
 }
