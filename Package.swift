@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
             ]),
         .testTarget(

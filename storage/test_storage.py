@@ -29,6 +29,11 @@ RESULTS = ROOT / "test-results" / "storage"
 # The steps of a save, as TextFile.write makes them: a temporary file of its own created, written
 # and flushed, renamed over the file, and the directory flushed.
 SAVE_STEPS = ["openat", "write", "fsync", "close", "rename", "openat", "fsync", "close"]
+# The steps of the save that ends a game, as the saver makes them: the game's line appended to
+# the history's journal and flushed (an fstat between, which changes nothing, left out), then the
+# state that names it saved as above.
+APPEND_STEPS = ["openat", "write", "fsync", "close"]
+GAME_END_STEPS = APPEND_STEPS + SAVE_STEPS
 
 
 def temporaries(name, count=12):
@@ -129,6 +134,20 @@ class Scenario:
         command(board, "press", str(self.press), check=not injections)
         return folder, board, trace_file
 
+    def run_attached(self, paths, *injections):
+        """`run`, with strace attached to the board once it has started: its start's calls (the
+        history read, say) are not counted, so a save's call is its thread's first of its kind
+        on those paths. Returns strace's process too: wait for it before reading the trace."""
+        folder = copy_of(self.old, self.tmp_path / f"run-{self.runs}")
+        self.runs += 1
+        trace_file = folder / "trace"
+        state = folder / "state"
+        board = Board(folder)
+        tracer = subprocess.Popen(trace.strace_attached(trace_file, board.pid, [state / p for p in paths], *injections))
+        wait(lambda: trace.attached(board.pid, tracer.pid), "strace attached to every thread of the board")
+        command(board, "press", str(self.press), check=not injections)
+        return folder, board, trace_file, tracer
+
 
 def check_restart(folder, old_files, new_files, file_names):
     """Starts the board again on what a crash left: each file is the old one or the new one,
@@ -154,11 +173,11 @@ def check_restart(folder, old_files, new_files, file_names):
         for leftover in leftovers:
             if leftover.startswith("state.json.tmp"):
                 assert any("removed " in line and leftover in line for line in lines), lines
-        if "history.json" in file_names:
+        if "history.jsonl" in file_names:
             history = command(board, "history", "--json").stdout
             kept = json.loads(history)
-            wanted = json.loads(new_files["history.json"] if outcome["history.json"] == "new" else old_files["history.json"])
-            assert len(kept["games"]) == len(wanted["games"]), (kept, wanted)
+            wanted = journal_games(new_files["history.jsonl"] if outcome["history.jsonl"] == "new" else old_files["history.jsonl"])
+            assert len(kept["games"]) == len(wanted), (kept, wanted)
     finally:
         board.stop()
     return outcome
@@ -167,7 +186,7 @@ def check_restart(folder, old_files, new_files, file_names):
 def untimed(contents):
     """A file's bytes, but the history's wall times (of the run that wrote them) taken out: the
     rest byte for byte."""
-    if contents is None or b'"games"' not in contents:
+    if contents is None or (b'"games"' not in contents and b'"played"' not in contents):
         return contents
     return re.sub(rb'"(at|started|finished)":"[^"]*"', b'"\\1":"-"', contents)
 
@@ -196,7 +215,7 @@ def crash_at_every_step(tmp_path, old, press, file, filters):
     steps = save_of(widest[1], widest[0] / "state" / file, widest[0])
     assert [call.name for _, call in steps] == SAVE_STEPS, [call.text for _, call in steps]
     assert all(call.returned for _, call in steps), [call.text for _, call in steps]
-    new_files = {name: (widest[0] / "state" / name).read_bytes() for name in ("state.json", "history.json")
+    new_files = {name: (widest[0] / "state" / name).read_bytes() for name in ("state.json", "history.jsonl")
                  if (widest[0] / "state" / name).exists()}
     old_files = {name: (old / name).read_bytes() if (old / name).exists() else None for name in new_files}
     assert untimed(old_files[file]) != untimed(new_files[file]), "the press changed nothing in " + file
@@ -234,15 +253,95 @@ def test_a_crash_at_every_step_of_a_save_leaves_the_old_game_or_the_new_one(tmp_
     report("crash-steps-state", results)
 
 
-def test_a_crash_at_every_step_of_the_history_write_leaves_the_old_history_or_the_new_one(tmp_path):
-    """A game won and recorded, a second one a move from its end; the winning press writes the
-    state and the history at once (on two threads), and the board is killed at each call of the
-    history's write in turn."""
+def journal_games(contents):
+    """The game numbers in a history journal's bytes (the whole lines after the header)."""
+    if contents is None:
+        return []
+    lines = contents.split(b"\n")[1:-1]
+    return [json.loads(line)["game"] for line in lines]
+
+
+def game_end_save(found, folder):
+    """The calls of the save that ends a game: from the journal's opening for the append, by the
+    thread that made it, its four steps, then the state's save on the same thread."""
+    journal = str(folder / "state" / "history.jsonl")
+    opening = [c for c in found if c.name == "openat" and journal in c.paths and "O_APPEND" in c.text]
+    assert len(opening) == 1, [c.text for c in found]
+    # Not the fstat that checks it is a regular file: it changes nothing (and its name differs
+    # from one architecture to another).
+    own = [c for c in found if c.thread == opening[0].thread and "stat" not in c.name]
+    start = own.index(opening[0])
+    appended = [(step_key(c, folder), c) for c in own[start:start + len(APPEND_STEPS)]]
+    return appended + save_of(own[start + len(APPEND_STEPS):], folder / "state" / "state.json", folder)
+
+
+def test_a_crash_at_every_step_of_the_save_that_ends_a_game_leaves_it_in_both_files_or_in_neither(tmp_path):
+    """A game won and recorded, a second one a move from its end; the winning press appends the
+    game to the history's journal, then saves the state naming it, on one thread. The board is
+    killed at each of those calls in turn, then started again: the history and the state agree,
+    the finished game in both or in neither (a line the state does not name is dropped, said).
+    strace is attached once the board has started: its start reads the journal on another
+    thread, which would make the save's opening and closing of it no thread's alone to count."""
     old = made(tmp_path, "old", 7, 1, 8, 2, 9, then_new_game_and=(7, 1, 8, 2))
-    results = crash_at_every_step(
-        tmp_path, old, 9, "history.json", [(*temporaries("history.json"), ""), tuple(temporaries("history.json"))])
-    assert len(results) == len(SAVE_STEPS)
-    report("crash-steps-history", results)
+    assert journal_games((old / "history.jsonl").read_bytes()) == [1]
+    assert json.loads((old / "state.json").read_text())["lastGame"] == 1
+    scenario = Scenario(tmp_path, old, 9, "history.jsonl")
+    state_temporaries = tuple(temporaries("state.json"))
+    filters = [("history.jsonl", *state_temporaries, ""), ("history.jsonl", *state_temporaries)]
+    baselines = []
+    for paths in filters:
+        folder, board, trace_file, tracer = scenario.run_attached(paths)
+        board.stop()
+        tracer.wait(timeout=30)
+        found = trace.calls(trace_file.read_text())
+        stops = {key: (paths, trace.ordinal(found, call)) for key, call in game_end_save(found, folder)
+                 if trace.unambiguous(found, call)}
+        baselines.append((folder, found, stops))
+    widest = baselines[0]
+    steps = game_end_save(widest[1], widest[0])
+    assert [call.name for _, call in steps] == GAME_END_STEPS, [call.text for _, call in steps]
+    assert all(call.returned for _, call in steps), [call.text for _, call in steps]
+    new_state = json.loads((widest[0] / "state" / "state.json").read_text())
+    assert new_state["lastGame"] == 2 and journal_games((widest[0] / "state" / "history.jsonl").read_bytes()) == [1, 2]
+    results = []
+    for index, (key, call) in enumerate(steps):
+        chosen = next((stops[key] for _, _, stops in baselines if key in stops), None)
+        assert chosen, f"no trace filter names step {index + 1} ({key}) alone"
+        paths, n = chosen
+        folder, board, trace_file, tracer = scenario.run_attached(paths, f"{call.name}:signal=KILL:when={n}")
+        assert board.process.wait(timeout=60) == -signal.SIGKILL, board.log.read_text()
+        tracer.wait(timeout=30)
+        killed = [c for c in trace.calls(trace_file.read_text()) if not c.returned]
+        assert [c for c in killed if step_key(c, folder) == key], (key, [c.text for c in killed])
+        state = folder / "state"
+        on_disk = journal_games((state / "history.jsonl").read_bytes())
+        saved = json.loads((state / "state.json").read_text())
+        before = len(log_lines_of(folder))
+        restarted = Board(folder)
+        try:
+            shown = restarted.status()
+            kept = json.loads(command(restarted, "history", "--json").stdout)["games"]
+            lines = log_lines_of(folder)[before:]
+        finally:
+            restarted.stop()
+        finished = shown["outcome"] != "playing"
+        # The game in both or in neither: the board shows it finished exactly when the history
+        # holds it, and the state on disk names the games the history keeps.
+        assert finished == (len(kept) == 2), (index, key, shown, kept)
+        assert saved["lastGame"] == len(kept), (index, key, saved, kept)
+        assert not [line for line in lines if line.startswith(("error", "warning"))], lines
+        if on_disk == [1, 2] and saved["lastGame"] == 1:
+            assert any("dropped game 2" in line for line in lines), lines
+        after = journal_games((state / "history.jsonl").read_bytes())
+        assert after == list(range(1, len(kept) + 1)), (index, key, after)
+        assert not [n for n in files(state) if is_temporary(n) or ".corrupt" in n], files(state)
+        results.append({"step": index + 1, "call": key, "when": f"{call.name} {n} of {' '.join(p or '.' for p in paths)}",
+                        "journal after the kill": on_disk, "state names": saved["lastGame"],
+                        "after restart": "both" if finished else "neither"})
+        shutil.rmtree(folder)
+    # Up to the state's rename (not made when it is hit) the game is in neither; after, in both.
+    assert [r["after restart"] for r in results] == ["neither"] * (len(APPEND_STEPS) + SAVE_STEPS.index("rename") + 1) + ["both"] * 3, results
+    report("crash-steps-game-end", results)
 
 
 @pytest.mark.parametrize("call, error", [("write", "ENOSPC"), ("openat", "EROFS"), ("fsync", "EIO")])
@@ -289,16 +388,22 @@ def test_a_full_read_only_or_failing_card_costs_one_line_and_the_last_good_file(
 A_DRAW = (7, 8, 9, 5, 4, 6, 2, 1, 3)
 
 
-def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
-    """Bytes written and fsyncs per move and per game, with the history full (100 games: each
-    finished game rewrites all of it), and the log lines a game costs at the default level."""
+@pytest.mark.parametrize("kept", [100, 200])
+def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path, kept):
+    """Bytes written and fsyncs per move and per game, with the history's journal holding 100
+    games (a game appends its line) or 200 (the game's write compacts it: the newest 100 rewritten
+    whole, once every 100 games), and the log lines a game costs at the default level."""
     old = made(tmp_path, "old", 7, 1, 8, 2, 9)
-    history = json.loads((old / "history.json").read_text())
-    history["games"] = history["games"] * 100
-    (old / "history.json").write_text(json.dumps(history))
+    header, line = (old / "history.jsonl").read_bytes().split(b"\n")[:2]
+    record = json.loads(line)
+    lines = [json.dumps({**record, "game": n}, sort_keys=True, separators=(",", ":")).encode() for n in range(1, kept + 1)]
+    (old / "history.jsonl").write_bytes(b"\n".join([header, *lines]) + b"\n")
+    saved = json.loads((old / "state.json").read_text())
+    saved["lastGame"] = kept
+    (old / "state.json").write_text(json.dumps(saved))
     folder = copy_of(old, tmp_path / "counted")
     state = folder / "state"
-    paths = [state / p for p in temporaries("state.json", 40) + temporaries("history.json", 40)] + [state]
+    paths = [state / p for p in temporaries("state.json", 40) + temporaries("history.jsonl", 40) + ["history.jsonl"]] + [state]
     board = Board(folder, wrapper=trace.strace(folder / "trace", paths))
     wait(lambda: any(line.startswith("info: ready on ") for line in log_lines_of(folder)), "the board's start")
     before = len(log_lines_of(folder))
@@ -310,34 +415,43 @@ def test_what_a_card_pays_for_a_move_and_for_a_game(tmp_path):
         wait(lambda: json.loads((state / "state.json").read_text())["cells"].count("") == 9 - len(saves) - 1,
              f"the save of move {len(saves) + 1}")
         saves.append(cell)
-    wait(lambda: len(json.loads((state / "history.json").read_text())["games"]) == 100, "the history's write")
+    wait(lambda: json.loads((state / "state.json").read_text()).get("lastGame") == kept + 1, "the game's record")
     lines = log_lines_of(folder)[before:]
     board.stop()
     found = trace.calls((folder / "trace").read_text())
     game = found[[i for i, c in enumerate(found) if c.name == "openat" and "O_CREAT" in c.text][0]:]
+    journal = str(state / "history.jsonl")
 
-    def cost(calls, name):
-        written = sum(int(c.result) for c in calls if c.name == "write" and c.returned and f"{name}.tmp" in c.paths[0])
-        renames = [c for c in calls if c.name == "rename" and any(p.endswith("/" + name) for p in c.paths)]
-        return written, len(renames)
+    def written(calls, test):
+        return sum(int(c.result) for c in calls if c.name == "write" and c.returned and c.paths and test(c.paths[0]))
 
-    state_bytes, state_saves = cost(game, "state.json")
-    history_bytes, history_saves = cost(game, "history.json")
+    state_bytes = written(game, lambda p: ".json.tmp" in p and "/state.json" in p)
+    state_saves = len([c for c in game if c.name == "rename" and any(p.endswith("/state.json") for p in c.paths)])
+    appended = written(game, lambda p: p == journal)
+    rewritten = written(game, lambda p: p.startswith(journal + ".tmp"))
+    history_writes = len([c for c in game if c.name == "write" and c.returned and c.paths and c.paths[0].startswith(journal)])
     fsyncs = sum(1 for c in game if c.name == "fsync")
-    # The game's saves: the new game's own (an empty board, the score) and one a move.
     per_move = state_bytes / state_saves
-    figures = {"moves": len(A_DRAW), "state saves": state_saves, "state bytes per save": round(per_move),
-               "history saves": history_saves, "history bytes per game (100 kept)": history_bytes,
+    history_bytes = appended + rewritten
+    figures = {"games in the journal": kept, "moves": len(A_DRAW), "state saves": state_saves,
+               "state bytes per save": round(per_move), "history bytes appended": appended,
+               "history bytes rewritten": rewritten, "history bytes per game": history_bytes,
                "fsyncs per game": fsyncs, "bytes per game": state_bytes + history_bytes,
                "log lines per game": len(lines)}
-    report("card-cost", figures)
-    # One save for the new game and one a move, none at stop (nothing changed since), and one
-    # history write per finished game.
+    report(f"card-cost-{kept}", figures)
+    # One save for the new game and one a move, none at stop (nothing changed since).
     assert state_saves == len(A_DRAW) + 1, figures
-    assert history_saves == 1, figures
-    assert fsyncs == 2 * (state_saves + history_saves), figures
     assert per_move <= 1024, figures
-    assert history_bytes <= 128 * 1024, figures
+    if kept == 100:
+        # The finished game: one line appended and flushed, not the history rewritten.
+        assert history_writes == 1 and rewritten == 0, figures
+        assert fsyncs == 2 * state_saves + 1, figures
+        assert appended <= 1024, figures
+    else:
+        # Past 200 games: one rewrite of the newest 100 instead of the append.
+        assert appended == 0 and 0 < rewritten <= 128 * 1024, figures
+        assert journal_games((state / "history.jsonl").read_bytes()) == list(range(kept - 98, kept + 2)), figures
+        assert fsyncs == 2 * state_saves + 2, figures
     # A line for the new game, one a move and one for the outcome; nothing per scan or save.
     assert len(lines) <= len(A_DRAW) + 2, lines
 

@@ -90,3 +90,24 @@ def strace(trace_file, paths, *injections):
     for injection in injections:
         command.append(f"--inject={injection}")
     return command
+
+
+def strace_attached(trace_file, pid, paths, *injections):
+    """The command that attaches to the running process `pid` and every thread it has or makes,
+    tracing into `trace_file` as `strace` does; calls made before it attached are not counted."""
+    command = ["strace", "-f", "-qq", "-y", "-s", "64", "-o", str(trace_file), "-p", str(pid)]
+    for path in paths:
+        command += ["-P", str(path)]
+    for injection in injections:
+        command.append(f"--inject={injection}")
+    return command
+
+
+def attached(pid, tracer):
+    """Whether `tracer` traces every thread of `pid` (each thread's TracerPid)."""
+    import pathlib
+    try:
+        tasks = list(pathlib.Path(f"/proc/{pid}/task").iterdir())
+        return all(f"TracerPid:\t{tracer}\n" in (task / "status").read_text() for task in tasks)
+    except OSError:
+        return False

@@ -136,6 +136,7 @@ def test_power_cuts_at_random_instants_lose_nothing_on_disk(tmp_path):
             assert what["ext4_errors"] == 0, what
             assert what["set_aside"] == 0, ("a state file was found corrupt", what)
             assert what["leftovers"] == 0, ("a temporary file outlived the start", what)
+            assert what["check_state"] == 0, ("check-state found a file the board could not use", what)
             assert "restored the saved game" in what["journal"] or what["cells"] == ".........", what
             if state["due"] and state["due"][1] == "during boot":
                 state["due"] = None  # the boot was quicker than the instant drawn: no cut in it

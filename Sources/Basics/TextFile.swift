@@ -123,12 +123,27 @@ extension TextFile {
             unlink(temporary)
             throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))", code: failure)
         }
+        try syncDirectory(of: path, after: "the file was written")
+    }
+
+    /// Removes the file at `path` (a link itself, never what it names) so that a power cut
+    /// cannot bring it back: the directory is flushed after. Nothing there is no failure.
+    public static func remove(_ path: String) throws(TextFileError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw TextFileError(reason: "cannot remove \(path.shownPath): \(describeErrno(errno))", code: errno)
+        }
+        try syncDirectory(of: path, after: "\(path.shownPath) was removed")
+    }
+
+    /// Flushes the directory `path` is in, so that a rename or removal in it survives a power
+    /// cut; `done` says what was done before, for the message when it fails.
+    private static func syncDirectory(of path: String, after done: String) throws(TextFileError) {
         // EINVAL: a file system that has nothing to flush for a directory.
         let directoryFD = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0, fsync(directoryFD) == 0 || errno == EINVAL else {
             let failure = errno
             if directoryFD >= 0 { close(directoryFD) }
-            throw TextFileError(reason: "the file was written, but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))", code: failure)
+            throw TextFileError(reason: "\(done), but its directory could not be flushed, so a power cut may undo it: \(describeErrno(failure))", code: failure)
         }
         close(directoryFD)
     }

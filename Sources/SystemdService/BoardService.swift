@@ -104,7 +104,8 @@ public struct BoardService: Sendable {
             Autosave(board: board, saving: saving, loop: loop),
             EventLog(board: board, loop: loop, logger: logger),
             LocalAPI(
-                board: board, saving: saving, socket: { socket.take() }, historyFile: store.historyPath, loop: loop,
+                board: board, saving: saving, socket: { socket.take() }, historyFile: store.historyPath,
+                legacyHistoryFile: store.legacyHistoryPath, loop: loop,
                 program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
         ] + extraParts(board) + [

@@ -37,6 +37,11 @@ struct SavedState: Codable, Equatable {
     var opponent: String?
     /// Each pairing's score, by ``Opponent/name`` (version 2).
     var scores: [String: SavedScore]?
+    /// The number of the last finished game the history holds with this state
+    /// (``GameHistory/lastGame``): a game the history holds past it was recorded by a save cut
+    /// short before this file was replaced, and is dropped at start. Absent in files of earlier
+    /// versions, and while no game has been numbered.
+    var lastGame: Int?
     /// The one score of version 1.
     var xWins: Int?
     var oWins: Int?
@@ -50,13 +55,15 @@ struct SavedState: Codable, Equatable {
         nextStarter = try container.decode(String.self, forKey: .nextStarter)
         opponent = try container.decodeIfPresent(String.self, forKey: .opponent)
         scores = try container.decodeIfPresent([String: SavedScore].self, forKey: .scores)
+        lastGame = try container.contains(.lastGame) ? container.wholeNumber(.lastGame) : nil
         xWins = try container.contains(.xWins) ? container.wholeNumber(.xWins) : nil
         oWins = try container.contains(.oWins) ? container.wholeNumber(.oWins) : nil
         draws = try container.contains(.draws) ? container.wholeNumber(.draws) : nil
     }
 
-    init(_ snapshot: GameSnapshot) {
+    init(_ snapshot: GameSnapshot, lastGame: Int? = nil) {
         version = Self.currentVersion
+        self.lastGame = lastGame
         cells = snapshot.board.markNames
         starter = snapshot.board.starter.rawValue
         nextStarter = snapshot.nextStarter.rawValue
@@ -80,6 +87,7 @@ struct SavedState: Codable, Equatable {
                 throw .invalid("cell \(index) holds \(cell.quoted()); it must be \"X\", \"O\" or \"\"")
             }
         }
+        if let lastGame, lastGame < 0 { throw .invalid("lastGame is \(lastGame); it must be 0 or more") }
         let (opponent, scores) = try pairings()
         let counts = 0...Score.countLimit
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {

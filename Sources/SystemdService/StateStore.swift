@@ -31,7 +31,9 @@ public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
     /// The finished games' file (``GameHistory``), beside the state.
-    public var historyPath: String { directory + "/history.json" }
+    public var historyPath: String { directory + "/history.jsonl" }
+    /// The history as earlier versions kept it, migrated into ``historyPath`` at start.
+    public var legacyHistoryPath: String { directory + "/history.json" }
     private let move: @Sendable (String, String) -> Int32
     /// Why saving is refused: set when an unusable file could not be set aside. Shared by the
     /// copies of the store (the board's and the saver's).
@@ -56,9 +58,13 @@ public struct StateStore: Sendable {
         }
     }
 
-    public func load() -> Loaded {
+    public func load() -> Loaded { loadNamingGame().loaded }
+
+    /// ``load()``, with the number of the last finished game the state names (see
+    /// ``save(_:lastGame:)``), when it is restored and names one.
+    public func loadNamingGame() -> (loaded: Loaded, lastGame: Int?) {
         var status = stat()
-        guard lstat(path, &status) == 0 || errno != ENOENT else { return .fresh }
+        guard lstat(path, &status) == 0 || errno != ENOENT else { return (.fresh, nil) }
         let problem: StateFileProblem
         do {
             let text = try TextFile.read(path)
@@ -66,7 +72,7 @@ public struct StateStore: Sendable {
                 throw StateFileProblem.invalid("damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)")
             }
             let saved = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
-            return .restored(try saved.snapshot())
+            return (.restored(try saved.snapshot()), saved.lastGame)
         } catch let error as StateFileProblem {
             problem = error
         } catch let error as TextFileError {
@@ -76,7 +82,7 @@ public struct StateStore: Sendable {
         } catch {
             problem = .invalid("unreadable JSON")
         }
-        return .unusable(problem: "\(path.shownPath) \(problem)")
+        return (.unusable(problem: "\(path.shownPath) \(problem)"), nil)
     }
 
     /// Moves the state file (or a directory standing at its name) out of the way, kept for a
@@ -105,15 +111,16 @@ public struct StateStore: Sendable {
             throw StoreError(path: directory, reason: error.reason, code: error.code)
         }
         do {
-            return try TextFile.removeLeftovers(of: [path, historyPath])
+            return try TextFile.removeLeftovers(of: [path, historyPath, legacyHistoryPath])
         } catch {
             throw StoreError(path: path, reason: error.reason, code: error.code)
         }
     }
 
-    /// Writes `snapshot` atomically; throws without writing when the file there is kept in
-    /// place (see ``setAside()``).
-    public func save(_ snapshot: GameSnapshot) throws {
+    /// Writes `snapshot` atomically, naming `lastGame`, the last finished game whose record is
+    /// on disk (``GameHistory/lastGame``; `nil` names none); throws without writing when the file
+    /// there is kept in place (see ``setAside()``).
+    public func save(_ snapshot: GameSnapshot, lastGame: Int? = nil) throws {
         if let why = keptInPlace.value {
             throw StoreError(path: path, reason: """
                 not saved: the file there is unusable and could not be moved aside (\(why)), so the board keeps it \
@@ -122,7 +129,7 @@ public struct StateStore: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(SavedState(snapshot))
+        let data = try encoder.encode(SavedState(snapshot, lastGame: lastGame))
         do {
             try TextFile.write(bytes: Array(data), to: path)
         } catch {

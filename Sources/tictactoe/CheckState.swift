@@ -17,7 +17,7 @@ struct CheckState: ParsableCommand {
         commandName: "check-state",
         abstract: "Check the saved game and the history without changing them; exit status 65 when the board could not use one.",
         discussion: """
-            Reads state.json and history.json as the board does when it starts. A file it could not \
+            Reads state.json and history.jsonl (or an older version's history.json) as the board does when it starts. A file it could not \
             use is named with what is wrong; the board sets a bad file aside at its next start (and \
             starts afresh), so nothing needs doing by hand. A temporary file left \
             by a save that a crash or power cut cut short is listed: the board removes it when it starts.
@@ -49,7 +49,8 @@ struct CheckState: ParsableCommand {
         let store = StateStore(directory: stateDirectory)
         let historyFile = store.historyPath
         var found = Found(state: "fresh", history: "fresh", leftovers: [])
-        switch store.load() {
+        let (loaded, lastGame) = store.loadNamingGame()
+        switch loaded {
         case .fresh: break
         case .restored(let snapshot):
             found.state = "restored"
@@ -59,13 +60,14 @@ struct CheckState: ParsableCommand {
             found.state = "unusable"
             found.problem = problem
         }
-        if FileManager.default.fileExists(atPath: historyFile) {
-            switch GameHistory.read(historyFile) {
+        let legacyFile = store.legacyHistoryPath
+        if FileManager.default.fileExists(atPath: historyFile) || FileManager.default.fileExists(atPath: legacyFile) {
+            switch GameHistory.read(historyFile, legacyFile: legacyFile, lastGameOfState: lastGame) {
             case .success(let games): (found.history, found.games) = ("read", games.count)
             case .failure(let problem): (found.history, found.historyProblem) = ("unusable", problem.description)
             }
         }
-        found.leftovers = TextFile.leftovers(of: [store.path, historyFile])
+        found.leftovers = TextFile.leftovers(of: [store.path, historyFile, legacyFile])
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -88,9 +90,9 @@ struct CheckState: ParsableCommand {
         default: lines.append("\(directory)/state.json: none; the board starts with a new game.")
         }
         switch found.history {
-        case "read": lines.append("\(directory)/history.json: OK, \(found.games ?? 0) finished games.")
-        case "unusable": lines.append("\(found.historyProblem ?? "history.json"): the board will set it aside and start its history afresh.")
-        default: lines.append("\(directory)/history.json: none yet.")
+        case "read": lines.append("\(directory)/history.jsonl: OK, \(found.games ?? 0) finished games.")
+        case "unusable": lines.append("\(found.historyProblem ?? "history.jsonl"): the board will set it aside and start its history afresh.")
+        default: lines.append("\(directory)/history.jsonl: none yet.")
         }
         for leftover in found.leftovers {
             lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")

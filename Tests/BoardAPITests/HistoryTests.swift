@@ -68,7 +68,7 @@ struct HistoryTests {
         let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/history.json"
+        let file = folder + "/history.jsonl"
         let scheduler = TestScheduler()
         let (presses, input) = Signal<Position>.pipe()
         let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
@@ -94,7 +94,7 @@ struct HistoryTests {
         let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/history.json"
+        let file = folder + "/history.jsonl"
         let said = Protected<[String]>([])
         let scheduler = TestScheduler()
         let (presses, input) = Signal<Position>.pipe()
@@ -111,7 +111,7 @@ struct HistoryTests {
         // A directory at the file's name: a rename cannot replace it, so every write fails.
         try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
         for _ in 0..<3 { playAGame() }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["history.json"], "a failed write left something")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["history.jsonl"], "a failed write left something")
         try FileManager.default.removeItem(atPath: file)
         playAGame()
         recording.dispose()
@@ -121,7 +121,7 @@ struct HistoryTests {
         #expect(GameHistory(file: file).games.count == 4, "the games kept in memory were all written at last")
     }
 
-    @Test("an unreadable history file is named with its problem and the history starts empty", arguments: [
+    @Test("an unreadable history.json of an older version is named with its problem and the history starts empty", arguments: [
         ("not JSON", "damaged or truncated JSON"),
         (#"{"version":9,"games":[]}"#, "version 9"),
         (#"{"version":1,"games":[{"opponent":5}]}"#, "games[0].opponent"),
@@ -132,7 +132,7 @@ struct HistoryTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/history.json"))
-        let history = GameHistory(file: folder + "/history.json")
+        let history = GameHistory(file: folder + "/history.jsonl", legacyFile: folder + "/history.json")
         #expect(history.games.isEmpty)
         #expect(history.problem?.contains(words) == true, "\(history.problem ?? "no problem")")
         #expect(history.problem?.hasPrefix(folder + "/history.json: ") == true)
@@ -195,7 +195,7 @@ struct HistoryFileTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try? Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/history.json"))
-        return GameHistory.read(folder + "/history.json")
+        return GameHistory.read(folder + "/history.jsonl", legacyFile: folder + "/history.json")
     }
 
     /// How many mutated history files each run reads.
@@ -222,7 +222,7 @@ struct HistoryFileTests {
         var read = 0, refused = 0
         for _ in 0..<Self.cases {
             try Data(mutator.next().utf8).write(to: URL(fileURLWithPath: file))
-            switch GameHistory.read(file) {
+            switch GameHistory.read(folder + "/history.jsonl", legacyFile: file) {
             case .success(let games):
                 read += 1
                 #expect(games.allSatisfy { $0.problem() == nil })
@@ -248,7 +248,7 @@ struct HistoryFileTests {
         let file = folder + "/history.json"
         let damaged = Self.file { $0["carriedOver"] = ["X"] }
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: file))
-        let history = GameHistory(file: file, move: { _, _ in
+        let history = GameHistory(file: folder + "/history.jsonl", legacyFile: file, move: { _, _ in
             errno = EPERM
             return -1
         })

@@ -43,7 +43,7 @@ final class ServedBoard: @unchecked Sendable {
         let (loop, chip) = (loop, chip)
         board = try GameBoard(chip: chip, settings: settings, scheduler: loop, random: SeededRandom(seed: 7))
         control = RemoteControl(viewModel: board.viewModel, remotePresses: board.remotePresses, loop: loop)
-        history = GameHistory(file: directory + "/history.json")
+        history = GameHistory(file: directory + "/history.jsonl")
         server = BoardAPIServer(
             listener: try UnixSocket.listen(at: path), control: control, loop: loop, program: "tictactoe test",
             facts: .init(since: WallTime(seconds: 0), scanRate: 100, chip: .init(name: chip.name, label: chip.label)),

@@ -1,4 +1,5 @@
 import Basics
+import BoardAPI
 import Devices
 import Dispatch
 import Foundation
@@ -165,5 +166,89 @@ struct SavingTests {
         #expect(!disk.timedOut.value, "a save ran on the loop and waited for the gate")
         #expect(log.value.contains { $0.contains("X took (1, 1).") })
         #expect(chip.consumer(of: PinMap.standard.rows[0]) == nil, "the board's stop released the lines")
+    }
+}
+
+/// The save queue at its bound: games played flat out while the disk is stuck.
+@Suite("Saving at its bound")
+struct SavingBoundTests {
+    @Test("games played flat out while the save blocks: what waits stays one snapshot and at most the history's bound; all is written once the disk moves")
+    func boundedWhileBlocked() throws {
+        let folder = NSTemporaryDirectory() + "bound-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = GatedSave()
+        let stamps = Protected<[Int?]>([])
+        let saver = SnapshotSaver(
+            save: { snapshot, lastGame in
+                stamps.withValue { $0.append(lastGame) }
+                disk.save(snapshot)
+            },
+            failed: { error in Issue.record("\(error)") })
+        let history = GameHistory(file: folder + "/history.jsonl")
+        saver.attach(history)
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
+        saver.submit(viewModel.snapshot.value)
+        disk.started.wait()  // the saver's thread is stuck in the state's save
+        var mostWaiting = 0
+        let games = 2000
+        for _ in 0..<games {
+            for cell in [7, 1, 8, 2, 9] {
+                input.send(Position(keypadKey: cell)!)
+                saver.submit(viewModel.snapshot.value)
+            }
+            viewModel.newGame.apply()
+            saver.submit(viewModel.snapshot.value)
+            mostWaiting = max(mostWaiting, history.pendingBytes)
+        }
+        recording.dispose()
+        // The old queue held a copy of the whole history per game: about 2000 × 70 KB here.
+        #expect(mostWaiting <= GameHistory.pendingLimit, "\(mostWaiting) bytes of lines waited")
+        #expect(history.pendingBytes == 0, "past the bound the lines give way to one rewrite")
+        disk.gate.signal()
+        disk.gate.signal()
+        saver.finish()
+        #expect(!disk.timedOut.value)
+        #expect(disk.written.value.count == 2, "the stuck save and the newest one, nothing between")
+        #expect(stamps.value.last == games, "the last state names the last game")
+        let reread = GameHistory(file: folder + "/history.jsonl", lastGameOfState: games)
+        #expect(reread.games.count == GameHistory.capacity && reread.lastGame == games && reread.notes.isEmpty)
+        #expect(reread.games == history.games)
+    }
+
+    @Test("a history that cannot be written holds back the state that would name its game; once it can, both are written, the line first")
+    func bothOrNeitherWhenTheHistoryFails() throws {
+        let folder = NSTemporaryDirectory() + "both-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/history.jsonl"
+        let stamps = Protected<[Int?]>([])
+        let failures = Protected<[String]>([])
+        let saver = SnapshotSaver(
+            save: { _, lastGame in stamps.withValue { $0.append(lastGame) } },
+            failed: { error in failures.withValue { $0.append("\(error)") } })
+        let history = GameHistory(file: file)
+        saver.attach(history)
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
+        defer { recording.dispose() }
+        // A directory at the journal's name: a rename cannot replace it, so its writes fail.
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
+        saver.submit(viewModel.snapshot.value)
+        saver.flush()
+        #expect(stamps.value.isEmpty, "a state naming game 1 was written while its line was not")
+        #expect(failures.value.first?.hasPrefix("\(file): cannot write the file: is a directory") == true, "\(failures.value)")
+        try FileManager.default.removeItem(atPath: file)
+        viewModel.newGame.apply()
+        saver.submit(viewModel.snapshot.value)
+        saver.finish()
+        #expect(stamps.value == [1])
+        #expect(GameHistory(file: file, lastGameOfState: 1).games.count == 1)
     }
 }

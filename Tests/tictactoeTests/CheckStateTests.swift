@@ -31,7 +31,7 @@ struct CheckStateTests {
         let text = try Tictactoe.run(["check-state", "--state-dir", state])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.contains("state.json: OK, a game the board restores: X.O / .X. / ... (playing)."))
-        #expect(text.out.contains("history.json: OK, 0 finished games."))
+        #expect(text.out.contains("history.jsonl: OK, 0 finished games."), "an older version's history.json, read as the board migrates it")
         #expect(text.out.contains("state.json.tmp-3: left by a save that a crash or power cut interrupted"))
         let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
         let found = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])

@@ -168,7 +168,7 @@ activated=$(tictactoe watch --once 2>&1 | one_line); activated_status=$?
 report "{\"scenario\":\"api-activation\",\"stopped\":\"$stopped\",\"watch_status\":$activated_status,\"watched\":\"$activated\",\
 \"active\":\"$(systemctl is-active tictactoe.service)\",\"socket_active\":\"$(systemctl is-active tictactoe.socket)\",\
 \"history_before\":\"$history_before\",\"history_after\":\"$(tictactoe history | one_line)\",\
-\"history_file\":\"$(exists /var/lib/tictactoe/history.json)\"}"
+\"history_file\":\"$(exists /var/lib/tictactoe/history.jsonl)\"}"
 journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 's/^/@@J /'
 
 # The web view: its package installed with apt beside the board's (libcurl and what it needs come

@@ -107,14 +107,17 @@ else
     done
   fi
   state=/var/lib/tictactoe
-  report "{\"scenario\":\"after-cut\",\"boot\":$boots,\"active\":\"$(systemctl is-active tictactoe.service)\",\
+  # The files as the board reads them at its start (history.jsonl reconciled with state.json):
+  # 0 when it could use both.
+  tictactoe check-state >/dev/null 2>&1; check_state=$?
+  report "{\"scenario\":\"after-cut\",\"check_state\":$check_state,\"boot\":$boots,\"active\":\"$(systemctl is-active tictactoe.service)\",\
 \"by_itself\":\"$by_itself\",\"dpkg_audit\":\"$audit\",\"repair\":\"$repair\",\
 \"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",\
 \"waited_s\":$((waited / 2)),\"restarts\":$(prop NRestarts),$(board),\
 \"leftovers\":$(find -L $state -maxdepth 1 -name '*.tmp*' 2>/dev/null | wc -l),\
 \"set_aside\":$(find -L $state -maxdepth 1 -name '*corrupt*' 2>/dev/null | wc -l),\
 \"ext4_errors\":$(dmesg | grep -c 'EXT4-fs error'),\"ext4\":\"$(dmesg | grep 'EXT4-fs' | one_line)\",\
-\"journal\":\"$(journalctl -b -u tictactoe.service -o cat | grep -E 'saved game|removed|corrupt|moved it|could not|failed' | one_line)\"}"
+\"journal\":\"$(journalctl -b -u tictactoe.service -o cat | grep -E 'saved game|removed|corrupt|moved it|could not|failed|dropped|cut short' | one_line)\"}"
 fi
 
 # The next cut: what the board is doing when it comes, chosen by the seed and the boot.

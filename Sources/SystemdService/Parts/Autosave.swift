@@ -4,8 +4,13 @@ import Reactive
 /// and the last one when the service stops.
 ///
 /// ## Contract
+/// - ``start()`` has the saver stamp snapshots with the last game the restored state named,
+///   until the history takes over (``LocalAPI``).
 /// - From ``start()`` on, each change of the view model's snapshot is submitted: at most once
-///   per input, and the game loop never waits for the disk.
+///   per input, and the game loop never waits for the disk. It is submitted a loop turn later,
+///   once the input's events have been sent: the history has then recorded a game the input
+///   ended, and the snapshot is stamped with it (a state is never written ending a game it does
+///   not name).
 /// - ``stop()``, on the game loop: no submission follows, then the current snapshot is
 ///   submitted, so the state written last is the state shown last.
 public final class Autosave: ServicePart {
@@ -22,8 +27,13 @@ public final class Autosave: ServicePart {
     }
 
     public func start() async {
-        let saver = saving.saver
-        observation.inner = board.board.viewModel.snapshot.signal.observeValues { saver.submit($0) }
+        let (saver, loop) = (saving.saver, loop)
+        saver.carry(lastGame: board.lastGame)
+        // Events are sent after the state has changed: the game's record comes after its
+        // snapshot, within the same turn of the loop.
+        observation.inner = board.board.viewModel.snapshot.signal.observeValues { snapshot in
+            _ = loop.schedule { saver.submit(snapshot) }
+        }
     }
 
     public func stop() async {

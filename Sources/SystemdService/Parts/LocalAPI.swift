@@ -84,6 +84,7 @@ public final class LocalAPI: ServicePart {
     private let saving: Saving
     private let socket: @Sendable () throws -> APIListener?
     private let historyFile: String?
+    private let legacyHistoryFile: String?
     private let loop: any Scheduler
     private let program: String
     private let logger: ServiceLog
@@ -92,11 +93,13 @@ public final class LocalAPI: ServicePart {
     /// - Parameters:
     ///   - socket: the listening socket and how to name it in the log, or `nil` for no API.
     ///   - historyFile: where the finished games are kept; `nil` keeps them in memory only.
+    ///   - legacyHistoryFile: an older version's `history.json`, migrated into `historyFile`.
     ///   - program: "tictactoe 0.4.0", for the hello.
     public init(
         board: PlayingBoard, saving: Saving, socket: @escaping @Sendable () throws -> APIListener?,
-        historyFile: String?, loop: any Scheduler, program: String, logger: ServiceLog
+        historyFile: String?, legacyHistoryFile: String? = nil, loop: any Scheduler, program: String, logger: ServiceLog
     ) {
+        self.legacyHistoryFile = legacyHistoryFile
         self.board = board
         self.saving = saving
         self.socket = socket
@@ -114,12 +117,11 @@ public final class LocalAPI: ServicePart {
         let (playing, chip, saving) = (board.board, board.chip, saving)
         let logger = logger
         let history = GameHistory(
-            file: historyFile,
-            failed: { failure in
-                logger.error("writing the game history failed: \(failure); the games are kept in memory and the next finished game tries again (said once while it fails this way)")
-            },
-            recovered: { failures in logger.notice("writing the game history works again, after \(failures) failed \(failures == 1 ? "write" : "writes")") })
+            file: historyFile, legacyFile: legacyHistoryFile, lastGameOfState: board.lastGame)
         if let problem = history.problem { logger.error("the game history \(problem)") }
+        for note in history.notes { logger.notice("the game history \(note)") }
+        // From here on a finished game is written by the saver, before the state that names it.
+        saving.saver.attach(history)
         let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
         let server = BoardAPIServer(
             listener: listener.fd, control: control, loop: loop, program: program,

@@ -27,7 +27,7 @@ public final class PlayingBoard: ServicePart {
     private let loop: any Scheduler
     private let logger: ServiceLog
     private let failures: PartFailures
-    private let running = Protected<(chip: any GPIOChip, board: GameBoard)?>(nil)
+    private let running = Protected<(chip: any GPIOChip, board: GameBoard, lastGame: Int?)?>(nil)
     private let watchingFailures = SerialDisposable()
 
     /// - Parameter failures: where a failure of the lights after the start is reported.
@@ -49,14 +49,17 @@ public final class PlayingBoard: ServicePart {
     /// The chip it plays on.
     public var chip: any GPIOChip { started.chip }
 
-    private var started: (chip: any GPIOChip, board: GameBoard) {
+    /// The last finished game the restored state names (``StateStore/save(_:lastGame:)``).
+    public var lastGame: Int? { started.lastGame }
+
+    private var started: (chip: any GPIOChip, board: GameBoard, lastGame: Int?) {
         guard let running = running.value else { fatalError("PlayingBoard: used before start() or after stop()") }
         return running
     }
 
     public func start() async throws {
         let chip = try openChip()
-        let saved = store.load()
+        let (saved, lastGame) = store.loadNamingGame()
         let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
         let leftovers: [String]
         do {
@@ -84,7 +87,7 @@ public final class PlayingBoard: ServicePart {
         }
         let (failures, name) = (failures, name)
         watchingFailures.inner = board.failures.observeValues { failure in failures.report(part: name, error: failure) }
-        running.withValue { $0 = (chip, board) }
+        running.withValue { $0 = (chip, board, lastGame) }
     }
 
     public func stop() async {

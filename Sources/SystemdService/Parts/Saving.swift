@@ -2,8 +2,9 @@ import Basics
 import BoardAPI
 import Reactive
 
-/// Writes the game to the state store off the game loop (a ``SnapshotSaver``), and finishes the
-/// last write before the service ends.
+/// Writes the game to the state store off the game loop (a ``SnapshotSaver``), with the
+/// finished games of the history before the state that names them, and finishes the last write
+/// before the service ends.
 ///
 /// It comes first in the group so that it stops last: the final snapshot, handed over by
 /// ``Autosave`` while the board stops, is on disk before the process exits.
@@ -27,8 +28,8 @@ public struct Saving: ServicePart {
         let failures = Protected(RepeatedFailures())
         self.init(
             saver: SnapshotSaver(
-                save: { snapshot in
-                    try store.save(snapshot)
+                save: { snapshot, lastGame in
+                    try store.save(snapshot, lastGame: lastGame)
                     written.withValue { $0 = BoardAPIServer.SavesWritten(count: $0.count + 1, last: WallTime.now()) }
                     if let count = failures.withValue({ $0.succeeded() }) {
                         logger.notice("saving the game works again, after \(count) failed \(count == 1 ? "save" : "saves")")
