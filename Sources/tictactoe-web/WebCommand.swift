@@ -2,7 +2,6 @@ import ArgumentParser
 import Basics
 import BoardAPI
 import BoardConfiguration
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,12 +66,19 @@ struct WebCommand: AsyncParsableCommand {
             case .privateFolder: throw ExitCode(73)
             }
         }
+        // Caught before the line that says the page is up: a SIGTERM right after it stops the
+        // web view. (A signal source of Dispatch's is installed on Dispatch's own time, after
+        // the signal is set to be ignored: one that came between was lost, and the web view
+        // never stopped.)
+        let shutdown = ShutdownSignal([SIGTERM, SIGINT])
+        let stopping = Task {
+            if await shutdown.wait() != nil { service.stop() }
+        }
         let listening = ListenAddress(host: web.listen.host, port: service.port)
         let host = listening.host == "*" ? "localhost" : listening.host.contains(":") ? "[\(listening.host)]" : listening.host
         Self.say("tictactoe-web: the board's page is at http://\(host):\(service.port)/ (listening on \(listening); the board's socket \(socket); pages may \(web.allow == .play ? "play" : "only watch"))")
-        let signals = Self.stopOnSignals(service)
         try await service.run()
-        signals.forEach { $0.cancel() }
+        stopping.cancel()
         Self.say("tictactoe-web: stopped")
     }
 
@@ -84,17 +90,6 @@ struct WebCommand: AsyncParsableCommand {
         } catch {
             Self.printError(error.description)
             throw ExitCode(78)
-        }
-    }
-
-    /// SIGTERM (systemd) and SIGINT (Ctrl-C) stop the service gracefully.
-    private static func stopOnSignals(_ service: WebService) -> [any DispatchSourceSignal] {
-        [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { service.stop() }
-            source.resume()
-            return source
         }
     }
 

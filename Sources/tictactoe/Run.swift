@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import BoardConfiguration
 import WiredBoard
 #if canImport(FoundationEssentials)

@@ -1,6 +1,5 @@
-import Basics
 import Dispatch
-import Reactive
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,7 +27,7 @@ public final class ShutdownSignal: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
     private let queue = DispatchQueue(label: "tictactoe.shutdown-signal")
-    private let first = Protected<Int32??>(nil)
+    private let first = Mutex<Int32??>(nil)
 
     public init(_ signals: [Int32] = endingSignals) {
         var ends: [Int32] = [-1, -1]
@@ -77,12 +76,12 @@ public final class ShutdownSignal: Sendable {
 
     /// Blocks until a byte arrives; remembers the first answer so a later wait gets it again.
     private func firstSignal() -> Int32? {
-        if let known = first.value { return known }
+        if let known = first.withLock({ $0 }) { return known }
         var byte: UInt8 = 0
         var count: Int
         repeat { count = read(readEnd, &byte, 1) } while count < 0 && errno == EINTR
         let caught: Int32? = count == 1 && byte != 0 ? Int32(byte) : nil
-        if caught != nil { first.withValue { $0 = caught } }
+        if caught != nil { first.withLock { $0 = caught } }
         return caught
     }
 }
