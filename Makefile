@@ -77,13 +77,13 @@ browser-test: setup-tests
 	$(SWIFT) build --product tictactoe-web
 	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py
 
-## Hostile and careless clients against the real programs (the simulated board's socket and the
-## web view): floods for a minute each, with the processes' memory and another client's
-## press-to-state time held to the bounds docs/TESTING.md states.
+## Hostile and careless clients against the real programs, built as the packages ship them (the
+## simulated board's socket and the web view): floods for a minute each, with the processes'
+## memory and another client's press-to-state time held to the bounds docs/TESTING.md states.
 hostile-test: setup-tests
-	$(SWIFT) build --product tictactoe
-	$(SWIFT) build --product tictactoe-web
-	cd hostile && SWIFT=$(SWIFT) python3 -m pytest -v -s test_hostile.py
+	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe
+	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-web
+	cd hostile && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 -m pytest -v -s test_hostile.py
 
 package-test: setup-tests
 	python3 -m pytest -v packaging/test_deb.py
