@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "WebServiceTests",
             dependencies: [
-                "Basics", "TestSupport", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
+                "Basics", "TestSupport", "TicTacToe", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),

@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import TicTacToe
 @testable import WebService
 import WebView
 
@@ -73,7 +74,7 @@ final class EchoBehindGate: Sendable {
 /// fine: made from a browser's head by seeded random changes of the kinds request smuggling
 /// uses.
 struct AmbiguousHeads {
-    var generator: SeededGenerator
+    var generator: SeededRandom
 
     static let fields = [
         "Host: 127.0.0.1:8080", "User-Agent: Mozilla/5.0 (X11; Linux x86_64)", "Accept: text/html,*/*;q=0.8",
@@ -122,7 +123,7 @@ struct StrictHeadTests {
     func differential() async throws {
         let echo = try await EchoBehindGate()
         try await blocking {
-            var heads = AmbiguousHeads(generator: SeededGenerator(seed: 20_261_126))
+            var heads = AmbiguousHeads(generator: SeededRandom(seed: 20_261_126))
             var passed = 0
             var refused = 0
             for _ in 0..<2000 {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import TicTacToe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,7 +89,7 @@ struct WebCommandTests {
         defer { board.stop() }
         let web = try ServedWeb(board: board.socket)
         defer { web.stop() }
-        var generator = SeededGenerator(seed: 0x5EB_50C)
+        var generator = SeededRandom(seed: 0x5EB_50C)
         // Messages the board's API refuses: each answered with an error, the connection kept.
         let page = try web.page()
         for line in [#"{"command":"press","cell":0}"#, "not json", #"{"command":"fly"}"#, "[1]", #"{"command":"press","cell":"5"}"#] {
