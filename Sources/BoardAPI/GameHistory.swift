@@ -245,6 +245,8 @@ public final class GameHistory: Sendable {
         // One lock for the game and its line: a rewrite taken between the two would hold the
         // game, and the line appended after it would record it twice.
         ledger.withValue { ledger in
+            // Only a forged file brings the count to its limit: no game is numbered past it.
+            guard ledger.lastGame < HistoryJournal.gameLimit else { return }
             ledger.lastGame += 1
             let record = HistoryJournal.Record(game: ledger.lastGame, played: game)
             ledger.games.append(record)

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Presentation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +34,9 @@ import Glibc
 public enum HistoryJournal {
     /// The first line's `version`.
     public static let version = 2
+    /// The greatest game number: as many games as a score counts (``Score/countLimit``), which
+    /// only a forged file comes near; past it a number would overflow.
+    public static let gameLimit = Score.countLimit
     /// A journal longer than this many games is compacted at the next write.
     public static let compactRecords = 2 * GameHistory.capacity
     /// A journal larger than this is compacted at the next write: however long the players'
@@ -113,6 +117,9 @@ public enum HistoryJournal {
                 return .failure(Problem("line \(number): unreadable JSON"))
             }
             if let problem = record.played.problem() { return .failure(Problem("line \(number): \(problem)")) }
+            guard (1...gameLimit).contains(record.game) else {
+                return .failure(Problem("line \(number): game \(record.game); a game's number is 1 to \(gameLimit)"))
+            }
             let previous = records.last?.game ?? 0
             guard record.game > previous else {
                 return .failure(Problem("line \(number): game \(record.game) after game \(previous); the numbers must rise"))

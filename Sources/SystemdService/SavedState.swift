@@ -1,4 +1,5 @@
 import Basics
+import BoardAPI
 import Presentation
 import TicTacToe
 
@@ -87,7 +88,9 @@ struct SavedState: Codable, Equatable {
                 throw .invalid("cell \(index) holds \(cell.quoted()); it must be \"X\", \"O\" or \"\"")
             }
         }
-        if let lastGame, lastGame < 0 { throw .invalid("lastGame is \(lastGame); it must be 0 or more") }
+        if let lastGame, !(0...HistoryJournal.gameLimit).contains(lastGame) {
+            throw .invalid("lastGame is \(lastGame); it must be 0 to \(HistoryJournal.gameLimit)")
+        }
         let (opponent, scores) = try pairings()
         let counts = 0...Score.countLimit
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {

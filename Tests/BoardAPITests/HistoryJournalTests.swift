@@ -88,6 +88,9 @@ struct HistoryJournalTests {
             (base + "{\"game\":2,\"played\":{}}\n", "line 3:"),
             (try Self.journal([2, 2]), "line 3: game 2 after game 2; the numbers must rise"),
             (try Self.journal([5, 3]), "line 3: game 3 after game 5"),
+            // A number a board could never reach, which the next game's number would overflow.
+            (try Self.journal([1, Int.max]), "line 3: game \(Int.max); a game's number is 1 to 4294967295"),
+            (try Self.journal([0]), "line 2: game 0"),
             (base.replacingOccurrences(of: "\"cell\":9", with: "\"cell\":1"), "line 2: moves[4].cell is 1, which is taken"),
             (base.replacingOccurrences(of: "Alice", with: "Al\\u001bice"), "line 2: names.x is"),
         ]

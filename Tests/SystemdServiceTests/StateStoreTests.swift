@@ -27,6 +27,9 @@ private let namedProblems: [(String, String)] = [
         ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\",\"scores\":{\"two-players\":{\"xWins\":0,\"oWins\":0,\"draws\":4294967296}}}",
          "a score outside 0...4294967295"),
         ("{\"cells\":[],\"starter\":\"X\",\"nextStarter\":\"O\"}", "version is missing"),
+        // The next game's number would overflow: a board crashed at every game's end on it.
+        ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\",\"lastGame\":9223372036854775807}",
+         "lastGame is 9223372036854775807; it must be 0 to 4294967295"),
         ("{\"version\":2,\"cells\":[\"\\u001b[2J\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
          "cell 0 holds \"U+001B[2J\"; it must be \"X\", \"O\" or \"\""),
         ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"Z\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
