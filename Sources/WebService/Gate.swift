@@ -23,8 +23,7 @@ import Glibc
 /// - **Half-closed clients are answered.** A client that shuts its sending side after its
 ///   requests gets their responses before the connection closes.
 /// - **Bounded.** At most ``Limits/connections`` connections, and at most
-///   ``Limits/perAddress`` from one address (an IPv6 /64 counts as one address), so that one
-///   client cannot fill the slots: the next is answered `503` and closed. Each connection holds
+///   ``Limits/perAddress`` from one address, so that one client cannot fill the slots: the next is answered `503` and closed. Each connection holds
 ///   at most ``Limits/buffer`` bytes each way plus one request head being read
 ///   (``ClientTraffic/Limits/head``), and its socket's send buffer in the kernel is as large; a
 ///   side that does not read stops the other side being read.
@@ -374,8 +373,9 @@ public final class Gate: @unchecked Sendable {
     }
 
     /// What the per-address limit counts as one client: an IPv4 address (also when it comes
-    /// mapped into IPv6), or an IPv6 address's /64, which one device's temporary addresses
-    /// share.
+    /// mapped into IPv6), or an IPv6 address. Not an IPv6 /64, though one device's temporary
+    /// addresses share one: the only IPv6 visitors the unit lets in are link-local or on the
+    /// home's one /64, so a /64 would be every IPv6 visitor in the house.
     static func addressKey(_ peer: sockaddr_storage) -> String {
         var peer = peer
         switch Int32(peer.ss_family) {
@@ -388,7 +388,7 @@ public final class Gate: @unchecked Sendable {
             if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
                 return bytes[12...].map(String.init).joined(separator: ".")
             }
-            return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+            return bytes.map { String($0, radix: 16) }.joined(separator: ":")
         default:
             return ""
         }

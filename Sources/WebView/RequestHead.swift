@@ -5,8 +5,9 @@
 ///
 /// Refused, where a lenient reader and a strict one could disagree:
 /// - a line not ended by CRLF (a bare LF or a bare CR anywhere);
-/// - a request line other than `METHOD SP TARGET SP HTTP/1.x`, a method not in capitals, or a
-///   target with a space, a control character or a byte outside ASCII;
+/// - a request line other than `METHOD SP TARGET SP HTTP/1.x`, a method not in capitals, a
+///   target not in origin form (`/path?query`: an absolute-form target names its own host), or
+///   one with a space, a control character or a byte outside ASCII;
 /// - a field name that is not a token (`Upgrade : websocket`, ` Host: x`), a line folded onto
 ///   the one before (obs-fold), a field value with a control character or a byte outside ASCII;
 /// - two fields of one name (any name: a reader that keeps the first and one that keeps the last
@@ -82,8 +83,10 @@ public struct RequestHead: Sendable, Hashable {
         guard start == bytes.count, lines.count >= 2, let last = lines.last, last.isEmpty else { throw .requestLine }
         let requestLine = lines[0].split(separator: Self.space, omittingEmptySubsequences: false)
         // A method in capitals only: methods are case-sensitive, and FlyingFox reads `get` as GET.
+        // A target in origin form (`/path?query`) only: in absolute form (`http://host/path`)
+        // RFC 9112 takes the host from the target, not from Host, which the gate checks.
         guard requestLine.count == 3, !requestLine[0].isEmpty,
-            requestLine[0].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }), !requestLine[1].isEmpty,
+            requestLine[0].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }), requestLine[1].first == UInt8(ascii: "/"),
             requestLine[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { throw .requestLine }
         let version = String(decoding: requestLine[2], as: UTF8.self)

@@ -45,6 +45,10 @@ struct CheckState: ParsableCommand {
         var leftovers: [String]
     }
 
+    func validate() throws {
+        try PathArguments.checkStateDirectory(stateDirectory)
+    }
+
     func run() throws {
         let store = StateStore(directory: stateDirectory)
         let historyFile = store.historyPath

@@ -30,6 +30,8 @@ struct RequestHeadTests {
         ("GET /\u{e9} HTTP/1.1\r\nHost: x\r\n\r\n", .requestLine),
         ("G(T / HTTP/1.1\r\nHost: x\r\n\r\n", .requestLine),
         ("get / HTTP/1.1\r\nHost: x\r\n\r\n", .requestLine),
+        ("GET http://elsewhere.example/ws HTTP/1.1\r\nHost: x\r\n\r\n", .requestLine),
+        ("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", .requestLine),
         ("GET / HTTP/2\r\nHost: x\r\n\r\n", .version),
         ("GET / http/1.1\r\nHost: x\r\n\r\n", .version),
         ("GET / HTTP/1.1\r\nUpgrade : websocket\r\nHost: x\r\n\r\n", .fieldName),

@@ -107,6 +107,8 @@ private let badInputs: [BadInput] = [
     BadInput("an empty socket path for simulate --serve", ["simulate", "--serve", ""], status: 64, says: "--serve is empty"),
     BadInput("an empty state directory for simulate --serve", ["simulate", "--serve", "/tmp/x.sock", "--state-dir", ""], status: 64,
              says: "--state-dir is empty"),
+    BadInput("an empty state directory for check-state (it read / before)", ["check-state", "--state-dir", ""], status: 64,
+             says: "--state-dir is empty"),
     BadInput("a missing chip for lights-off", ["lights-off", "--chip", "/nonexistent/gpiochip9"], status: 69, says: "/nonexistent/gpiochip9"),
 ]
 
