@@ -21,7 +21,9 @@ import Glibc
 ///   once. The server's bytes go back as they are (``ServerTraffic`` only reads where its
 ///   responses end, to know when a connection becomes a WebSocket and when it is answered).
 /// - **Half-closed clients are answered.** A client that shuts its sending side after its
-///   requests gets their responses before the connection closes.
+///   requests gets their responses before the connection closes; on a WebSocket the half-close
+///   is passed on to the server once it has every frame, and what it answers still reaches the
+///   client.
 /// - **Bounded.** At most ``Limits/connections`` connections, and at most
 ///   ``Limits/perAddress`` from one address, so that one client cannot fill the slots: the next is answered `503` and closed. Each connection holds
 ///   at most ``Limits/buffer`` bytes each way plus one request head being read
@@ -108,6 +110,8 @@ public final class Gate: @unchecked Sendable {
         /// has those answers and then `farewell`.
         var clientDone = false
         var farewell: [UInt8] = []
+        /// The server has been told the client is done (a WebSocket's half-close passed on).
+        var serverToldDone = false
 
         init(client: Int32, server: Int32, address: String, traffic: ClientTraffic, now: MonotonicInstant) {
             self.client = client
@@ -262,9 +266,17 @@ public final class Gate: @unchecked Sendable {
                 // Shut after its requests (a head begun and not ended is dropped: it never ends).
                 connection.clientDone = true
                 connection.headBegan = nil
+            } else if count == 0 && connection.traffic.isWebSocket {
+                // A page that has said all it will: the server is told so once it has every frame,
+                // and the connection ends when it has answered them and closed.
+                connection.clientDone = true
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 return false
             }
+        }
+        if connection.clientDone && connection.traffic.isWebSocket && connection.toServer.isEmpty && !connection.serverToldDone {
+            shutdown(connection.server, Int32(SHUT_WR))
+            connection.serverToldDone = true
         }
         if connection.clientDone && !connection.serverDone && connection.responses.hasAnswered(connection.traffic.requests) {
             connection.toClient += connection.farewell

@@ -35,6 +35,8 @@ final class GateEvents: Sendable {
     }
 
     func count(_ matching: (Gate.Event) -> Bool) -> Int { events.withLock { $0.filter(matching).count } }
+
+    var all: [Gate.Event] { events.withLock { $0 } }
 }
 
 /// The web view in this process, on a free port of loopback, with a virtual clock; no board
