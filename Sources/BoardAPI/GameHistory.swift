@@ -327,7 +327,17 @@ public final class GameHistory: Sendable {
             }
             if let torn = parsed.torn {
                 found.rewriteDue = true
-                found.notes.append("\(path.shownPath): \(torn); dropped it (the game it held had not been saved with the state)")
+                let lastWhole = found.records.last?.game ?? 0
+                if let named = lastGameOfState, named > lastWhole {
+                    // The journal is flushed before the state that names its game is written, so
+                    // this is damage after the fact (the card lost what it had), not a cut save.
+                    found.notes.append("""
+                        \(path.shownPath): \(torn); dropped it, and the history lacks game \(named), which the state says \
+                        was saved (the card lost part of what it had written)
+                        """)
+                } else {
+                    found.notes.append("\(path.shownPath): \(torn); dropped it (the game it held had not been saved with the state)")
+                }
             }
             if let named = lastGameOfState, let last = found.records.last?.game, last > named {
                 let dropped = found.records.filter { $0.game > named }.map { String($0.game) }

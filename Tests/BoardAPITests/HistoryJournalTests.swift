@@ -117,6 +117,12 @@ struct HistoryJournalTests {
         try history.writePending()
         #expect(try String(contentsOfFile: file, encoding: .utf8) == (try Self.journal([1, 2])))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["history.jsonl"], "something was set aside")
+        // The state names the torn game: not a cut save (the journal is flushed first) but a card
+        // that lost what it had; the note says the history lacks it, not that it was never saved.
+        try Self.write(try Self.journal([1, 2]) + "{\"game\":3,\"pla", to: file)
+        let damaged = GameHistory(file: file, lastGameOfState: 3)
+        #expect(damaged.games.count == 2)
+        #expect(damaged.notes.count == 1 && damaged.notes[0].contains("the history lacks game 3"), "\(damaged.notes)")
     }
 
     @Test("a damaged journal is set aside and the history starts afresh; one that cannot be moved is never written over")
