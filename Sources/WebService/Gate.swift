@@ -301,8 +301,7 @@ public final class Gate: @unchecked Sendable {
             counts.withLock { $0.refused += 1 }
             events(.refused(error))
             guard let (status, reason) = error.response else { return false }
-            let text = "The board's web view cannot take this request: \(error).\n"
-            connection.farewell = Array("HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
+            connection.farewell = Self.lastResponse(status, reason, saying: "The board's web view cannot take this request: \(error).")
             connection.clientDone = true
             connection.headBegan = nil
             return true
@@ -374,9 +373,16 @@ public final class Gate: @unchecked Sendable {
         }
     }
 
+    /// The gate's own answer, the last on its connection: a plain sentence, then the close.
+    private static func lastResponse(_ status: Int, _ reason: String, saying sentence: String) -> [UInt8] {
+        let body = sentence + "\n"
+        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return Array((head + body).utf8)
+    }
+
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
-        let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count + 1)\r\nConnection: close\r\n\r\n\(text)\n"
-        _ = busy.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let busy = Self.lastResponse(503, "Service Unavailable", saying: text)
+        _ = busy.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Self.closeGently(client)
         counts.withLock {
             if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
