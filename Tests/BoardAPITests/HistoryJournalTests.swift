@@ -188,9 +188,7 @@ struct HistoryJournalTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.jsonl"
-        let scheduler = TestScheduler()
-        let (presses, input) = Signal<Position>.pipe()
-        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let (input, viewModel) = HistoryTests.board()
         let history = GameHistory(file: file)
         let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
         defer { recording.dispose() }

@@ -9,6 +9,13 @@ import TicTacToe
 
 @Suite("Game history")
 struct HistoryTests {
+    /// A view model on a test scheduler, and the input that presses its cells: what a history
+    /// records in these tests.
+    static func board() -> (Signal<Position>.Input, GameViewModel) {
+        let (presses, input) = Signal<Position>.pipe()
+        return (input, GameViewModel(positions: presses, scheduler: TestScheduler()))
+    }
+
     static func at(_ seconds: Int) -> WallTime { WallTime(seconds: 1_795_000_000 + seconds) }
 
     @Test("wall times are UTC, ISO 8601, to the second")
@@ -65,13 +72,10 @@ struct HistoryTests {
 
     @Test("the history keeps the last 100 games in its file, which a new history reads back")
     func keptInAFile() throws {
-        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try HistoryJournalTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.jsonl"
-        let scheduler = TestScheduler()
-        let (presses, input) = Signal<Position>.pipe()
-        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let (input, viewModel) = HistoryTests.board()
         let history = GameHistory(file: file)
         #expect(history.problem == nil)
         let recording = history.record(viewModel, clock: { Self.at(0) })
@@ -91,14 +95,11 @@ struct HistoryTests {
 
     @Test("a history that cannot be written says so once per kind and once when it works again")
     func failingWrites() throws {
-        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try HistoryJournalTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.jsonl"
         let said = Protected<[String]>([])
-        let scheduler = TestScheduler()
-        let (presses, input) = Signal<Position>.pipe()
-        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let (input, viewModel) = HistoryTests.board()
         let history = GameHistory(
             file: file, failed: { failure in said.withValue { $0.append(failure) } },
             recovered: { count in said.withValue { $0.append("works again after \(count)") } })
@@ -128,8 +129,7 @@ struct HistoryTests {
         ("{\"version\":1,\"games\":[\"\u{01}\"]}", "the control character U+0001 stands raw inside text on line 1"),
     ] + HistoryFileTests.namedProblems)
     func unreadable(contents: String, words: String) throws {
-        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try HistoryJournalTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/history.json"))
         let history = GameHistory(file: folder + "/history.jsonl", legacyFile: folder + "/history.json")
@@ -242,8 +242,7 @@ struct HistoryFileTests {
 
     @Test("a history file that cannot be moved aside is never written over: the games are kept in memory only, and the problem says so")
     func keptInPlace() throws {
-        let folder = NSTemporaryDirectory() + "history-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try HistoryJournalTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/history.json"
         let damaged = Self.file { $0["carriedOver"] = ["X"] }
@@ -255,9 +254,7 @@ struct HistoryFileTests {
         #expect(history.path == nil)
         #expect(history.problem?.contains("it could not be moved aside (cannot move it aside to \(file).corrupt-") == true, "\(history.problem ?? "")")
         #expect(history.problem?.hasSuffix("never written over it: move it away and restart the board") == true, "\(history.problem ?? "")")
-        let scheduler = TestScheduler()
-        let (presses, input) = Signal<Position>.pipe()
-        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
+        let (input, viewModel) = HistoryTests.board()
         let recording = history.record(viewModel, clock: { HistoryTests.at(0) })
         for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
         viewModel.newGame.apply()
