@@ -13,15 +13,27 @@ import Darwin
 /// terminal back on its way out.
 public let endingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
-/// Catches every one of ``endingSignals`` from now on: instead of ending the process, each runs
-/// `handler` with its number, on a dispatch queue (not inside the signal handler, so it may
-/// do anything). Cancel the returned sources to stop catching them.
-public func catchEndingSignals(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
-    endingSignals.map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { handler(number) }
-        source.resume()
-        return source
+/// Catches every one of ``endingSignals`` from now on: instead of ending the process, the first
+/// one runs `handler` with its number, on a task (not inside the signal handler, so it may do
+/// anything). Caught from the moment this returns (``ShutdownSignal``): Dispatch's signal
+/// sources, used before, were installed on Dispatch's own time after the signal was set to be
+/// ignored, and a signal that came between was lost (the web view then never stopped).
+/// ``EndingSignals/cancel()`` stops running the handler; the signals stay caught.
+public func catchEndingSignals(_ handler: @escaping @Sendable (Int32) -> Void) -> EndingSignals {
+    EndingSignals(handler)
+}
+
+/// What ``catchEndingSignals(_:)`` returns.
+public final class EndingSignals: Sendable {
+    private let waiting: Task<Void, Never>
+
+    init(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let caught = ShutdownSignal(endingSignals)
+        waiting = Task {
+            if let number = await caught.wait() { handler(number) }
+        }
     }
+
+    /// The handler runs no more (a signal after this is caught and nothing happens).
+    public func cancel() { waiting.cancel() }
 }

@@ -59,7 +59,7 @@ public final class RemoteWatch {
             exit(128 + number)
         }
         defer {
-            terminations.forEach { $0.cancel() }
+            terminations.cancel()
             terminal.restore()
         }
         var blinkOn = true

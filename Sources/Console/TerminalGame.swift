@@ -83,7 +83,7 @@ public final class TerminalGame: Sendable {
             case .wait, .waitForSleep: continue
             }
         }
-        for source in terminations { source.cancel() }
+        terminations.cancel()
         finish()
     }
 }

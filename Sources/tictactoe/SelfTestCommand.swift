@@ -47,7 +47,7 @@ struct SelfTestCommand: ParsableCommand {
             printError("self-test stopped by \(ShutdownSignal.name(of: number)); every LED is off.")
             Glibc.exit(128 + number)
         }
-        defer { for source in signals { source.cancel() } }
+        defer { signals.cancel() }
         let faults: [String]
         do {
             let gpio = try LibgpiodChip.open(chip ?? loaded.chip ?? Run.headerChip())

@@ -37,3 +37,17 @@ struct ShutdownSignalTests {
         #expect(await waiter.value == nil)
     }
 }
+
+@Suite("Ending signals")
+struct EndingSignalsTests {
+    @Test("an ending signal the moment it is caught runs the handler, once: none is lost between catching and handling")
+    func caughtAtOnce() async {
+        let (handled, record) = AsyncStream<Int32>.makeStream()
+        let signals = catchEndingSignals { record.yield($0) }
+        // With SIGHUP's default action this would end the test process here.
+        #expect(kill(getpid(), SIGHUP) == 0)
+        var numbers = handled.makeAsyncIterator()
+        #expect(await numbers.next() == SIGHUP)
+        signals.cancel()
+    }
+}
