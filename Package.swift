@@ -1,32 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module graph: each of our modules and the modules of ours it depends on, lowest first
-// (docs/ARCHITECTURE.md explains each; ModuleGraphTests holds this list, the targets below and
-// every `import` in Sources/ to one another).
-//   Basics              -> (nothing)
-//   TicTacToe           -> (nothing)
-//   Lights              -> (nothing)
-//   WriteLog            -> (nothing)
-//   StandardStreams     -> (nothing)
-//   Reactive            -> Basics
-//   GPIO                -> Basics, Reactive
-//   Devices             -> Basics, GPIO, Lights, Reactive, TicTacToe
-//   SimulatedGPIO       -> Basics, Devices, GPIO, Lights, Reactive, TicTacToe
-//   KernelGPIO          -> Basics, GPIO, GPIODShim, Reactive
-//   Presentation        -> Basics, Lights, Reactive, TicTacToe
-//   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
-//   BoardConfiguration  -> Basics, Devices, GPIO, Lights, Presentation, TicTacToe, WiredBoard
-//   BoardAPI            -> Basics, Presentation, Reactive, TicTacToe
-//   SystemdService      -> Basics, BoardAPI, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
-//   HardwareDocs        -> Devices, GPIO
-//   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
-//   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
-//   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, StandardStreams, SystemdService, TicTacToe, WiredBoard, WiringCheck
-//   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
-//   WebView             -> Basics, BoardAPI
-//   WebService          -> Basics, BoardAPI, WebView
-//   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, StandardStreams, WebService
+// Module graph: docs/ARCHITECTURE.md's table explains each module and lists what it depends on;
+// RepositoryTests holds that table and every `import` in Sources/ to the targets below.
+//
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
@@ -50,8 +27,8 @@ let package = Package(
         .library(
             name: "TicTacToeGPIO",
             targets: [
-                "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "KernelGPIO", "Lights", "Devices", "Presentation",
-                "WiredBoard", "BoardConfiguration", "Console", "BoardAPI",
+                "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "Presentation",
+                "WiredBoard", "BoardConfiguration", "Console", "BoardProtocol", "BoardAPI",
             ]),
     ],
     dependencies: [
@@ -67,8 +44,11 @@ let package = Package(
         .target(name: "Reactive", dependencies: ["Basics"], swiftSettings: optimized),
         .target(name: "GPIO", dependencies: ["Basics", "Reactive"], swiftSettings: optimized),
         .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        // The chip in memory, beside KernelGPIO: either backend under the same devices.
+        .target(name: "SimulatedGPIO", dependencies: ["Basics", "GPIO", "Reactive"], swiftSettings: optimized),
+        // The simulation kit above the devices: a person at the board and what an eye sees of it.
         .target(
-            name: "SimulatedGPIO", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"],
+            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe"],
             swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -81,37 +61,46 @@ let package = Package(
         .target(
             name: "BoardConfiguration",
             dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
-        .target(name: "BoardAPI", dependencies: ["Basics", "Presentation", "Reactive", "TicTacToe"]),
+        // The board's API as both ends speak it: messages, requests, line framing, the client's
+        // connection. No game module: the web view links this, not the game.
+        .target(name: "BoardProtocol", dependencies: ["Basics"]),
+        .target(name: "BoardAPI", dependencies: ["Basics", "BoardProtocol", "Presentation", "Reactive", "TicTacToe"]),
         .target(
             name: "SystemdService",
-            dependencies: ["Basics", "BoardAPI", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard"]),
+            dependencies: [
+                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard",
+            ]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
         .target(name: "WiringCheck", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .target(
             name: "Console",
             dependencies: [
-                "BoardAPI", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard",
+                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
+                "WiredBoard",
             ]),
         // Standard streams the parent closed, held on /dev/null from before main (C: a constructor).
         .target(name: "StandardStreams"),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardAPI", "Basics", "BoardConfiguration", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
+                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
                 "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The web view: what the page may do and the relay to the board, free of I/O (WebView);
         // the gate, the link to the board's socket and the HTTP server (WebService); the command.
-        .target(name: "WebView", dependencies: ["Basics", "BoardAPI"]),
+        .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
         .target(
             name: "WebService",
-            dependencies: ["Basics", "BoardAPI", "WebView", .product(name: "FlyingFox", package: "FlyingFox")]),
+            dependencies: [
+                "Basics", "BoardProtocol", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "StandardStreams", "WebService",
+                "Basics", "BoardConfiguration", "BoardProtocol", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
@@ -125,35 +114,38 @@ let package = Package(
         .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive"]),
         .testTarget(name: "LightsTests", dependencies: ["Lights"]),
-        .testTarget(name: "DevicesTests", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
         .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
         .testTarget(name: "PresentationTests", dependencies: ["Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "WiredBoardTests",
-            dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(
             name: "BoardConfigurationTests",
             dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
             ]),
         .testTarget(
             name: "BoardAPITests",
-            dependencies: ["BoardAPI", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: [
+                "BoardAPI", "BoardProtocol", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
+                "WiredBoard",
+            ]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
-        .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardAPI", "TicTacToe", "WebView"]),
+        .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardProtocol", "WebView"]),
         .testTarget(
             name: "WebServiceTests",
             dependencies: [
-                "Basics", "TestSupport", "TicTacToe", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
+                "Basics", "BoardProtocol", "TestSupport", "TicTacToe", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
-        .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
+        .testTarget(name: "WiringCheckTests", dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.

@@ -1,3 +1,4 @@
+import BoardProtocol
 import Presentation
 import TicTacToe
 

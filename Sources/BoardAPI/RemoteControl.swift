@@ -1,4 +1,5 @@
 import Basics
+import BoardProtocol
 import Presentation
 import Reactive
 import TicTacToe
@@ -74,10 +75,14 @@ public final class RemoteControl: Sendable {
         let command = request.command
         let event: GameEvent?
         switch request {
-        case .press(let position): event = firstEvent { remotePresses.send(position) }
+        case .press(let cell):
+            guard let position = Position(keypadKey: cell) else { return .error(command, "there is no cell \(cell): press 1 to 9.") }
+            event = firstEvent { remotePresses.send(position) }
         case .newGame: event = firstEvent { viewModel.newGame.apply() }
         case .abandon: event = firstEvent { viewModel.startOver.apply() }
-        case .opponent(let opponent): event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
+        case .opponent(let name):
+            guard let opponent = Opponent(name: name) else { return .error(command, Self.unknownOpponent(name).text) }
+            event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
         case .status, .history: return .error(command, "answered by the server, not the game loop")
         }
         let names = viewModel.names
@@ -101,6 +106,11 @@ public final class RemoteControl: Sendable {
         case .finished?, .fellAsleep?, nil:
             return .error(command, "the board did not take it.")
         }
+    }
+
+    /// The reply to an opponent's name the board does not know.
+    static func unknownOpponent(_ name: String) -> RequestError {
+        APIRequest.opponentRule(name, knowing: Opponent.allCases.map(\.name))
     }
 
     /// The first event `input` makes the view model send: inputs are synchronous on the loop,

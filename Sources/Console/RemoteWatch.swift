@@ -1,5 +1,6 @@
 import BoardAPI
 import Basics
+import BoardProtocol
 import Presentation
 import TicTacToe
 #if canImport(Glibc)

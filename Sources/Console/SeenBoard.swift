@@ -1,3 +1,4 @@
+import BoardSimulation
 import Devices
 import Lights
 import Presentation

@@ -1,4 +1,5 @@
 import Basics
+import BoardSimulation
 import Devices
 import Dispatch
 import GPIO

@@ -1,5 +1,5 @@
 import Basics
-import BoardAPI
+import BoardProtocol
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -69,7 +69,7 @@ final class BoardLink: Sendable {
     /// Carries lines both ways until the board closes the connection or the link stops; why
     /// the conversation ended.
     private func converse(over fd: Int32, with hub: PageHub, on loop: PollLoop) -> String {
-        var lines = LineBuffer(limit: 1 << 22)
+        var lines = LineBuffer(limit: APIMessage.maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while let polled = loop.wait(for: [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)], timeout: -1) {
             let queued = outbox.withLock { outbox in

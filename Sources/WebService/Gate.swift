@@ -1,5 +1,5 @@
 import Basics
-import BoardAPI
+import BoardProtocol
 import Synchronization
 import WebView
 #if canImport(Glibc)

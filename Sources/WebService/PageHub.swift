@@ -1,4 +1,4 @@
-import BoardAPI
+import BoardProtocol
 import FlyingFox
 #if canImport(FoundationEssentials)
 import FoundationEssentials

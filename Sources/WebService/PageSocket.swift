@@ -1,5 +1,5 @@
 import Basics
-import BoardAPI
+import BoardProtocol
 import FlyingFox
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,5 @@
 import Basics
-import BoardAPI
+import BoardProtocol
 import FlyingFox
 import FlyingSocks
 #if canImport(FoundationEssentials)

@@ -1,4 +1,4 @@
-import BoardAPI
+import BoardProtocol
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Basics
-import BoardAPI
+import BoardProtocol
 import BoardConfiguration
 #if canImport(Glibc)
 import Glibc

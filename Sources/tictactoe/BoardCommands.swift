@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardAPI
 import Basics
+import BoardProtocol
 import Console
 #if canImport(FoundationEssentials)
 import FoundationEssentials

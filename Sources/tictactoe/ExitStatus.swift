@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardAPI
+import BoardProtocol
 import GPIO
 import SystemdService
 import WiredBoard

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardSimulation
 import Lights
 import Reactive
 import SimulatedGPIO

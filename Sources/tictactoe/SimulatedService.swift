@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import BoardConfiguration
+import BoardSimulation
 import GPIO
 import Reactive
 import SimulatedGPIO

@@ -1,4 +1,5 @@
 import Basics
+import BoardProtocol
 @testable import BoardAPI
 import Foundation
 import Presentation

@@ -1,4 +1,5 @@
 @testable import BoardAPI
+import BoardProtocol
 import Testing
 import TicTacToe
 
@@ -29,11 +30,17 @@ struct RequestTests {
         ("a cell of the wrong type", Array(#"{"command":"press","cell":"5"}"#.utf8), #""cell" must be a whole number from 1 to 9"#),
         ("a fractional cell", Array(#"{"command":"press","cell":5.5}"#.utf8), #""cell" must be a whole number"#),
         ("a cell off the board", Array(#"{"command":"press","cell":0}"#.utf8), #""cell" is 0; give a cell from 1 to 9"#),
-        ("an unknown opponent", Array(#"{"command":"opponent","opponent":"robot"}"#.utf8), #""opponent" is "robot"; give one of two-players"#),
         ("invalid UTF-8", [0x7B, 0xFF, 0xFE, 0x7D], "not valid UTF-8"),
         ("a raw control character in a string", Array("{\"command\":\"pr\u{01}ess\"}".utf8), "raw control character (U+0001)"),
         ("over 4 KiB", Array(repeating: UInt8(ascii: " "), count: 4097), "longer than 4096 bytes"),
     ]
+
+    @Test("an opponent's name is carried as it is, escaped on its line: the board, which knows the names, refuses one it does not")
+    func opponentNames() {
+        let odd = APIRequest.opponent(name: "robot \"7\"\n")
+        #expect(APIRequest.parse(Array(odd.line.utf8)) == .success(odd))
+        #expect(APIRequest.opponent(.computer(.perfect)) == .opponent(name: "computer-4"))
+    }
 
     @Test("each bad line is refused with a reply that names the problem")
     func badLines() {

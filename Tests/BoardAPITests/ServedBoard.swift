@@ -1,5 +1,6 @@
 @testable import BoardAPI
 import Basics
+import BoardProtocol
 import Foundation
 import GPIO
 import Lights

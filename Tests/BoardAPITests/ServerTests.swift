@@ -1,5 +1,6 @@
 @testable import BoardAPI
 import Basics
+import BoardProtocol
 import Dispatch
 import Foundation
 import Lights
@@ -245,6 +246,19 @@ struct HostileClientTests {
         #expect(served.state.board.moveCount == 1)
         #expect(served.board.viewModel.frame.value.cells[Position(keypadKey: 1)!.index] == .amber)
         #expect(served.views.last?.thinking == true)
+    }
+
+    @Test("an opponent the board does not know is refused with the names it knows, and the game is as it was")
+    func unknownOpponent() throws {
+        let served = try ServedBoard()
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        let before = served.state
+        let refused = try client.ask(.opponent(name: "robot"))
+        #expect(refused.type == .error)
+        #expect(refused.command == "opponent")
+        #expect(refused.text == #""opponent" is "robot"; give one of two-players, computer-1, computer-2, computer-3, computer-4"#)
+        #expect(served.state == before)
     }
 
     @Test("bad lines of every class, random bytes, unfinished lines and 1,000 connections dropped at once leave the game as it was and the board serving")

@@ -1,3 +1,4 @@
+import BoardSimulation
 import GPIO
 import Reactive
 import SimulatedGPIO

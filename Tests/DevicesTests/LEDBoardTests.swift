@@ -1,4 +1,5 @@
 import Basics
+import BoardSimulation
 #if canImport(Glibc)
 import Glibc
 #endif

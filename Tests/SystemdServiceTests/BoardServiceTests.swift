@@ -1,4 +1,5 @@
 import BoardConfiguration
+import BoardSimulation
 import Devices
 import Dispatch
 import Foundation

@@ -1,5 +1,6 @@
 import Basics
 import BoardAPI
+import BoardSimulation
 import Devices
 import Dispatch
 import Foundation

@@ -1,4 +1,4 @@
-import BoardAPI
+import BoardProtocol
 import FlyingFox
 import Synchronization
 import Testing

@@ -1,6 +1,5 @@
-import BoardAPI
+import BoardProtocol
 import Testing
-import TicTacToe
 import WebView
 
 @Suite("The relay between the pages and the board")
@@ -10,7 +9,7 @@ struct BoardRelayTests {
     let state2 = #"{"state":{"cells":["","","","","X","","O","",""]},"type":"state"}"#
     let ok = #"{"command":"press","text":"X took cell 5.","type":"ok"}"#
     let refused = #"{"command":"press","text":"cell 5 is taken","type":"error"}"#
-    let press5 = APIRequest.press(Position(keypadKey: 5)!)
+    let press5 = APIRequest.press(cell: 5)
 
     func connected() -> BoardRelay {
         var relay = BoardRelay(playing: true)

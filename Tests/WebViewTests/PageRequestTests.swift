@@ -1,6 +1,5 @@
-import BoardAPI
+import BoardProtocol
 import Testing
-import TicTacToe
 import WebView
 
 @Suite("What a page sends")
@@ -9,7 +8,7 @@ struct PageRequestTests {
     func commands() {
         #expect(PageRequest.parse(Array(#"{"command":"ping"}"#.utf8), playing: true) == .success(.ping))
         #expect(PageRequest.parse(Array(#"{"command":"press","cell":5}"#.utf8), playing: true)
-            == .success(.board(.press(Position(row: 1, column: 1)!))))
+            == .success(.board(.press(cell: 5))))
         #expect(PageRequest.parse(Array(#"{"command":"history"}"#.utf8), playing: false) == .success(.board(.history)))
     }
 

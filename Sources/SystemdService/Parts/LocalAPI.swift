@@ -1,4 +1,5 @@
 import BoardAPI
+import BoardProtocol
 import Reactive
 #if canImport(Glibc)
 import Glibc

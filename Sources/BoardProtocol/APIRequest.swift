@@ -4,7 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TicTacToe
 
 /// One line a client sends: a JSON object naming a `command`, with that command's argument.
 ///
@@ -21,11 +20,13 @@ import TicTacToe
 /// does: `press` as a cell button, `new-game` as a short press of new game (refused mid-game),
 /// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
 public enum APIRequest: Sendable, Hashable {
-    /// A cell, by its keypad number (7 8 9 is the top row).
-    case press(Position)
+    /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
+    case press(cell: Int)
     case newGame
     case abandon
-    case opponent(Opponent)
+    /// Who plays O, by name. The board knows the names and refuses any other (with
+    /// ``opponentRule(_:)``): the protocol carries them, the game defines them.
+    case opponent(name: String)
     case status
     case history
 
@@ -49,10 +50,18 @@ public enum APIRequest: Sendable, Hashable {
     /// The request as a line to send, without its newline.
     public var line: String {
         switch self {
-        case .press(let position): #"{"command":"press","cell":\#(position.keypadKey)}"#
-        case .opponent(let opponent): #"{"command":"opponent","opponent":"\#(opponent.name)"}"#
+        case .press(let cell): #"{"command":"press","cell":\#(cell)}"#
+        case .opponent(let name): Self.opponentLine(name)
         default: #"{"command":"\#(command)"}"#
         }
+    }
+
+    /// A name is the one field that can need escaping: encoded, not pasted in.
+    private static func opponentLine(_ name: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = try? encoder.encode(["command": "opponent", "opponent": name])
+        return line.map { String(decoding: $0, as: UTF8.self) } ?? #"{"command":"opponent"}"#
     }
 
     /// The request a line holds (without its newline), or what is wrong with it.
@@ -78,18 +87,13 @@ public enum APIRequest: Sendable, Hashable {
         switch name {
         case "press":
             return argument(Press.self, of: name, in: data).flatMap { press in
-                guard let position = Position(keypadKey: press.cell) else {
+                guard cells.contains(press.cell) else {
                     return .failure(RequestError(command: name, text: "\"cell\" is \(press.cell); \(cellRule)"))
                 }
-                return .success(.press(position))
+                return .success(.press(cell: press.cell))
             }
         case "opponent":
-            return argument(Choice.self, of: name, in: data).flatMap { choice in
-                guard let opponent = Opponent(name: choice.opponent) else {
-                    return .failure(RequestError(command: name, text: "\"opponent\" is \(choice.opponent.quoted()); \(opponentRule)"))
-                }
-                return .success(.opponent(opponent))
-            }
+            return argument(Choice.self, of: name, in: data).map { choice in .opponent(name: choice.opponent) }
         case "new-game": return .success(.newGame)
         case "abandon": return .success(.abandon)
         case "status": return .success(.status)
@@ -100,10 +104,15 @@ public enum APIRequest: Sendable, Hashable {
         }
     }
 
+    /// The cells' numbers, as on a numeric keypad.
+    public static let cells = 1...9
     private static let cellRange = "from 1 to 9, as on a numeric keypad (7 8 9 is the top row)"
-    private static let opponentNames = Opponent.allCases.map(\.name).joined(separator: ", ")
     static let cellRule = "give a cell " + cellRange
-    static let opponentRule = "give one of " + opponentNames
+
+    /// Why the board refuses `name` as an opponent: the reply's text, given the names it knows.
+    public static func opponentRule(_ name: String, knowing names: [String]) -> RequestError {
+        RequestError(command: "opponent", text: "\"opponent\" is \(name.quoted()); give one of \(names.joined(separator: ", "))")
+    }
 
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
@@ -123,7 +132,7 @@ public enum APIRequest: Sendable, Hashable {
     }
 
     private static func argument<Argument: Decodable>(_ type: Argument.Type, of command: String, in data: Data) -> Result<Argument, RequestError> {
-        let (key, rule) = type == Press.self ? ("cell", "a whole number " + cellRange) : ("opponent", "text, one of " + opponentNames)
+        let (key, rule) = type == Press.self ? ("cell", "a whole number " + cellRange) : ("opponent", "text: an opponent's name")
         do {
             return .success(try JSONDecoder().decode(type, from: data))
         } catch DecodingError.keyNotFound {

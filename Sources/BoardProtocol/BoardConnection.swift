@@ -17,7 +17,7 @@ public final class BoardConnection {
     /// The connection's socket, for a caller that waits on it beside other descriptors; -1
     /// once closed.
     public private(set) var fd: Int32
-    private var lines = LineBuffer(limit: 1 << 22)
+    private var lines = LineBuffer(limit: APIMessage.maximumLineLength)
     private var ready: [[UInt8]] = []
     /// Where each read lands, made once.
     private var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -2,6 +2,7 @@ import Devices
 import GPIO
 import Lights
 import Reactive
+import SimulatedGPIO
 import TicTacToe
 
 /// A person at a simulated board: presses buttons by driving the simulated chip's input lines

@@ -18,6 +18,11 @@ public struct APIMessage: Codable, Sendable, Hashable {
     /// The version of the protocol this program speaks.
     public static let protocolVersion = 1
 
+    /// The longest line a client of the board takes, newline excluded: far above the longest the
+    /// board sends (a history of 100 games, about 70 KB), so that a later board's longer lines
+    /// still pass, and bounded, so that a stream without newlines cannot grow a client without end.
+    public static let maximumLineLength = 1 << 22
+
     /// A message's type. Not an enum: a client reads a type it does not know (a later
     /// version's) as such and skips the message.
     public struct Kind: RawRepresentable, Codable, Sendable, Hashable {
