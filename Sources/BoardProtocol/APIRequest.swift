@@ -30,20 +30,27 @@ public enum APIRequest: Sendable, Hashable {
     case status
     case history
 
+    /// A command's name, as a client writes it: the one place each is written.
+    public enum Command: String, CaseIterable, Sendable {
+        case press, newGame = "new-game", abandon, opponent, status, history
+    }
+
     /// The commands, as a client names them.
-    public static let commandNames = ["press", "new-game", "abandon", "opponent", "status", "history"]
+    public static let commandNames = Command.allCases.map(\.rawValue)
 
     /// The longest line a client may send, newline excluded.
     public static let maximumLineLength = 4096
 
-    public var command: String {
+    public var command: String { kind.rawValue }
+
+    public var kind: Command {
         switch self {
-        case .press: "press"
-        case .newGame: "new-game"
-        case .abandon: "abandon"
-        case .opponent: "opponent"
-        case .status: "status"
-        case .history: "history"
+        case .press: .press
+        case .newGame: .newGame
+        case .abandon: .abandon
+        case .opponent: .opponent
+        case .status: .status
+        case .history: .history
         }
     }
 
@@ -84,23 +91,28 @@ public enum APIRequest: Sendable, Hashable {
         } catch {
             return .failure(RequestError(command: nil, text: "not JSON"))
         }
-        switch name {
-        case "press":
-            return argument(Press.self, of: name, in: data).flatMap { press in
+        guard let command = Command(rawValue: name) else {
+            return .failure(RequestError(
+                command: nil, text: "unknown command \(name.quoted()); the commands are \(commandNames.joined(separator: ", "))"))
+        }
+        return request(command, in: data)
+    }
+
+    /// The request `command` makes with its argument from `data`.
+    private static func request(_ command: Command, in data: Data) -> Result<APIRequest, RequestError> {
+        switch command {
+        case .press:
+            return argument(Press.self, of: command.rawValue, in: data).flatMap { press in
                 guard cells.contains(press.cell) else {
-                    return .failure(RequestError(command: name, text: "\"cell\" is \(press.cell); \(cellRule)"))
+                    return .failure(RequestError(command: command.rawValue, text: "\"cell\" is \(press.cell); \(cellRule)"))
                 }
                 return .success(.press(cell: press.cell))
             }
-        case "opponent":
-            return argument(Choice.self, of: name, in: data).map { choice in .opponent(name: choice.opponent) }
-        case "new-game": return .success(.newGame)
-        case "abandon": return .success(.abandon)
-        case "status": return .success(.status)
-        case "history": return .success(.history)
-        default:
-            return .failure(RequestError(
-                command: nil, text: "unknown command \(name.quoted()); the commands are \(commandNames.joined(separator: ", "))"))
+        case .opponent: return argument(Choice.self, of: command.rawValue, in: data).map { choice in .opponent(name: choice.opponent) }
+        case .newGame: return .success(.newGame)
+        case .abandon: return .success(.abandon)
+        case .status: return .success(.status)
+        case .history: return .success(.history)
         }
     }
 

@@ -2,7 +2,6 @@ import Basics
 import Devices
 import GPIO
 import Lights
-import Reactive
 import SimulatedGPIO
 
 /// What an eye would see of the board, decoded from the levels of its output lines over time.

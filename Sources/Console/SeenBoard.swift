@@ -2,7 +2,6 @@ import BoardSimulation
 import Devices
 import Lights
 import Presentation
-import Reactive
 import SimulatedGPIO
 
 /// What a person saw of the board over a stretch of time: the frame at a moment, plus which

@@ -1,6 +1,5 @@
 import Basics
 import GPIO
-import Reactive
 
 /// Debounces one line on its edge timestamps: a leading-edge lockout with a settle check.
 ///

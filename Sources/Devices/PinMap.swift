@@ -4,7 +4,7 @@ import TicTacToe
 
 /// Which chip line does what: the board's wiring, with the polarity of each group.
 ///
-/// ``standard`` is the default wiring (`Hardware/tictactoe.toml`, `docs/HARDWARE.md`).
+/// ``standard`` is the default wiring (`Hardware/tictactoe.toml`; the build and its electrical notes: `Hardware/README.md`).
 /// ``validated()`` refuses a map the board cannot work with, naming the ``PinGroup`` and line
 /// at fault; the configuration turns a group into the key that sets it.
 public struct PinMap: Sendable, Hashable {

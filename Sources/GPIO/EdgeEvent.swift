@@ -1,5 +1,4 @@
 import Basics
-import Reactive
 
 /// A change of level seen on an input line, stamped by the chip on the monotonic clock
 /// (the kernel uses `CLOCK_MONOTONIC` since Linux 5.7).

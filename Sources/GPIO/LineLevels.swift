@@ -1,5 +1,4 @@
 import Basics
-import Reactive
 
 /// The levels of up to 64 lines of one chip, as a bit set: bit *n* is line offset *n*, set when
 /// high. Cheap to copy, so the simulated chip can keep one per output write.
@@ -16,11 +15,6 @@ public struct LineLevels: Sendable, Hashable, CustomStringConvertible {
         set {
             if newValue.isHigh { bits |= Self.mask(offset) } else { bits &= ~Self.mask(offset) }
         }
-    }
-
-    /// `true` when every line in `offsets` is low.
-    public func allLow(_ offsets: [LineOffset]) -> Bool {
-        offsets.allSatisfy { self[$0] == .low }
     }
 
     private static func mask(_ offset: LineOffset) -> UInt64 {

@@ -28,12 +28,19 @@ import Glibc
 ///   ones, whole); nothing else
 ///   creates or removes anything.
 public struct StateStore: Sendable {
+    /// The service's state directory: systemd's `StateDirectory=tictactoe` (systemd/tictactoe.service).
+    public static let serviceDirectory = "/var/lib/tictactoe"
+    /// The names of the files a state directory holds: the saved game, the finished games'
+    /// journal (``GameHistory``), and the history as earlier versions kept it.
+    public static let stateFile = "state.json", historyFile = "history.jsonl", legacyHistoryFile = "history.json"
+    public static let fileNames = [stateFile, historyFile, legacyHistoryFile]
+
     public let directory: String
-    public var path: String { directory + "/state.json" }
+    public var path: String { directory + "/" + Self.stateFile }
     /// The finished games' file (``GameHistory``), beside the state.
-    public var historyPath: String { directory + "/history.jsonl" }
+    public var historyPath: String { directory + "/" + Self.historyFile }
     /// The history as earlier versions kept it, migrated into ``historyPath`` at start.
-    public var legacyHistoryPath: String { directory + "/history.json" }
+    public var legacyHistoryPath: String { directory + "/" + Self.legacyHistoryFile }
     private let move: @Sendable (String, String) -> Int32
     /// Why saving is refused: set when an unusable file could not be set aside. Shared by the
     /// copies of the store (the board's and the saver's).

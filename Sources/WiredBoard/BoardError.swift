@@ -1,7 +1,6 @@
 import Devices
 import GPIO
 import Lights
-import Reactive
 
 /// Why a board could not start, worded for the maker at the board.
 public enum BoardError: Error, Sendable, CustomStringConvertible {

@@ -17,14 +17,14 @@ struct CheckState: ParsableCommand {
         commandName: "check-state",
         abstract: "Check the saved game and the history without changing them; exit status 65 when the board could not use one.",
         discussion: """
-            Reads state.json and history.jsonl (or an older version's history.json) as the board does when it starts. A file it could not \
+            Reads \(StateStore.stateFile) and \(StateStore.historyFile) (or an older version's \(StateStore.legacyHistoryFile)) as the board does when it starts. A file it could not \
             use is named with what is wrong; the board sets a bad file aside at its next start (and \
             starts afresh), so nothing needs doing by hand. A temporary file left \
             by a save that a crash or power cut cut short is listed: the board removes it when it starts.
             """)
 
-    @Option(name: .customLong("state-dir"), help: "The state directory. Default: the service's, /var/lib/tictactoe.")
-    var stateDirectory = "/var/lib/tictactoe"
+    @Option(name: .customLong("state-dir"), help: "The state directory. Default: the service's, \(StateStore.serviceDirectory).")
+    var stateDirectory = StateStore.serviceDirectory
 
     @Flag(help: "Print what was found as JSON.")
     var json = false
@@ -89,14 +89,14 @@ struct CheckState: ParsableCommand {
         case "restored":
             let cells = (found.cells ?? []).map { $0.isEmpty ? "." : $0 }
             let rows = stride(from: 0, to: cells.count, by: 3).map { cells[$0..<min($0 + 3, cells.count)].joined() }
-            lines.append("\(directory)/state.json: OK, a game the board restores: \(rows.joined(separator: " / ")) (\(found.outcome ?? "playing")).")
-        case "unusable": lines.append("\(found.problem ?? "state.json"): the board will set it aside and start afresh.")
-        default: lines.append("\(directory)/state.json: none; the board starts with a new game.")
+            lines.append("\(directory)/\(StateStore.stateFile): OK, a game the board restores: \(rows.joined(separator: " / ")) (\(found.outcome ?? "playing")).")
+        case "unusable": lines.append("\(found.problem ?? StateStore.stateFile): the board will set it aside and start afresh.")
+        default: lines.append("\(directory)/\(StateStore.stateFile): none; the board starts with a new game.")
         }
         switch found.history {
-        case "read": lines.append("\(directory)/history.jsonl: OK, \(found.games ?? 0) finished games.")
-        case "unusable": lines.append("\(found.historyProblem ?? "history.jsonl"): the board will set it aside and start its history afresh.")
-        default: lines.append("\(directory)/history.jsonl: none yet.")
+        case "read": lines.append("\(directory)/\(StateStore.historyFile): OK, \(found.games ?? 0) finished games.")
+        case "unusable": lines.append("\(found.historyProblem ?? StateStore.historyFile): the board will set it aside and start its history afresh.")
+        default: lines.append("\(directory)/\(StateStore.historyFile): none yet.")
         }
         for leftover in found.leftovers {
             lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import SystemdService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,7 @@ enum PathArguments {
     /// Throws a usage error when `--state-dir` was given empty.
     static func checkStateDirectory(_ path: String?, option: String = "--state-dir") throws(ValidationError) {
         if path?.isEmpty == true {
-            throw ValidationError("\(option) is empty; give the directory where the game is kept, such as /var/lib/tictactoe.")
+            throw ValidationError("\(option) is empty; give the directory where the game is kept, such as \(StateStore.serviceDirectory).")
         }
     }
 }

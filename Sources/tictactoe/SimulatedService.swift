@@ -56,7 +56,7 @@ struct SimulatedService {
 
     /// Removes what a served simulation left in its temporary state directory.
     static func remove(_ directory: String) {
-        for name in ["state.json", "history.jsonl", "history.json"] { unlink(directory + "/" + name) }
+        for name in StateStore.fileNames { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 }

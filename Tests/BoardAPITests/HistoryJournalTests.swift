@@ -3,7 +3,6 @@ import BoardProtocol
 @testable import BoardAPI
 import Foundation
 import Presentation
-import Reactive
 import Testing
 import TicTacToe
 

@@ -1,6 +1,5 @@
 import Basics
 import GPIO
-import Reactive
 import Testing
 @testable import Devices
 

@@ -1,4 +1,5 @@
 import BoardProtocol
+import Foundation
 import Testing
 import WebView
 
@@ -38,5 +39,20 @@ struct PageRequestTests {
             return
         }
         #expect(unknown.text.contains("unknown command"))
+    }
+
+    @Test("every command the page's script sends is one the page may send: the board's names, or ping")
+    func pageScriptCommands() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("web/board.js")
+        let source = try String(contentsOf: script, encoding: .utf8)
+        let expression = try NSRegularExpression(pattern: #"command: "([^"]*)""#)
+        let sent = expression.matches(in: source, range: NSRange(source.startIndex..., in: source)).compactMap { match in
+            Range(match.range(at: 1), in: source).map { String(source[$0]) }
+        }
+        #expect(Set(sent).count >= 6, "the script's commands were not found: \(sent)")
+        for name in Set(sent) {
+            #expect(name == "ping" || APIRequest.Command(rawValue: name) != nil, "board.js sends \(name.debugDescription)")
+        }
     }
 }
