@@ -198,22 +198,7 @@ public final class GameHistory: Sendable {
     /// thread at a time. Throws what failed (the file is ``path``); the games stay in memory and
     /// a rewrite is due.
     public func writePending() throws(TextFileError) {
-        guard let path else { return }
-        let work = ledger.withValue { ledger -> (append: [UInt8], records: Int, rewrite: [HistoryJournal.Record]?)? in
-            defer {
-                ledger.pending = []
-                ledger.pendingRecords = 0
-                ledger.rewriteDue = false
-            }
-            let records = ledger.fileRecords + ledger.pendingRecords
-            let bytes = ledger.fileBytes + ledger.pending.count
-            if ledger.rewriteDue || records > HistoryJournal.compactRecords || bytes > HistoryJournal.compactBytes {
-                return ([], 0, ledger.games)
-            }
-            guard ledger.pendingRecords > 0 else { return nil }
-            return (ledger.pending, ledger.pendingRecords, nil)
-        }
-        guard let work else { return }
+        guard let path, let work = takeWork() else { return }
         do throws(TextFileError) {
             if let records = work.rewrite {
                 let size = try HistoryJournal.rewrite(records, to: path)
@@ -238,6 +223,24 @@ public final class GameHistory: Sendable {
             // Whatever did not reach the file is in memory: one rewrite of it makes it whole.
             ledger.withValue { $0.rewriteDue = true }
             throw error
+        }
+    }
+
+    /// The writes due now, taken from the ledger: the lines waiting, or every game for a rewrite.
+    private func takeWork() -> (append: [UInt8], records: Int, rewrite: [HistoryJournal.Record]?)? {
+        ledger.withValue { ledger in
+            defer {
+                ledger.pending = []
+                ledger.pendingRecords = 0
+                ledger.rewriteDue = false
+            }
+            let records = ledger.fileRecords + ledger.pendingRecords
+            let bytes = ledger.fileBytes + ledger.pending.count
+            if ledger.rewriteDue || records > HistoryJournal.compactRecords || bytes > HistoryJournal.compactBytes {
+                return ([], 0, ledger.games)
+            }
+            guard ledger.pendingRecords > 0 else { return nil }
+            return (ledger.pending, ledger.pendingRecords, nil)
         }
     }
 
@@ -319,39 +322,42 @@ public final class GameHistory: Sendable {
             return .failure(Unreadable(path, error.reason))
         }
         switch HistoryJournal.parse(text) {
-        case .failure(let problem):
-            return .failure(Unreadable(path, problem.reason))
-        case .success(let parsed):
-            var found = Found(records: parsed.records, fileRecords: parsed.records.count, fileBytes: parsed.wholeBytes, legacy: legacy)
-            if let legacy {
-                found.notes.append("\(legacy.shownPath): its games were moved into \(path.shownPath) before; removed at the next write")
-            }
-            if let torn = parsed.torn {
-                found.rewriteDue = true
-                let lastWhole = found.records.last?.game ?? 0
-                if let named = lastGameOfState, named > lastWhole {
-                    // The journal is flushed before the state that names its game is written, so
-                    // this is damage after the fact (the card lost what it had), not a cut save.
-                    found.notes.append("""
-                        \(path.shownPath): \(torn); dropped it, and the history lacks game \(named), which the state says \
-                        was saved (the card lost part of what it had written)
-                        """)
-                } else {
-                    found.notes.append("\(path.shownPath): \(torn); dropped it (the game it held had not been saved with the state)")
-                }
-            }
-            if let named = lastGameOfState, let last = found.records.last?.game, last > named {
-                let dropped = found.records.filter { $0.game > named }.map { String($0.game) }
-                found.records.removeAll { $0.game > named }
-                found.rewriteDue = true
-                found.notes.append("""
-                    \(path.shownPath): dropped game \(dropped.joined(separator: ", ")): its save was cut short before the state that \
-                    names it was written, so the board restores the game before its end
-                    """)
-            }
-            found.records = Array(found.records.suffix(capacity))
-            return .success(found)
+        case .failure(let problem): return .failure(Unreadable(path, problem.reason))
+        case .success(let parsed): return .success(found(in: parsed, at: path, legacy: legacy, lastGameOfState: lastGameOfState))
         }
+    }
+
+    /// What a journal read whole holds, reconciled with the state's last game.
+    private static func found(in parsed: HistoryJournal.Parsed, at path: String, legacy: String?, lastGameOfState: Int?) -> Found {
+        var found = Found(records: parsed.records, fileRecords: parsed.records.count, fileBytes: parsed.wholeBytes, legacy: legacy)
+        if let legacy {
+            found.notes.append("\(legacy.shownPath): its games were moved into \(path.shownPath) before; removed at the next write")
+        }
+        if let torn = parsed.torn {
+            found.rewriteDue = true
+            let lastWhole = found.records.last?.game ?? 0
+            if let named = lastGameOfState, named > lastWhole {
+                // The journal is flushed before the state that names its game is written, so
+                // this is damage after the fact (the card lost what it had), not a cut save.
+                found.notes.append("""
+                    \(path.shownPath): \(torn); dropped it, and the history lacks game \(named), which the state says \
+                    was saved (the card lost part of what it had written)
+                    """)
+            } else {
+                found.notes.append("\(path.shownPath): \(torn); dropped it (the game it held had not been saved with the state)")
+            }
+        }
+        if let named = lastGameOfState, let last = found.records.last?.game, last > named {
+            let dropped = found.records.filter { $0.game > named }.map { String($0.game) }
+            found.records.removeAll { $0.game > named }
+            found.rewriteDue = true
+            found.notes.append("""
+                \(path.shownPath): dropped game \(dropped.joined(separator: ", ")): its save was cut short before the state that \
+                names it was written, so the board restores the game before its end
+                """)
+        }
+        found.records = Array(found.records.suffix(capacity))
+        return found
     }
 
     /// The games of a `history.json` of an older version.

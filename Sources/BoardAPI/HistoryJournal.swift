@@ -105,29 +105,35 @@ public enum HistoryJournal {
         }
         var records: [Record] = []
         for (index, text) in lines.enumerated().dropFirst() {
-            let number = index + 1
-            if let (_, scalar) = DecodingError.controlCharacterInText(String(decoding: text, as: UTF8.self)) {
-                return .failure(Problem("line \(number): damaged JSON: the control character \(scalar.codePoint) stands raw inside text"))
+            switch record(text, number: index + 1, after: records.last?.game ?? 0, decoder: decoder) {
+            case .success(let record): records.append(record)
+            case .failure(let problem): return .failure(problem)
             }
-            let record: Record
-            do {
-                record = try decoder.decode(Record.self, from: Data(text))
-            } catch let error as DecodingError {
-                return .failure(Problem("line \(number): \(error.problem)"))
-            } catch {
-                return .failure(Problem("line \(number): unreadable JSON"))
-            }
-            if let problem = record.played.problem() { return .failure(Problem("line \(number): \(problem)")) }
-            guard (1...gameLimit).contains(record.game) else {
-                return .failure(Problem("line \(number): game \(record.game); a game's number is 1 to \(gameLimit)"))
-            }
-            let previous = records.last?.game ?? 0
-            guard record.game > previous else {
-                return .failure(Problem("line \(number): game \(record.game) after game \(previous); the numbers must rise"))
-            }
-            records.append(record)
         }
         return .success(Parsed(records: records, wholeBytes: text.utf8.count - tail.count, torn: torn))
+    }
+
+    /// The game line `number` holds, checked: a game the board could have played, numbered after `previous`.
+    private static func record(_ text: ArraySlice<UInt8>, number: Int, after previous: Int, decoder: JSONDecoder) -> Result<Record, Problem> {
+        if let (_, scalar) = DecodingError.controlCharacterInText(String(decoding: text, as: UTF8.self)) {
+            return .failure(Problem("line \(number): damaged JSON: the control character \(scalar.codePoint) stands raw inside text"))
+        }
+        let record: Record
+        do {
+            record = try decoder.decode(Record.self, from: Data(text))
+        } catch let error as DecodingError {
+            return .failure(Problem("line \(number): \(error.problem)"))
+        } catch {
+            return .failure(Problem("line \(number): unreadable JSON"))
+        }
+        if let problem = record.played.problem() { return .failure(Problem("line \(number): \(problem)")) }
+        guard (1...gameLimit).contains(record.game) else {
+            return .failure(Problem("line \(number): game \(record.game); a game's number is 1 to \(gameLimit)"))
+        }
+        guard record.game > previous else {
+            return .failure(Problem("line \(number): game \(record.game) after game \(previous); the numbers must rise"))
+        }
+        return .success(record)
     }
 
     /// Why a journal cannot be used, as a phrase naming the line.

@@ -20,21 +20,32 @@ extension PlayedGame {
         for (field, time) in [("started", started), ("finished", finished)] where !Self.isWallTime(time) {
             return "\(field) is \(time.quoted()); it must be a UTC time such as \"2026-11-23T22:41:05Z\""
         }
-        var board = Board(starter: first)
-        if let carriedOver {
-            guard carriedOver.count == 9 else { return "carriedOver has \(carriedOver.count) cells; a board has 9" }
-            var marks: [Player?] = []
-            for (index, cell) in carriedOver.enumerated() {
-                if cell.isEmpty { marks.append(nil) } else if let player = Player(rawValue: cell) { marks.append(player) } else {
-                    return "carriedOver[\(index)] is \(cell.quoted()); it must be \"X\", \"O\" or \"\""
-                }
-            }
-            do {
-                board = try Board(starter: first, marks: marks)
-            } catch {
-                return "carriedOver is no board a game reaches: \(error.description)"
+        switch startingBoard(first) {
+        case .failure(let problem): return problem.text
+        case .success(let board): return replayProblem(from: board)
+        }
+    }
+
+    /// The board the record began on: empty, or the marks carried over.
+    private func startingBoard(_ starter: Player) -> Result<Board, Problem> {
+        guard let carriedOver else { return .success(Board(starter: starter)) }
+        guard carriedOver.count == 9 else { return .failure(Problem("carriedOver has \(carriedOver.count) cells; a board has 9")) }
+        var marks: [Player?] = []
+        for (index, cell) in carriedOver.enumerated() {
+            if cell.isEmpty { marks.append(nil) } else if let player = Player(rawValue: cell) { marks.append(player) } else {
+                return .failure(Problem("carriedOver[\(index)] is \(cell.quoted()); it must be \"X\", \"O\" or \"\""))
             }
         }
+        do {
+            return .success(try Board(starter: starter, marks: marks))
+        } catch {
+            return .failure(Problem("carriedOver is no board a game reaches: \(error.description)"))
+        }
+    }
+
+    /// Why the moves do not replay from `board`, in turn, onto free cells, to the outcome named.
+    private func replayProblem(from start: Board) -> String? {
+        var board = start
         guard !moves.isEmpty else { return "moves is empty; a finished game has at least one" }
         for (index, move) in moves.enumerated() {
             guard let position = Position(keypadKey: move.cell) else { return "moves[\(index)].cell is \(move.cell); it must be from 1 to 9" }
@@ -51,6 +62,12 @@ extension PlayedGame {
         let replayed = OutcomeName.of(board.outcome)
         guard outcome == replayed else { return "outcome is \(outcome.quoted()), but the moves end in \(replayed.quoted())" }
         return nil
+    }
+
+    /// A phrase naming the field at fault.
+    private struct Problem: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
     }
 
     /// Whether `text` is a time as ``WallTime`` writes it: "2026-11-23T22:41:05Z".

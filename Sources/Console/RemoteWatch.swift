@@ -63,60 +63,79 @@ public final class RemoteWatch {
             terminations.cancel()
             terminal.restore()
         }
+        var watch = Watch()
+        while true {
+            if watch.connection == nil { connect(&watch) }
+            var polled = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            if let connection = watch.connection { polled.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
+            let buffered = watch.connection?.hasBufferedMessage == true
+            let ready = buffered ? 1 : poll(&polled, nfds_t(polled.count), watch.connection == nil ? 1000 : 500)
+            if ready == 0 { watch.blinkOn.toggle() }
+            if polled[0].revents != 0 {
+                guard let key = terminal.readKey(), ![UInt8(ascii: "q"), 3, 4].contains(key) else { return }
+                watch.send(key)
+            }
+            if polled.count > 1, polled[1].revents != 0 || buffered { watch.receive(hungUp: polled[1].revents & Int16(POLLHUP | POLLIN) != 0) }
+            watch.draw()
+        }
+    }
+
+    /// What the watch knows between two turns of its loop: the connection, the last state, the
+    /// message line and the blink's phase.
+    private struct Watch {
         var blinkOn = true
         var message = ""
         var view: ViewState?
         var connection: BoardConnection?
-        while true {
-            if connection == nil {
-                do throws(UnixSocket.Failure) {
-                    connection = try connect(path)
-                    message = "Connected to the board at \(path.shownPath)."
-                } catch {
-                    view = nil
-                    let why = error.isPermissionDenied ? "not allowed to use \(path.shownPath): join the tictactoe group" : "no board is listening at \(path.shownPath) (systemctl status tictactoe)"
-                    RawTerminal.write("\u{1B}[H\u{1B}[2J  \(why); waiting for it to return… q quits\r\n")
-                }
-            }
-            var polled = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-            if let connection { polled.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
-            let ready = connection?.hasBufferedMessage == true ? 1 : poll(&polled, nfds_t(polled.count), connection == nil ? 1000 : 500)
-            if ready == 0 { blinkOn.toggle() }
-            if polled[0].revents != 0 {
-                guard let key = terminal.readKey(), ![UInt8(ascii: "q"), 3, 4].contains(key) else { return }
-                if let request = Self.request(for: key), let connection {
-                    do { try connection.send(request) } catch { message = "\(error)" }
-                }
-            }
-            if let current = connection, polled.count > 1, polled[1].revents != 0 || current.hasBufferedMessage {
-                do {
-                    if let received = try current.next(timeout: .zero) {
-                        switch received.type {
-                        case .state:
-                            view = received.state
-                            message = ""
-                        case .ok, .error: message = received.text ?? ""
-                        case .bye: message = received.text ?? ""
-                        default: break
-                        }
-                    } else if polled[1].revents & Int16(POLLHUP | POLLIN) != 0 && !current.hasBufferedMessage {
-                        connection = nil
-                        message = "The board's service stopped; waiting for it to return…"
+
+        mutating func send(_ key: UInt8) {
+            guard let request = RemoteWatch.request(for: key), let connection else { return }
+            do { try connection.send(request) } catch { message = "\(error)" }
+        }
+
+        /// Reads the next message; `hungUp`: the socket said it was readable or closed.
+        mutating func receive(hungUp: Bool) {
+            guard let current = connection else { return }
+            do {
+                if let received = try current.next(timeout: .zero) {
+                    switch received.type {
+                    case .state:
+                        view = received.state
+                        message = ""
+                    case .ok, .error, .bye: message = received.text ?? ""
+                    default: break
                     }
-                } catch {
+                } else if hungUp && !current.hasBufferedMessage {
                     connection = nil
-                    message = "\(error)"
+                    message = "The board's service stopped; waiting for it to return…"
                 }
+            } catch {
+                connection = nil
+                message = "\(error)"
             }
+        }
+
+        func draw() {
             if let view {
-                RawTerminal.write("\u{1B}[H" + Self.screen(view, blinkOn: blinkOn, message: message.isEmpty ? Self.summary(view) : message))
+                RawTerminal.write("\u{1B}[H" + RemoteWatch.screen(view, blinkOn: blinkOn, message: message.isEmpty ? RemoteWatch.summary(view) : message))
             } else if connection != nil || !message.isEmpty {
                 RawTerminal.write("\u{1B}[H\u{1B}[2J  \(message)\r\n")
             }
         }
     }
 
-    private static func request(for key: UInt8) -> APIRequest? {
+    private func connect(_ watch: inout Watch) {
+        do throws(UnixSocket.Failure) {
+            watch.connection = try connect(path)
+            watch.message = "Connected to the board at \(path.shownPath)."
+        } catch {
+            watch.view = nil
+            let why = error.isPermissionDenied ? "not allowed to use \(path.shownPath): join the tictactoe group" : "no board is listening at \(path.shownPath) (systemctl status tictactoe)"
+            RawTerminal.write("\u{1B}[H\u{1B}[2J  \(why); waiting for it to return… q quits\r\n")
+        }
+    }
+
+    fileprivate static func request(for key: UInt8) -> APIRequest? {
         if let digit = Int(String(UnicodeScalar(key))), let position = Position(keypadKey: digit) { return .press(position) }
         return key == UInt8(ascii: "n") ? .newGame : nil
     }

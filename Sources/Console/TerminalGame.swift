@@ -36,27 +36,15 @@ public final class TerminalGame: Sendable {
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
         let terminal = RawTerminal()
-        let viewModel = board.viewModel
-        let message = Protected("New game: \(viewModel.names.label(for: viewModel.board.value.starter)) starts. Press 1–9.")
-
-        let listening = viewModel.events.observeValues { event in
-            let text = BoardRenderer.message(for: event, players: viewModel.names)
-            if !text.isEmpty { message.withValue { $0 = text } }
-        }
         terminal.enable()
+        let redrawing = Self.redrawing(board, seenBy: person, on: scheduler)
         board.start()
-        let redraw = scheduler.schedule(every: .milliseconds(50)) {
-            let screen = BoardRenderer.screen(
-                frame: person.seenFrame, players: viewModel.names, score: viewModel.score.value, message: message.value)
-            RawTerminal.write("\u{1B}[H" + screen)
-        }
 
         let finished = DispatchSemaphore(value: 0)
         let finish: @Sendable () -> Void = {
             // Shut down on the game's own queue, so no scan step can run after the LEDs go off.
             scheduler.schedule {
-                redraw.dispose()
-                listening.dispose()
+                redrawing.dispose()
                 board.shutdown()
                 finished.signal()
             }
@@ -72,19 +60,40 @@ public final class TerminalGame: Sendable {
             exit(128 + number)
         }
 
-        keys: while let byte = terminal.readKey() {
-            if byte == 3 || byte == 4 { break }  // Ctrl-C, Ctrl-D
+        play(keysFrom: terminal, on: person)
+        terminations.cancel()
+        finish()
+    }
+
+    /// Reads keys and acts them out on the board until q, Ctrl-C or Ctrl-D.
+    private func play(keysFrom terminal: RawTerminal, on person: SimulatedBoard) {
+        while let byte = terminal.readKey() {
+            if byte == 3 || byte == 4 { return }  // Ctrl-C, Ctrl-D
             guard let command = KeyCommand(key: Character(Unicode.Scalar(byte))) else { continue }
             switch command {
             case .cell(let position): person.tap(position, bounce: bounce)
             case .newGame: person.pressNewGame(bounce: bounce)
             case .holdNewGame: person.pressNewGame(for: settings.buttons.hold + .milliseconds(200), bounce: bounce)
             case .nextOpponent: person.chooseNextOpponent(bounce: bounce)
-            case .quit: break keys
+            case .quit: return
             case .wait, .waitForSleep: continue
             }
         }
-        terminations.cancel()
-        finish()
+    }
+
+    /// The screen redrawn from what an eye sees of the LEDs, with the last event's message, every 50 ms.
+    private static func redrawing(_ board: GameBoard, seenBy person: SimulatedBoard, on scheduler: QueueScheduler) -> any Disposable {
+        let viewModel = board.viewModel
+        let message = Protected("New game: \(viewModel.names.label(for: viewModel.board.value.starter)) starts. Press 1–9.")
+        let listening = viewModel.events.observeValues { event in
+            let text = BoardRenderer.message(for: event, players: viewModel.names)
+            if !text.isEmpty { message.withValue { $0 = text } }
+        }
+        let redraw = scheduler.schedule(every: .milliseconds(50)) {
+            let screen = BoardRenderer.screen(
+                frame: person.seenFrame, players: viewModel.names, score: viewModel.score.value, message: message.value)
+            RawTerminal.write("\u{1B}[H" + screen)
+        }
+        return CompositeDisposable([listening, redraw])
     }
 }
