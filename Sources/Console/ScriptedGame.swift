@@ -56,23 +56,11 @@ public struct ScriptedGame: Sendable {
 
         for step in script.steps {
             messages.withValue { $0 = [] }
-            switch step.command {
-            case .cell(let position): person.tap(position, bounce: bounce)
-            case .newGame: person.pressNewGame(bounce: bounce)
-            case .holdNewGame:
-                person.pushNewGame()
-                scheduler.advance(by: settings.buttons.hold + .milliseconds(100))
-                person.releaseNewGame()
-            case .nextOpponent:
-                person.chooseNextOpponent(bounce: bounce)
-            case .wait: scheduler.advance(by: .seconds(1))
-            case .waitForSleep: scheduler.advance(by: settings.game.idleSleep + .milliseconds(100))
-            case .quit: break
-            }
             if step.command == .quit {
                 write("> q: quit")
                 break
             }
+            act(step.command, on: person, advancing: scheduler)
             scheduler.advance(by: Self.lookDelay)
             let seen = SeenBoard.watch(person, advance: scheduler.advance(by:))
             let said = messages.value
@@ -81,6 +69,22 @@ public struct ScriptedGame: Sendable {
         }
         board.shutdown()
         write("score: " + BoardRenderer.scoreLine(viewModel.score.value, players: viewModel.names))
+    }
+
+    /// What a person does at the board for `command`, in virtual time.
+    private func act(_ command: KeyCommand, on person: SimulatedBoard, advancing scheduler: TestScheduler) {
+        switch command {
+        case .cell(let position): person.tap(position, bounce: bounce)
+        case .newGame: person.pressNewGame(bounce: bounce)
+        case .holdNewGame:
+            person.pushNewGame()
+            scheduler.advance(by: settings.buttons.hold + .milliseconds(100))
+            person.releaseNewGame()
+        case .nextOpponent: person.chooseNextOpponent(bounce: bounce)
+        case .wait: scheduler.advance(by: .seconds(1))
+        case .waitForSleep: scheduler.advance(by: settings.game.idleSleep + .milliseconds(100))
+        case .quit: break
+        }
     }
 
     private static func describe(_ command: KeyCommand) -> String {

@@ -117,10 +117,9 @@ public struct ClientTraffic: Sendable {
         return scanned
     }
 
-    private mutating func scan(_ bytes: some Collection<UInt8>, into scanned: inout Scanned) throws(Refusal) {
+    private mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes, into scanned: inout Scanned) throws(Refusal) {
         var index = bytes.startIndex
         while index != bytes.endIndex {
-            let byte = bytes[index]
             switch mode {
             case .waitingForUpgrade:
                 scanned.held.append(contentsOf: bytes[index...])
@@ -128,40 +127,53 @@ public struct ClientTraffic: Sendable {
             case .refused:
                 return
             case .heads:
-                guard head.count < limits.head else { throw .headTooLarge }
-                // Refused at once rather than at the head's end: no head can end with one in it.
-                if byte == 10 && head.last != 13 { throw .malformed(.bareLineFeed) }
-                if byte != 10 && head.last == 13 { throw .malformed(.bareCarriageReturn) }
-                head.append(byte)
-                if head.count == 2, head == [13, 10] {
-                    // A blank line before a request, which HTTP allows a server to ignore; it is
-                    // not passed, since FlyingFox would take it for a request line.
-                    head.removeAll()
-                } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-                    let asksUpgrade = try Self.check(head: head)
-                    scanned.passing += head
-                    head.removeAll(keepingCapacity: true)
-                    requests += 1
-                    if asksUpgrade { mode = .waitingForUpgrade }
-                }
+                try scanHead(bytes[index], into: &scanned)
+                index = bytes.index(after: index)
             case .frames:
-                if payloadLeft > 0 {
-                    let end = bytes.index(index, offsetBy: payloadLeft, limitedBy: bytes.endIndex) ?? bytes.endIndex
-                    let payload = bytes[index..<end]
-                    scanned.passing += payload
-                    payloadLeft -= payload.count
-                    index = end
-                    continue
-                }
-                frameHeader.append(byte)
-                if let length = try frameLength() {
-                    scanned.passing += frameHeader
-                    frameHeader.removeAll(keepingCapacity: true)
-                    payloadLeft = length
-                }
+                index = try scanFrames(bytes, from: index, into: &scanned)
             }
-            index = bytes.index(after: index)
         }
+    }
+
+    /// One byte of a head; a whole head is checked and passed.
+    private mutating func scanHead(_ byte: UInt8, into scanned: inout Scanned) throws(Refusal) {
+        guard head.count < limits.head else { throw .headTooLarge }
+        // Refused at once rather than at the head's end: no head can end with one in it.
+        if byte == 10 && head.last != 13 { throw .malformed(.bareLineFeed) }
+        if byte != 10 && head.last == 13 { throw .malformed(.bareCarriageReturn) }
+        head.append(byte)
+        if head.count == 2, head == [13, 10] {
+            // A blank line before a request, which HTTP allows a server to ignore; it is
+            // not passed, since FlyingFox would take it for a request line.
+            head.removeAll()
+        } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let asksUpgrade = try Self.check(head: head)
+            scanned.passing += head
+            head.removeAll(keepingCapacity: true)
+            requests += 1
+            if asksUpgrade { mode = .waitingForUpgrade }
+        }
+    }
+
+    /// A frame's payload passed as it comes, or one more byte of its header, passed once whole;
+    /// returns where the scan goes on.
+    private mutating func scanFrames<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, from index: Bytes.Index, into scanned: inout Scanned
+    ) throws(Refusal) -> Bytes.Index {
+        if payloadLeft > 0 {
+            let end = bytes.index(index, offsetBy: payloadLeft, limitedBy: bytes.endIndex) ?? bytes.endIndex
+            let payload = bytes[index..<end]
+            scanned.passing += payload
+            payloadLeft -= payload.count
+            return end
+        }
+        frameHeader.append(bytes[index])
+        if let length = try frameLength() {
+            scanned.passing += frameHeader
+            frameHeader.removeAll(keepingCapacity: true)
+            payloadLeft = length
+        }
+        return bytes.index(after: index)
     }
 
     /// The server switched the connection to WebSocket: what the client sends next is frames.

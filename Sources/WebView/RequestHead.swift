@@ -64,23 +64,7 @@ public struct RequestHead: Sendable, Hashable {
 
     /// Reads `bytes`, a whole head up to and including the blank line that ends it.
     public init(parsing bytes: some Collection<UInt8>) throws(Fault) {
-        let bytes = Array(bytes)
-        var lines: [ArraySlice<UInt8>] = []
-        var start = 0
-        for index in bytes.indices {
-            switch bytes[index] {
-            case Self.cr:
-                guard index + 1 < bytes.count, bytes[index + 1] == Self.lf else { throw .bareCarriageReturn }
-            case Self.lf:
-                guard index > 0, bytes[index - 1] == Self.cr else { throw .bareLineFeed }
-                lines.append(bytes[start..<(index - 1)])
-                start = index + 1
-            default:
-                break
-            }
-        }
-        // The head ends with an empty line; nothing may follow it in these bytes.
-        guard start == bytes.count, lines.count >= 2, let last = lines.last, last.isEmpty else { throw .requestLine }
+        let lines = try Self.lines(Array(bytes))
         let requestLine = lines[0].split(separator: Self.space, omittingEmptySubsequences: false)
         // A method in capitals only: methods are case-sensitive, and FlyingFox reads `get` as GET.
         // A target in origin form (`/path?query`) only: in absolute form (`http://host/path`)
@@ -97,17 +81,45 @@ public struct RequestHead: Sendable, Hashable {
         fields = []
         var names: Set<String> = []
         for line in lines.dropFirst().dropLast() {
-            guard let first = line.first, first != Self.space, first != Self.tab else { throw .folded }
-            guard let colon = line.firstIndex(of: Self.colon), Self.isToken(line[..<colon]) else { throw .fieldName }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            var value = line[(colon + 1)...]
-            while let byte = value.first, byte == Self.space || byte == Self.tab { value.removeFirst() }
-            while let byte = value.last, byte == Self.space || byte == Self.tab { value.removeLast() }
-            guard value.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == Self.tab }) else { throw .fieldValue(name) }
-            guard names.insert(name).inserted else { throw .duplicate(name) }
-            fields.append(Field(name: name, value: String(decoding: value, as: UTF8.self)))
+            let field = try Self.field(line)
+            guard names.insert(field.name).inserted else { throw .duplicate(field.name) }
+            fields.append(field)
         }
         guard let host = self["host"], !host.isEmpty else { throw .noHost }
+    }
+
+    /// The head's lines, each without its CR LF; the last is the empty line that ends the head,
+    /// and nothing may follow it in these bytes.
+    private static func lines(_ bytes: [UInt8]) throws(Fault) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in bytes.indices {
+            switch bytes[index] {
+            case cr:
+                guard index + 1 < bytes.count, bytes[index + 1] == lf else { throw .bareCarriageReturn }
+            case lf:
+                guard index > 0, bytes[index - 1] == cr else { throw .bareLineFeed }
+                lines.append(bytes[start..<(index - 1)])
+                start = index + 1
+            default:
+                break
+            }
+        }
+        guard start == bytes.count, lines.count >= 2, let last = lines.last, last.isEmpty else { throw .requestLine }
+        return lines
+    }
+
+    /// One field line: a token, a colon, and a value of visible characters, spaces and tabs
+    /// (those around it dropped); no line folded onto the one before.
+    private static func field(_ line: ArraySlice<UInt8>) throws(Fault) -> Field {
+        guard let first = line.first, first != space, first != tab else { throw .folded }
+        guard let colon = line.firstIndex(of: colon), isToken(line[..<colon]) else { throw .fieldName }
+        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == space || byte == tab { value.removeFirst() }
+        while let byte = value.last, byte == space || byte == tab { value.removeLast() }
+        guard value.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == tab }) else { throw .fieldValue(name) }
+        return Field(name: name, value: String(decoding: value, as: UTF8.self))
     }
 
     private static let cr: UInt8 = 13

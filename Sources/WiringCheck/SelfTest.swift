@@ -102,10 +102,12 @@ public struct SelfTest: Sendable {
         var word: String { self == .red ? "red" : self == .green ? "green" : "amber" }
     }
 
+    /// What was seen for each cell and colour; nil: nothing lit.
+    private typealias SeenMatrix = [Int: [Colour: SeenCell?]]
+
     private func checkMatrix(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {
         person.say("LED matrix: one cell at a time, red, then green, then amber (both).")
-        // What was seen for each cell and colour; nil: nothing lit.
-        var seen: [Int: [Colour: SeenCell?]] = [:]
+        var seen: SeenMatrix = [:]
         for index in 0..<9 {
             for colour in Colour.allCases {
                 var lit = Frame.dark
@@ -115,31 +117,45 @@ public struct SelfTest: Sendable {
                     prompt: "Which cell is lit, and in what colour? (expected: \(cellName(index)) \(colour.word))")
             }
         }
-        var faults: [String] = []
         // Dead rows and columns first: they explain many wrong answers at once.
+        let faults = lineFaults(seen)
+        return faults.isEmpty ? placeFaults(seen) : faults
+    }
+
+    /// Rows that never light, and columns that never light or have their colours swapped.
+    private func lineFaults(_ seen: SeenMatrix) -> [String] {
+        var faults: [String] = []
         for row in 0..<3 where (0..<3).allSatisfy({ column in Colour.allCases.allSatisfy { seen[row * 3 + column]?[$0] ?? nil == nil } }) {
             faults.append("matrix row \(row) (\(pins.rows[row])) never lights: check its transistor, its base resistor and the wire to \(pins.rows[row]).")
         }
         let deadRows = Set((0..<3).filter { row in faults.contains { $0.hasPrefix("matrix row \(row) ") } })
         for column in 0..<3 {
             let cells = (0..<3).filter { !deadRows.contains($0) }.map { $0 * 3 + column }
-            guard !cells.isEmpty else { continue }
-            let redNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.red ?? false) } }
-            let greenNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.green ?? false) } }
-            let swapped = cells.allSatisfy { cell in
-                let red = seen[cell]?[.red] ?? nil, green = seen[cell]?[.green] ?? nil
-                return red == SeenCell(index: cell, red: false, green: true) && green == SeenCell(index: cell, red: true, green: false)
-            }
-            if swapped {
-                faults.append("column \(column): red and green are swapped: the red anodes go to \(pins.greenColumns[column]) and the green ones to \(pins.redColumns[column]) (or the column resistors' wires are crossed).")
-            } else if redNeverSeen {
-                faults.append("red column \(column) (\(pins.redColumns[column])) never lights: check its resistor and wire.")
-            } else if greenNeverSeen {
-                faults.append("green column \(column) (\(pins.greenColumns[column])) never lights: check its resistor and wire.")
-            }
+            if !cells.isEmpty, let fault = columnFault(column, cells: cells, seen) { faults.append(fault) }
         }
-        if !faults.isEmpty { return faults }
-        // Cells lit in the wrong place: swapped rows or columns.
+        return faults
+    }
+
+    private func columnFault(_ column: Int, cells: [Int], _ seen: SeenMatrix) -> String? {
+        let redNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.red ?? false) } }
+        let greenNeverSeen = cells.allSatisfy { cell in Colour.allCases.allSatisfy { !(seen[cell]?[$0].flatMap { $0 }?.green ?? false) } }
+        let swapped = cells.allSatisfy { cell in
+            let red = seen[cell]?[.red] ?? nil, green = seen[cell]?[.green] ?? nil
+            return red == SeenCell(index: cell, red: false, green: true) && green == SeenCell(index: cell, red: true, green: false)
+        }
+        if swapped {
+            return "column \(column): red and green are swapped: the red anodes go to \(pins.greenColumns[column]) and the green ones to \(pins.redColumns[column]) (or the column resistors' wires are crossed)."
+        } else if redNeverSeen {
+            return "red column \(column) (\(pins.redColumns[column])) never lights: check its resistor and wire."
+        } else if greenNeverSeen {
+            return "green column \(column) (\(pins.greenColumns[column])) never lights: check its resistor and wire."
+        }
+        return nil
+    }
+
+    /// Cells lit in the wrong place: swapped rows or columns.
+    private func placeFaults(_ seen: SeenMatrix) -> [String] {
+        var faults: [String] = []
         var reported = Set<String>()
         for index in 0..<9 {
             guard let red = seen[index]?[.red] ?? nil, red.index != index else { continue }

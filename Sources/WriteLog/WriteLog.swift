@@ -104,24 +104,8 @@ public struct WriteLog: Sendable {
         entries.reserveCapacity(Int(count))
         var offset = size
         for index in 0..<Int(count) {
-            let header = try source.bytes(at: offset, count: sectorSize)
-            guard header.count == sectorSize else { throw .truncated("entry \(index)'s header at byte \(offset)") }
-            let flags = Flags(rawValue: header.littleEndian(UInt64.self, at: 16))
-            let sectors = header.littleEndian(UInt64.self, at: 8)
-            let dataLength = header.littleEndian(UInt64.self, at: 24)
-            var entry = Entry(
-                index: index, sector: header.littleEndian(UInt64.self, at: 0), sectors: sectors, flags: flags,
-                dataOffset: offset + size, mark: nil)
-            offset += size
-            if flags.contains(.mark) {
-                let length = min(Int(min(dataLength, UInt64(sectorSize))), sectorSize - Self.headerBytes)
-                let name = header[Self.headerBytes..<(Self.headerBytes + length)].prefix { $0 != 0 }
-                entry.mark = String(decoding: name, as: UTF8.self)
-                entry.sectors = 0
-            } else if !flags.contains(.discard) {
-                guard sectors <= UInt64(Int32.max) / size else { throw .notALog("entry \(index) writes \(sectors) sectors") }
-                offset += sectors * size
-            }
+            let entry = try Self.entry(index, at: offset, sectorSize: sectorSize, in: source)
+            offset = entry.dataOffset + (entry.flags.contains(.mark) || entry.flags.contains(.discard) ? 0 : entry.sectors * size)
             entries.append(entry)
         }
         if let last = entries.last(where: { !$0.flags.contains(.discard) && !$0.flags.contains(.mark) && $0.sectors > 0 }) {
@@ -130,6 +114,28 @@ public struct WriteLog: Sendable {
         }
         self.sectorSize = sectorSize
         self.entries = entries
+    }
+
+    /// The entry whose header is at `offset`: its sectors, flags and data, or a mark's name.
+    private static func entry(_ index: Int, at offset: UInt64, sectorSize: Int, in source: some ByteSource) throws(Problem) -> Entry {
+        let size = UInt64(sectorSize)
+        let header = try source.bytes(at: offset, count: sectorSize)
+        guard header.count == sectorSize else { throw .truncated("entry \(index)'s header at byte \(offset)") }
+        let flags = Flags(rawValue: header.littleEndian(UInt64.self, at: 16))
+        let sectors = header.littleEndian(UInt64.self, at: 8)
+        let dataLength = header.littleEndian(UInt64.self, at: 24)
+        var entry = Entry(
+            index: index, sector: header.littleEndian(UInt64.self, at: 0), sectors: sectors, flags: flags,
+            dataOffset: offset + size, mark: nil)
+        if flags.contains(.mark) {
+            let length = min(Int(min(dataLength, UInt64(sectorSize))), sectorSize - headerBytes)
+            let name = header[headerBytes..<(headerBytes + length)].prefix { $0 != 0 }
+            entry.mark = String(decoding: name, as: UTF8.self)
+            entry.sectors = 0
+        } else if !flags.contains(.discard) {
+            guard sectors <= UInt64(Int32.max) / size else { throw .notALog("entry \(index) writes \(sectors) sectors") }
+        }
+        return entry
     }
 
     /// Applies `entries` (a run of this log's, in order) to `target`, reading their data from

@@ -33,25 +33,13 @@ func runWriteLog(_ arguments: [String]) -> Int32 {
             try target.synchronize()
             done = entry.index + 1
             checked += 1
-            let kind = [(WriteLog.Flags.flush, "flush"), (.forceUnitAccess, "fua")].filter { entry.flags.contains($0.0) }.map(\.1)
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: arguments[2])
-            check.environment = ProcessInfo.processInfo.environment.merging(
-                ["CRASH_POINT": "\(point)", "LOG_ENTRY": "\(entry.index)", "LOG_KIND": kind.joined(separator: "+"), "LOG_MARK": mark]) { $1 }
-            try check.run()
-            check.waitUntilExit()
-            guard check.terminationStatus == 0 else {
-                report("write-log", ["error": "the check failed at crash point \(point) (entry \(entry.index)): status \(check.terminationStatus)"])
+            let status = try runCheck(arguments[2], at: entry, point: point, mark: mark)
+            guard status == 0 else {
+                report("write-log", ["error": "the check failed at crash point \(point) (entry \(entry.index)): status \(status)"])
                 return 1
             }
         }
-        report("write-log", [
-            "entries": log.entries.count, "sector_size": log.sectorSize, "crash_points": point, "checked": checked,
-            "flushes": log.entries.filter { $0.flags.contains(.flush) }.count,
-            "fua": log.entries.filter { $0.flags.contains(.forceUnitAccess) }.count,
-            "marks": log.entries.compactMap(\.mark),
-            "bytes_written": log.entries.filter { $0.mark == nil && !$0.flags.contains(.discard) }.reduce(0) { $0 + Int($1.sectors) * log.sectorSize },
-        ])
+        report("write-log", summary(of: log, crashPoints: point, checked: checked))
         return 0
     } catch let problem as WriteLog.Problem {
         report("write-log", ["error": problem.description])
@@ -60,4 +48,27 @@ func runWriteLog(_ arguments: [String]) -> Int32 {
         report("write-log", ["error": "\(error)"])
         return 70
     }
+}
+
+/// Runs CHECK on the disk as a cut at `entry` leaves it, told where the replay stands; its exit status.
+private func runCheck(_ path: String, at entry: WriteLog.Entry, point: Int, mark: String) throws -> Int32 {
+    let kind = [(WriteLog.Flags.flush, "flush"), (.forceUnitAccess, "fua")].filter { entry.flags.contains($0.0) }.map(\.1)
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: path)
+    check.environment = ProcessInfo.processInfo.environment.merging(
+        ["CRASH_POINT": "\(point)", "LOG_ENTRY": "\(entry.index)", "LOG_KIND": kind.joined(separator: "+"), "LOG_MARK": mark]) { $1 }
+    try check.run()
+    check.waitUntilExit()
+    return check.terminationStatus
+}
+
+/// The report of a replay: the log's size and kinds of entry, the crash points and those checked.
+private func summary(of log: WriteLog, crashPoints: Int, checked: Int) -> [String: Any] {
+    [
+        "entries": log.entries.count, "sector_size": log.sectorSize, "crash_points": crashPoints, "checked": checked,
+        "flushes": log.entries.filter { $0.flags.contains(.flush) }.count,
+        "fua": log.entries.filter { $0.flags.contains(.forceUnitAccess) }.count,
+        "marks": log.entries.compactMap(\.mark),
+        "bytes_written": log.entries.filter { $0.mark == nil && !$0.flags.contains(.discard) }.reduce(0) { $0 + Int($1.sectors) * log.sectorSize },
+    ]
 }

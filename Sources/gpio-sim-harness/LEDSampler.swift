@@ -56,13 +56,7 @@ struct LEDSampler {
     /// fewer scan cycles than rows. A scan that stops for longer than the limit still shows as
     /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
-        var red = [Sighting](repeating: Sighting(), count: 9), green = red, cell = red
-        var xSeen = Sighting(), oSeen = Sighting()
-        // Chances: per row, the samples taken while it was on and its visits; for the status LEDs,
-        // all samples and all visits (steps).
-        var rowSamples = [Int](repeating: 0, count: 3), visits = [Int](repeating: 0, count: 3)
-        var rowWasOn = [Bool](repeating: false, count: 3)
-        var samples = 0, steps = 0
+        var seen = Sightings()
         let enough = 2 * Brightness.dimFrames
         let started = Date()
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
@@ -71,52 +65,70 @@ struct LEDSampler {
             // Once any row has been seen lit the scan is running (a dark matrix is not scanned at
             // all), and it lights every row in turn: look on until each has been visited often
             // enough to hold two of the dim cycle's lit frames.
-            let scanHalfSeen = visits.contains { $0 > 0 } && visits.contains { $0 < enough }
+            let scanHalfSeen = seen.visits.contains { $0 > 0 } && seen.visits.contains { $0 < enough }
             guard now < deadline || (now < limit && scanHalfSeen) else { break }
-            samples += 1
-            for row in 0..<3 {
-                guard rows[row].isHigh else {
-                    rowWasOn[row] = false
-                    continue
-                }
-                var levels = LineLevels()
-                levels[pins.rows[row]] = .high
-                for column in 0..<3 {
-                    levels[pins.redColumns[column]] = LineLevel(self.red[column].isHigh)
-                    levels[pins.greenColumns[column]] = LineLevel(self.green[column].isHigh)
-                }
-                // Only a sample in which the row is still on after reading the columns counts:
-                // the scan may have moved on in between.
-                guard rows[row].isHigh else { continue }
-                rowSamples[row] += 1
-                if !rowWasOn[row] {
-                    rowWasOn[row] = true
-                    visits[row] += 1
-                    steps += 1
-                }
-                for index in row * 3..<row * 3 + 3 {
-                    let color = pins.color(ofCell: index, at: levels)
-                    let chance = (sample: rowSamples[row], visit: visits[row])
-                    if color.isRedLit { red[index].seen(at: chance) }
-                    if color.isGreenLit { green[index].seen(at: chance) }
-                    if color.isLit { cell[index].seen(at: chance) }
-                }
-            }
+            seen.samples += 1
+            for row in 0..<3 { sample(row, into: &seen) }
             // Read after the rows: the status levels of the step just counted.
-            if x.isHigh { xSeen.seen(at: (samples, steps)) }
-            if o.isHigh { oSeen.seen(at: (samples, steps)) }
+            if x.isHigh { seen.x.seen(at: (seen.samples, seen.steps)) }
+            if o.isHigh { seen.o.seen(at: (seen.samples, seen.steps)) }
         }
-        var cells = FrameCells()
-        for index in 0..<9 {
-            let chances = (samples: rowSamples[index / 3], visits: visits[index / 3])
-            guard chances.visits > 0 else { continue }
-            cells.set(LEDColor(red: red[index].isLit(of: chances), green: green[index].isLit(of: chances)),
-                      cell[index].brightness, at: index)
+        return seen.frame
+    }
+
+    /// One look at `row`: its cells' colours, counted when the row is still on after its columns were read.
+    private func sample(_ row: Int, into seen: inout Sightings) {
+        guard rows[row].isHigh else {
+            seen.rowWasOn[row] = false
+            return
         }
-        let chances = (samples: samples, visits: steps)
-        return Frame(
-            cells: cells, xStatus: xSeen.isLit(of: chances), oStatus: oSeen.isLit(of: chances),
-            xStatusBrightness: xSeen.brightness, oStatusBrightness: oSeen.brightness)
+        var levels = LineLevels()
+        levels[pins.rows[row]] = .high
+        for column in 0..<3 {
+            levels[pins.redColumns[column]] = LineLevel(self.red[column].isHigh)
+            levels[pins.greenColumns[column]] = LineLevel(self.green[column].isHigh)
+        }
+        // Only a sample in which the row is still on after reading the columns counts:
+        // the scan may have moved on in between.
+        guard rows[row].isHigh else { return }
+        seen.rowSamples[row] += 1
+        if !seen.rowWasOn[row] {
+            seen.rowWasOn[row] = true
+            seen.visits[row] += 1
+            seen.steps += 1
+        }
+        for index in row * 3..<row * 3 + 3 {
+            let color = pins.color(ofCell: index, at: levels)
+            let chance = (sample: seen.rowSamples[row], visit: seen.visits[row])
+            if color.isRedLit { seen.red[index].seen(at: chance) }
+            if color.isGreenLit { seen.green[index].seen(at: chance) }
+            if color.isLit { seen.cell[index].seen(at: chance) }
+        }
+    }
+
+    /// Every LED's sightings over a window, and the chances they had: per row, the samples taken
+    /// while it was on and its visits; for the status LEDs, all samples and all visits (steps).
+    private struct Sightings {
+        var red = [Sighting](repeating: Sighting(), count: 9), green = [Sighting](repeating: Sighting(), count: 9)
+        var cell = [Sighting](repeating: Sighting(), count: 9)
+        var x = Sighting(), o = Sighting()
+        var rowSamples = [Int](repeating: 0, count: 3), visits = [Int](repeating: 0, count: 3)
+        var rowWasOn = [Bool](repeating: false, count: 3)
+        var samples = 0, steps = 0
+
+        var frame: Frame {
+            var cells = FrameCells()
+            for index in 0..<9 {
+                let chances = (samples: rowSamples[index / 3], visits: visits[index / 3])
+                guard chances.visits > 0 else { continue }
+                cells.set(LEDColor(red: red[index].isLit(of: chances), green: green[index].isLit(of: chances)),
+                          cell[index].brightness, at: index)
+            }
+            let chances = (samples: samples, visits: steps)
+            return Frame(
+                cells: cells, xStatus: x.isLit(of: chances), oStatus: o.isLit(of: chances),
+                xStatusBrightness: x.brightness, oStatusBrightness: o.brightness)
+        }
     }
 
     /// One LED over a window, counted per sample and per scan visit.
@@ -180,49 +192,60 @@ struct LEDSampler {
     /// The timing of every lit cell (by index in reading order; lit as ``frame(over:)`` judges
     /// it, in at least an eighth of its row's visits) and of each lit status LED, over `duration`.
     func timing(over duration: TimeInterval) -> Timings {
-        var litVisits = [Int](repeating: 0, count: 9), seenInVisit = [Bool](repeating: false, count: 9)
-        var visits = [Int](repeating: 0, count: 3), rowWasOn = [Bool](repeating: false, count: 3)
-        var perStep = [LitChances](repeating: LitChances(), count: 2), perSample = perStep
-        var steps = 0, samples = 0
+        var counts = VisitCounts()
         let started = Date()
         while Date().timeIntervalSince(started) < duration {
-            samples += 1
-            for row in 0..<3 {
-                guard rows[row].isHigh else {
-                    rowWasOn[row] = false
-                    continue
-                }
-                let lit = (0..<3).map { red[$0].isHigh || green[$0].isHigh }
-                // As in frame(over:): only a row still on after its columns were read counts.
-                guard rows[row].isHigh else { continue }
-                if !rowWasOn[row] {
-                    rowWasOn[row] = true
-                    visits[row] += 1
-                    steps += 1
-                    for index in row * 3..<row * 3 + 3 { seenInVisit[index] = false }
-                }
-                for column in 0..<3 where lit[column] && !seenInVisit[row * 3 + column] {
-                    seenInVisit[row * 3 + column] = true
-                    litVisits[row * 3 + column] += 1
-                }
-            }
+            counts.samples += 1
+            for row in 0..<3 { countVisit(row, into: &counts) }
             for (index, line) in [x, o].enumerated() where line.isHigh {
-                perSample[index].seenLit(at: samples)
-                if steps > 0 { perStep[index].seenLit(at: steps) }
+                counts.perSample[index].seenLit(at: counts.samples)
+                if counts.steps > 0 { counts.perStep[index].seenLit(at: counts.steps) }
             }
         }
-        let seconds = max(Date().timeIntervalSince(started), 1e-3)
-        var cells: [String: Timing] = [:]
-        for index in 0..<9 {
-            let chances = visits[index / 3]
-            guard chances > 0, litVisits[index] * 2 * Brightness.dimFrames >= chances else { continue }
-            cells["\(index)"] = Timing(duty: Double(litVisits[index]) / Double(chances), hz: Double(litVisits[index]) / seconds)
+        return counts.timings(over: max(Date().timeIntervalSince(started), 1e-3))
+    }
+
+    /// One look at `row` for ``timing(over:)``: a new visit, and the cells lit in it.
+    private func countVisit(_ row: Int, into counts: inout VisitCounts) {
+        guard rows[row].isHigh else {
+            counts.rowWasOn[row] = false
+            return
         }
-        let (status, chances) = steps > 0 ? (perStep, steps) : (perSample, samples)
-        func statusTiming(_ index: Int) -> Timing? {
-            status[index].lit == 0 ? nil : Timing(duty: Double(status[index].lit) / Double(max(chances, 1)), hz: Double(status[index].onsets) / seconds)
+        let lit = (0..<3).map { red[$0].isHigh || green[$0].isHigh }
+        // As in frame(over:): only a row still on after its columns were read counts.
+        guard rows[row].isHigh else { return }
+        if !counts.rowWasOn[row] {
+            counts.rowWasOn[row] = true
+            counts.visits[row] += 1
+            counts.steps += 1
+            for index in row * 3..<row * 3 + 3 { counts.seenInVisit[index] = false }
         }
-        return Timings(cells: cells, x: statusTiming(0), o: statusTiming(1), frameRate: Double(steps) / 3 / seconds)
+        for column in 0..<3 where lit[column] && !counts.seenInVisit[row * 3 + column] {
+            counts.seenInVisit[row * 3 + column] = true
+            counts.litVisits[row * 3 + column] += 1
+        }
+    }
+
+    /// What ``timing(over:)`` counts: each cell's lit visits, each row's visits, the status LEDs' lit chances.
+    private struct VisitCounts {
+        var litVisits = [Int](repeating: 0, count: 9), seenInVisit = [Bool](repeating: false, count: 9)
+        var visits = [Int](repeating: 0, count: 3), rowWasOn = [Bool](repeating: false, count: 3)
+        var perStep = [LitChances](repeating: LitChances(), count: 2), perSample = [LitChances](repeating: LitChances(), count: 2)
+        var steps = 0, samples = 0
+
+        func timings(over seconds: TimeInterval) -> Timings {
+            var cells: [String: Timing] = [:]
+            for index in 0..<9 {
+                let chances = visits[index / 3]
+                guard chances > 0, litVisits[index] * 2 * Brightness.dimFrames >= chances else { continue }
+                cells["\(index)"] = Timing(duty: Double(litVisits[index]) / Double(chances), hz: Double(litVisits[index]) / seconds)
+            }
+            let (status, chances) = steps > 0 ? (perStep, steps) : (perSample, samples)
+            func statusTiming(_ index: Int) -> Timing? {
+                status[index].lit == 0 ? nil : Timing(duty: Double(status[index].lit) / Double(max(chances, 1)), hz: Double(status[index].onsets) / seconds)
+            }
+            return Timings(cells: cells, x: statusTiming(0), o: statusTiming(1), frameRate: Double(steps) / 3 / seconds)
+        }
     }
 
     /// The chances (scan steps or samples, numbered from 1) in which one LED was seen lit: how
