@@ -90,6 +90,18 @@ private func declaredProducts() throws -> [String: (folder: String, products: Se
     return targets
 }
 
+/// The architecture document's layer diagram, the first code block of its "Modules" section:
+/// each line's modules, separated by `·`, top line first.
+private func layerDiagram() throws -> [[String]] {
+    let document = try text("docs/ARCHITECTURE.md")
+    guard let start = document.range(of: "\n## Modules\n") else { return [] }
+    let blocks = document[start.upperBound...].components(separatedBy: "```")
+    guard blocks.count > 2 else { return [] }
+    return blocks[1].split(separator: "\n").map { line in
+        line.split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }.filter { !$0.isEmpty }
+}
+
 /// Where `documented` differs from `actual`, module by module.
 private func difference(_ documented: Graph, _ actual: Graph) -> String {
     Set(documented.keys).union(actual.keys).sorted().compactMap { module in
@@ -138,6 +150,23 @@ struct RepositoryTests {
         manifest["CLibgpiod"] = nil
         let architecture = try architectureGraph()
         #expect(architecture == manifest, "docs/ARCHITECTURE.md: \(difference(architecture, manifest))")
+    }
+
+    @Test("docs/ARCHITECTURE.md's diagram names every module once, each above every module it depends on")
+    func layersDrawn() throws {
+        var manifest = try manifestGraph()
+        manifest["GPIODShim"] = nil
+        manifest["CLibgpiod"] = nil
+        let layers = try layerDiagram()
+        let drawn = layers.flatMap { $0 }
+        #expect(drawn.count == Set(drawn).count, "a module is drawn twice: \(drawn.sorted())")
+        #expect(Set(drawn) == Set(manifest.keys), "drawn \(Set(drawn).subtracting(manifest.keys).sorted()) beyond the manifest, missing \(Set(manifest.keys).subtracting(drawn).sorted())")
+        let line = Dictionary(layers.enumerated().flatMap { index, modules in modules.map { ($0, index) } }, uniquingKeysWith: min)
+        for (module, dependencies) in manifest {
+            for dependency in dependencies where (line[dependency] ?? .max) <= (line[module] ?? .max) {
+                Issue.record("\(module) depends on \(dependency), which is not drawn below it")
+            }
+        }
     }
 
     @Test("the version is written once in the sources, and the package's changelog agrees with the command")
