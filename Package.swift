@@ -10,13 +10,14 @@ import PackageDescription
 //   WriteLog            -> (nothing)
 //   StandardStreams     -> (nothing)
 //   Reactive            -> Basics
+//   ConfigurationFile   -> Basics
 //   GPIO                -> Basics, Reactive
 //   Devices             -> Basics, GPIO, Lights, Reactive, TicTacToe
 //   SimulatedGPIO       -> Basics, Devices, GPIO, Lights, Reactive, TicTacToe
 //   KernelGPIO          -> Basics, GPIO, GPIODShim, Reactive
 //   Presentation        -> Basics, Lights, Reactive, TicTacToe
 //   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
-//   BoardConfiguration  -> Basics, Devices, GPIO, Lights, Presentation, TicTacToe, WiredBoard
+//   BoardConfiguration  -> Basics, ConfigurationFile, Devices, GPIO, Lights, Presentation, TicTacToe, WiredBoard
 //   BoardAPI            -> Basics, Presentation, Reactive, TicTacToe
 //   SystemdService      -> Basics, BoardAPI, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
 //   HardwareDocs        -> Devices, GPIO
@@ -26,7 +27,7 @@ import PackageDescription
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
 //   WebView             -> Basics, BoardAPI
 //   WebService          -> Basics, BoardAPI, WebView
-//   tictactoe-web       -> Basics, BoardAPI, BoardConfiguration, StandardStreams, WebService
+//   tictactoe-web       -> Basics, BoardAPI, ConfigurationFile, StandardStreams, WebService
 // Release builds of the game loop's modules:
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
@@ -51,7 +52,7 @@ let package = Package(
             name: "TicTacToeGPIO",
             targets: [
                 "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "KernelGPIO", "Lights", "Devices", "Presentation",
-                "WiredBoard", "BoardConfiguration", "Console", "BoardAPI",
+                "WiredBoard", "ConfigurationFile", "BoardConfiguration", "Console", "BoardAPI",
             ]),
     ],
     dependencies: [
@@ -78,9 +79,12 @@ let package = Package(
         .target(
             name: "WiredBoard", dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
+        // Reading the configuration file without knowing the board: TOML, the file's errors, the
+        // web view's table. The web view's binary reads its settings with it alone.
+        .target(name: "ConfigurationFile", dependencies: ["Basics"]),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
         .target(name: "BoardAPI", dependencies: ["Basics", "Presentation", "Reactive", "TicTacToe"]),
         .target(
             name: "SystemdService",
@@ -111,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "StandardStreams", "WebService",
+                "Basics", "BoardAPI", "ConfigurationFile", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
@@ -132,9 +136,10 @@ let package = Package(
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "BoardConfigurationTests",
-            dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "BoardConfiguration", "ConfigurationFile", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
