@@ -9,7 +9,9 @@ import WiredBoard
 
 /// Every key of the configuration file, written once: its table and name, what it sets, its
 /// range and what it means. Defaults are not written here: they are read from the types the
-/// keys set (`BoardSettings()`, `PinMap.standard`), so a default lives in one place too.
+/// keys set (`BoardSettings()`, `PinMap.standard`, `WebSettings()`), so a default lives in one
+/// place too. The `[web]` table's keys are the web view's own (`WebSettings.Key`, which
+/// `tictactoe-web` reads with, knowing nothing of the board); they are listed here as they are.
 ///
 /// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
 /// limits (`--idle-sleep`, the player names), the default file `Hardware/tictactoe.toml`
