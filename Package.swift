@@ -28,7 +28,7 @@ let package = Package(
             name: "TicTacToeGPIO",
             targets: [
                 "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "Presentation",
-                "WiredBoard", "BoardConfiguration", "Console", "BoardProtocol", "BoardAPI",
+                "WiredBoard", "ConfigurationFile", "BoardConfiguration", "Console", "BoardProtocol", "BoardAPI",
             ]),
     ],
     dependencies: [
@@ -58,9 +58,12 @@ let package = Package(
         .target(
             name: "WiredBoard", dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
+        // Reading the configuration file without knowing the board: TOML, the file's errors, the
+        // web view's table. The web view's binary reads its settings with it alone.
+        .target(name: "ConfigurationFile", dependencies: ["Basics"]),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
         // The board's API as both ends speak it: messages, requests, line framing, the client's
         // connection. No game module: the web view links this, not the game.
         .target(name: "BoardProtocol", dependencies: ["Basics"]),
@@ -100,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
-                "Basics", "BoardConfiguration", "BoardProtocol", "StandardStreams", "WebService",
+                "Basics", "BoardProtocol", "ConfigurationFile", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
@@ -121,9 +124,10 @@ let package = Package(
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+        .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "BoardConfigurationTests",
-            dependencies: ["Basics", "BoardConfiguration", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "BoardConfiguration", "ConfigurationFile", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [

@@ -1,4 +1,4 @@
-import Basics
+import ConfigurationFile
 import Devices
 import GPIO
 import Presentation
@@ -23,28 +23,22 @@ public struct Configuration: Sendable, Hashable {
         self.web = web
     }
 
+    /// Where the packages install the file, and where the board's commands look without
+    /// `--config`: the one path every reader of the file shares.
+    public static let installedPath = InstalledConfiguration.path
+
     /// Reads and checks the file at `path`.
     public static func load(file path: String) throws(ConfigurationError) -> Configuration {
-        let text: String
-        do {
-            text = try TextFile.read(path)
-        } catch {
-            throw ConfigurationError(file: path, line: nil, key: "", message: "\(error.reason). Check the path, or copy Hardware/tictactoe.toml there.")
-        }
-        return try parse(text, file: path)
+        try read(ConfigurationDocument.load(file: path))
     }
 
     /// Checks configuration `text`; `file` names it in messages.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument(parsing: text)
-        } catch {
-            throw ConfigurationError(
-                file: file, line: error.line, key: "",
-                message: "not valid TOML at column \(error.column): \(error.message). Fix the syntax (compare with Hardware/tictactoe.toml).")
-        }
-        var reader = ConfigurationReader(document: document, file: file)
+        try read(ConfigurationDocument(parsing: text, file: file))
+    }
+
+    private static func read(_ document: ConfigurationDocument) throws(ConfigurationError) -> Configuration {
+        var reader = ConfigurationReader(document: document)
         return try reader.read()
     }
 }

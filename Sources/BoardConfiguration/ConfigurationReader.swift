@@ -1,4 +1,5 @@
 import Basics
+import ConfigurationFile
 import Devices
 import GPIO
 import Lights
@@ -8,22 +9,12 @@ import WiredBoard
 
 /// Walks a parsed configuration file key by key, checking each as it goes.
 struct ConfigurationReader {
-    let document: TOMLDocument
-    let file: String
+    let document: ConfigurationDocument
 
     static let topLevel = [ConfigurationSchema.chip.name] + ConfigurationSchema.tables.map(\.name).sorted()
 
     func error(_ key: String, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: line(of: key), key: key, message: message)
-    }
-
-    /// The line of `path` (`table.key` or `key`), else of its table, else nil.
-    private func line(of path: String) -> Int? {
-        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-        if parts.count == 2, let table = document.tables[parts[0]] {
-            return table.entries[parts[1]]?.line ?? table.line
-        }
-        return document.top.entries[path]?.line ?? document.tables[path]?.line
+        document.error(key, message)
     }
 
     mutating func read() throws(ConfigurationError) -> Configuration {
@@ -44,69 +35,62 @@ struct ConfigurationReader {
     private func read(_ key: ConfigurationSchema.Key, into configuration: inout Configuration, pins: inout PinMap) throws(ConfigurationError) {
         switch key.value {
         case .chip:
-            let chip = try string(key) ?? "auto"
-            guard chip.contains(where: { !$0.isWhitespace }) else {
-                throw error(key.path, "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label.")
-            }
-            guard !chip.unicodeScalars.contains(where: \.isInvisible) else {
-                throw error(key.path, "chip is \(chip.quoted()), with control characters; write \"auto\", or a path, name or label.")
-            }
-            configuration.chip = chip == "auto" ? nil : chip
-        case .name(let field):
-            guard let text = try string(key) else { return }
-            if let problem = ConfigurationSchema.nameProblem(text) { throw error(key.path, "\(key.path) \(problem)") }
-            configuration.settings.players[keyPath: field] = text.isEmpty ? nil : text
+            configuration.chip = try chip(key)
         case .pins(let group) where group.lineCount == 1:
             pins[group] = [try line(key)]
         case .pins(let group):
             pins[group] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
+        case .name, .opponent, .duration, .marks:
+            try read(key, into: &configuration.settings)
+        case .web(let web):
+            // The web view's own reading: the board checks the table as the web view reads it.
+            try web.read(from: document, into: &configuration.web)
+        }
+    }
+
+    /// The keys that set the board's settings beyond its wiring.
+    private func read(_ key: ConfigurationSchema.Key, into settings: inout BoardSettings) throws(ConfigurationError) {
+        switch key.value {
+        case .name(let field):
+            guard let text = try string(key) else { return }
+            if let problem = ConfigurationSchema.nameProblem(text) { throw error(key.path, "\(key.path) \(problem)") }
+            settings.players[keyPath: field] = text.isEmpty ? nil : text
         case .opponent(let field):
             guard let text = try string(key) else { return }
             guard let opponent = Opponent(name: text) else {
                 throw error(key.path, "\(key.path) is \(text.quoted()); it must be one of \(key.allowed).")
             }
-            configuration.settings[keyPath: field] = opponent
+            settings[keyPath: field] = opponent
         case .duration(let field, let unit, _, _):
             guard let value = value(key) else { return }
             guard case .integer(let number) = value else {
                 throw error(key.path, "\(key.path) must be a whole number of \(unit.rawValue), not \(value.described).")
             }
             if let problem = key.problem(with: number) { throw error(key.path, "\(key.path) \(problem)") }
-            configuration.settings[keyPath: field] = unit.duration(number)
-        case .listen(let field):
-            guard let text = try string(key) else { return }
-            guard let address = ListenAddress(parsing: text), address.port > 0 else {
-                throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(ListenAddress.form), with a port 1–65535.")
-            }
-            configuration.web[keyPath: field] = address
+            settings[keyPath: field] = unit.duration(number)
         case .marks(let field):
             guard let text = try string(key) else { return }
             guard let marks = MarkStyle(rawValue: text) else {
                 throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
             }
-            configuration.settings[keyPath: field] = marks
-        case .access(let field):
-            guard let text = try string(key) else { return }
-            guard let access = WebAccess(rawValue: text) else {
-                throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
-            }
-            configuration.web[keyPath: field] = access
-        case .hosts(let field):
-            guard let value = value(key) else { return }
-            guard case .array(let items) = value else {
-                throw error(key.path, "\(key.path) must be a list of host names in brackets, such as [\"board.home.arpa\"], not \(value.described).")
-            }
-            var names: [String] = []
-            for (index, item) in items.enumerated() {
-                guard case .string(let name) = item, ListenAddress.isHostName(name) else {
-                    throw error(key.path, "\(key.path) item \(index + 1) must be a host name or address in quotes (letters, digits, dots, hyphens), not \(item.described).")
-                }
-                names.append(name)
-            }
-            configuration.web[keyPath: field] = names
+            settings[keyPath: field] = marks
+        case .chip, .pins, .polarity, .web:
+            return
         }
+    }
+
+    /// The chip's name, nil for "auto" (and when the file leaves it out).
+    private func chip(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> String? {
+        let chip = try string(key) ?? "auto"
+        guard chip.contains(where: { !$0.isWhitespace }) else {
+            throw error(key.path, "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label.")
+        }
+        guard !chip.unicodeScalars.contains(where: \.isInvisible) else {
+            throw error(key.path, "chip is \(chip.quoted()), with control characters; write \"auto\", or a path, name or label.")
+        }
+        return chip == "auto" ? nil : chip
     }
 
     /// The scan's limit with dim marks: each LED must still be refreshed often enough.
@@ -131,47 +115,33 @@ struct ConfigurationReader {
 
     // Unknown keys and tables, and values of the wrong shape at the top.
     private func checkKeys() throws(ConfigurationError) {
-        for key in document.top.keys + document.tableNames {
+        for key in document.toml.top.keys + document.toml.tableNames {
             guard Self.topLevel.contains(key) else {
                 throw error(key, "unknown key \(key.shown()); the configuration has \(Self.topLevel.joined(separator: ", ")). Remove it or fix its spelling.")
             }
             guard let table = ConfigurationSchema.tables.first(where: { $0.name == key }) else { continue }
-            guard let section = document.tables[key] else {
-                throw error(key, "\(key) must be a table, written as a [\(key)] section, not a single value.")
-            }
-            let allowed = table.keys.map(\.name)
-            for inner in section.keys where !allowed.contains(inner) {
-                throw error("\(key).\(inner)", "unknown key \(key).\(inner.shown()); [\(key)] has \(allowed.joined(separator: ", ")). Remove it or fix its spelling.")
-            }
+            try document.checkTable(key, keys: table.keys.map(\.name))
         }
     }
 
     private func value(_ key: ConfigurationSchema.Key) -> TOMLValue? {
-        guard let table = key.table else { return document.top.entries[key.name]?.value }
-        return document.tables[table]?.entries[key.name]?.value
+        document.value(table: key.table, key: key.name)
     }
 
     private func string(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> String? {
-        if key.table == nil, document.tables[key.name] != nil {
-            throw error(key.path, "\(key.path) must be text in quotes, not a table.")
-        }
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else {
-            throw error(key.path, "\(key.path) must be text in quotes, not \(value.described).")
-        }
-        return text
+        try document.text(table: key.table, key: key.name)
     }
 
     private func line(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> LineOffset {
         guard let value = value(key) else {
-            throw error(key.path, "\(key.path) is missing; give the BCM number of its line (see Hardware/tictactoe.toml).")
+            throw error(key.path, "\(key.path) is missing; give the BCM number of its line (see \(InstalledConfiguration.defaultFile)).")
         }
         return try offset(value, key: key.path)
     }
 
     private func lines(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> [LineOffset] {
         guard let value = value(key) else {
-            throw error(key.path, "\(key.path) is missing; list the BCM numbers of its lines in brackets (see Hardware/tictactoe.toml).")
+            throw error(key.path, "\(key.path) is missing; list the BCM numbers of its lines in brackets (see \(InstalledConfiguration.defaultFile)).")
         }
         guard case .array(let array) = value else {
             throw error(key.path, "\(key.path) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(value.described).")

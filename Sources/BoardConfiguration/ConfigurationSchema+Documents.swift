@@ -1,3 +1,5 @@
+import ConfigurationFile
+
 /// The two documents written from the schema: the default file and the reference table in docs/CONFIGURATION.md.
 extension ConfigurationSchema {
     /// `Hardware/tictactoe.toml`: every key at its default, each with its documentation as a
@@ -6,7 +8,7 @@ extension ConfigurationSchema {
         var lines = [
             "# tictactoe-gpio configuration: the board's wiring, timings and player names.",
             "#",
-            "# The service installs this file as /etc/tictactoe/tictactoe.toml, and `tictactoe check-config",
+            "# The service installs this file as \(InstalledConfiguration.path), and `tictactoe check-config",
             "# FILE` checks an edited copy. Line numbers are BCM numbers (GPIO17 is 17) on the 40-pin header:",
             "# use GPIO2–27, never GPIO0/1 (HAT EEPROM) or GPIO14/15 (serial console), and no LED on GPIO2/3",
             "# (fixed pull-ups). Written from the program's schema: `tictactoe check-config --print-default`.",
@@ -34,8 +36,9 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
-        case .opponent, .marks, .listen, .access: text += " Allowed: \(key.allowed)."
-        case .chip, .pins, .polarity, .hosts: break
+        case .opponent, .marks: text += " Allowed: \(key.allowed)."
+        case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
+        case .chip, .pins, .polarity, .web: break
         }
         return comment(text) + ["\(key.name) = \(key.defaultText)"]
     }

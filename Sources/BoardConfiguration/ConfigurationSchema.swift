@@ -1,4 +1,5 @@
 import Basics
+import ConfigurationFile
 import Devices
 import GPIO
 import Lights
@@ -8,7 +9,9 @@ import WiredBoard
 
 /// Every key of the configuration file, written once: its table and name, what it sets, its
 /// range and what it means. Defaults are not written here: they are read from the types the
-/// keys set (`BoardSettings()`, `PinMap.standard`), so a default lives in one place too.
+/// keys set (`BoardSettings()`, `PinMap.standard`, `WebSettings()`), so a default lives in one
+/// place too. The `[web]` table's keys are the web view's own (`WebSettings.Key`, which
+/// `tictactoe-web` reads with, knowing nothing of the board); they are listed here as they are.
 ///
 /// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
 /// limits (`--idle-sleep`, the player names), the default file `Hardware/tictactoe.toml`
@@ -30,11 +33,8 @@ public enum ConfigurationSchema {
         case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
         /// How the lights tell the marks apart.
         case marks(WritableKeyPath<BoardSettings, MarkStyle> & Sendable)
-        /// The web view's address and port.
-        case listen(WritableKeyPath<WebSettings, ListenAddress> & Sendable)
-        case access(WritableKeyPath<WebSettings, WebAccess> & Sendable)
-        /// A list of host names.
-        case hosts(WritableKeyPath<WebSettings, [String]> & Sendable)
+        /// A key of the web view's table, which the web view's settings define and read.
+        case web(WebSettings.Key)
     }
 
     /// One key of the file.
@@ -46,7 +46,7 @@ public enum ConfigurationSchema {
         public let documentation: String
 
         /// `table.name`, or `name` at the top level: how messages and documents name the key.
-        public var path: String { table.map { "\($0).\(name)" } ?? name }
+        public var path: String { ConfigurationDocument.path(table: table, key: name) }
     }
 
     /// A section of the file: its name, what it is for, and its keys.
@@ -153,16 +153,8 @@ public enum ConfigurationSchema {
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
         Table(name: "lights", documentation: nil, keys: [marks]),
         Table(
-            name: "web",
-            documentation: "The web view (the tictactoe-gpio-web package, docs/WEB.md): the board in a browser on the local network. The board itself reads none of these.",
-            keys: [
-                Key(table: "web", name: "listen", value: .listen(\.listen),
-                    documentation: "Where the web view listens: \"*\" is every interface. Its systemd unit lets in only the local network (loopback, link-local and private addresses), whatever this says."),
-                Key(table: "web", name: "allow", value: .access(\.allow),
-                    documentation: "\"play\": anyone who opens the page may press cells, start games and choose the opponent. \"watch\": the page only shows the board."),
-                Key(table: "web", name: "hosts", value: .hosts(\.hosts),
-                    documentation: "Names the board is reached by besides its own host name, <name>.local, localhost and its addresses (a name your router gives it, say). A request naming any other host is refused: a guard against DNS rebinding."),
-            ]),
+            name: WebSettings.table, documentation: WebSettings.tableDocumentation,
+            keys: WebSettings.Key.allCases.map { Key(table: WebSettings.table, name: $0.name, value: .web($0), documentation: $0.documentation) }),
     ]
 
     /// Every key, in file order.
@@ -188,7 +180,6 @@ extension ConfigurationSchema.Key {
     /// The default as the file writes it, read from the defaults of the types the key sets.
     public var defaultText: String {
         let settings = BoardSettings()
-        let web = WebSettings()
         switch value {
         case .chip: return "\"auto\""
         case .name(let key): return "\"\(settings.players[keyPath: key] ?? "")\""
@@ -197,10 +188,8 @@ extension ConfigurationSchema.Key {
         case .polarity(let key): return "\"\(settings.pins[keyPath: key].rawValue)\""
         case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
-        case .listen(let key): return "\"\(web[keyPath: key])\""
         case .marks(let key): return "\"\(settings[keyPath: key].rawValue)\""
-        case .access(let key): return "\"\(web[keyPath: key].rawValue)\""
-        case .hosts(let key): return "[" + web[keyPath: key].map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        case .web(let key): return key.defaultText
         }
     }
 
@@ -214,10 +203,8 @@ extension ConfigurationSchema.Key {
         case .polarity: Polarity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
-        case .listen: "\"ADDRESS:PORT\", port 1–65535"
         case .marks: MarkStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-        case .access: WebAccess.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-        case .hosts: "a list of host names or addresses"
+        case .web(let key): key.allowed
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Basics
 import BoardProtocol
-import BoardConfiguration
+import ConfigurationFile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,13 +33,11 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("play: pages may press cells and start games; watch: they only show the board (default: web.allow).", valueName: "play|watch"))
     var allow: String?
 
-    @Option(help: ArgumentHelp("The configuration file (default: /etc/tictactoe/tictactoe.toml when it exists).", valueName: "file"))
+    @Option(help: ArgumentHelp("The configuration file, whose [web] table it reads (default: \(InstalledConfiguration.path) when it exists).", valueName: "file"))
     var config: String?
 
     @Option(help: ArgumentHelp("The folder holding the page's files.", valueName: "folder"))
     var page = "/usr/share/tictactoe-gpio/web"
-
-    static let defaultConfig = "/etc/tictactoe/tictactoe.toml"
 
     func run() async throws {
         var web = try loadSettings()
@@ -82,11 +80,12 @@ struct WebCommand: AsyncParsableCommand {
         Self.say("tictactoe-web: stopped")
     }
 
+    /// The file's `[web]` table. The file must be TOML throughout, but its other tables are the
+    /// board's, which checks them itself: the web view does not refuse a wiring it never uses.
     private func loadSettings() throws -> WebSettings {
-        let file = config ?? (access(Self.defaultConfig, F_OK) == 0 ? Self.defaultConfig : nil)
-        guard let file else { return WebSettings() }
+        guard let file = config ?? InstalledConfiguration.pathIfPresent else { return WebSettings() }
         do {
-            return try Configuration.load(file: file).web
+            return try WebSettings.load(file: file)
         } catch {
             Self.printError(error.description)
             throw ExitCode(78)

@@ -8,7 +8,7 @@ struct CheckConfig: ParsableCommand {
         abstract: "Check a configuration file; exit status 78 when it is wrong.",
         discussion: "Every problem is reported with the file line, the key and what to do.")
 
-    @Argument(help: "The file to check. Default: /etc/tictactoe/tictactoe.toml.")
+    @Argument(help: "The file to check. Default: \(Run.defaultConfig).")
     var file: String = Run.defaultConfig
 
     /// The default file, written from the program's own schema: a starting point for an edit.

@@ -1,4 +1,5 @@
 import Basics
+import ConfigurationFile
 import Devices
 import Foundation
 import GPIO
@@ -86,10 +87,10 @@ struct ConfigurationSchemaTests {
             case .duration(_, _, let range, _):
                 let number = try #require(Int(key.defaultText))
                 changed = "\(number == range.upperBound ? number - 1 : number + 1)"
-            case .listen: changed = "\"127.0.0.1:8000\""
             case .marks: changed = key.defaultText == "\"colour\"" ? "\"colour-and-brightness\"" : "\"colour\""
-            case .access: changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
-            case .hosts: changed = "[\"board.home.arpa\"]"
+            case .web(.listen): changed = "\"127.0.0.1:8000\""
+            case .web(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
+            case .web(.hosts): changed = "[\"board.home.arpa\"]"
             }
             let configuration = try Configuration.parse(mutated(key, changed), file: "t.toml")
             #expect(configuration != Configuration(), "\(key.path) = \(changed) was not read")

@@ -1,3 +1,4 @@
+import ConfigurationFile
 import Devices
 import Foundation
 import GPIO

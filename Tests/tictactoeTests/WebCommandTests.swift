@@ -204,5 +204,31 @@ struct WebCommandTests {
         #expect(bad.status == 64)
         #expect(bad.err.contains("ADDRESS:PORT"))
     }
+
+    @Test("the configuration file: its [web] table is read, a bad one or a file that is not TOML refused (78) with its line; the board's tables are the board's")
+    func configurationFile() throws {
+        let folder = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-web").path
+        let refused = [
+            ("[buttons]\nnew_game = = 3\n", "line 2: not valid TOML"),
+            ("[web]\nallow = \"all\"\n", "line 2: web.allow is \"all\"; it must be \"play\" or \"watch\"."),
+        ]
+        for (text, says) in refused {
+            let file = folder + "/bad.toml"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let result = try Tictactoe.run(["--config", file, "--listen", "127.0.0.1:0"], program: executable, prefix: [])
+            #expect(result.status == 78, "\(text): \(result.err)")
+            #expect(result.err.contains("\(file), \(says)"), "\(result.err)")
+        }
+        // A wiring the web view never uses does not stop it: the board checks its own tables.
+        let file = folder + "/tictactoe.toml"
+        try Data("[buttons]\nnew_game = \"three\"\n[web]\nallow = \"watch\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let web = try ServedWeb(board: board.socket, arguments: ["--config", file])
+        defer { web.stop() }
+        #expect(try web.page().text(containing: #""type":"web""#)?.contains(#""play":false"#) == true)
+    }
 }
 

@@ -1,6 +1,6 @@
 import Basics
 import Testing
-@testable import BoardConfiguration
+@testable import ConfigurationFile
 
 /// A syntax error the reader must report, and where.
 struct BadTOML: Sendable, CustomTestStringConvertible {

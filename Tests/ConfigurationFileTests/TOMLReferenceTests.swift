@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TicTacToe
-@testable import BoardConfiguration
+@testable import ConfigurationFile
 
 /// Valid TOML 1.0 documents of every value kind, from a seed: keys bare and quoted, tables,
 /// integers in four bases, floats with exponents and the special values, strings with every
@@ -256,6 +256,12 @@ struct TOMLReferenceTests {
     /// (the figures in the closing note of issue 19).
     static let generated = 800, mutatedGenerated = 2400, mutatedConfiguration = 800
 
+    /// The configuration's own file, every key in it (the board's schema writes it; a test of
+    /// BoardConfiguration holds the two equal).
+    static let defaultFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(InstalledConfiguration.defaultFile)
+
     @Test("the same files accepted and refused, with the same values, but for the forms refused by design",
           .timeLimit(.minutes(5)))
     func differential() throws {
@@ -268,9 +274,10 @@ struct TOMLReferenceTests {
             var mutator = Mutator(seed: documents[index % documents.count], randomSeed: seed.next())
             texts.append(mutator.next())
         }
-        var mutator = Mutator(seed: ConfigurationSchema.defaultFile, randomSeed: 0xC0F1_6)
+        let configuration = try String(contentsOf: Self.defaultFile, encoding: .utf8)
+        var mutator = Mutator(seed: configuration, randomSeed: 0xC0F1_6)
         texts += (0..<Self.mutatedConfiguration).map { _ in mutator.next() }
-        texts += [ConfigurationSchema.defaultFile]
+        texts += [configuration]
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tictactoe-toml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

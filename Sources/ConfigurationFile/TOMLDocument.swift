@@ -1,7 +1,7 @@
 import Basics
 
 /// A value in a TOML file, as far as the configuration needs to tell values apart.
-enum TOMLValue: Sendable, Hashable {
+public enum TOMLValue: Sendable, Hashable {
     case string(String)
     case integer(Int)
     case float(Double)
@@ -13,7 +13,7 @@ enum TOMLValue: Sendable, Hashable {
     case inlineTable
 
     /// How a message names the value to the person who wrote it.
-    var described: String {
+    public var described: String {
         switch self {
         case .string(let text): "text (\(text.quoted()))"
         case .integer(let number): "a number (\(number))"
@@ -27,10 +27,16 @@ enum TOMLValue: Sendable, Hashable {
 }
 
 /// A syntax error: where it is (1-based line and column, in characters) and what is wrong.
-struct TOMLSyntaxError: Error, Sendable, Hashable {
-    var line: Int
-    var column: Int
-    var message: String
+public struct TOMLSyntaxError: Error, Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
 }
 
 /// A TOML file read the way the configuration is written: `key = value` lines at the top and
@@ -41,27 +47,32 @@ struct TOMLSyntaxError: Error, Sendable, Hashable {
 /// malformed number or string, anything after a value on its line. Three TOML forms that no
 /// configuration needs are refused with a message saying how to write the same thing: dotted
 /// keys (`a.b = 1`), arrays of tables (`[[a]]`) and multi-line strings (`"""…"""`).
-struct TOMLDocument: Sendable {
-    struct Entry: Sendable, Hashable {
-        var value: TOMLValue
-        var line: Int
+public struct TOMLDocument: Sendable {
+    public struct Entry: Sendable, Hashable {
+        public var value: TOMLValue
+        public var line: Int
+
+        public init(value: TOMLValue, line: Int) {
+            self.value = value
+            self.line = line
+        }
     }
 
-    struct Table: Sendable {
+    public struct Table: Sendable {
         /// The header's line; 0 for the top of the file.
-        var line: Int
-        var entries: [String: Entry] = [:]
+        public var line: Int
+        public var entries: [String: Entry] = [:]
         /// Keys in the order they were written.
-        var keys: [String] = []
+        public var keys: [String] = []
     }
 
     /// The top of the file, before any header.
-    private(set) var top = Table(line: 0)
+    public private(set) var top = Table(line: 0)
     /// Tables by name, and their names in the order they were written.
-    private(set) var tables: [String: Table] = [:]
-    private(set) var tableNames: [String] = []
+    public private(set) var tables: [String: Table] = [:]
+    public private(set) var tableNames: [String] = []
 
-    init(parsing text: String) throws(TOMLSyntaxError) {
+    public init(parsing text: String) throws(TOMLSyntaxError) {
         var parser = Parser(text)
         try parser.parseDocument(into: &self)
     }
