@@ -169,6 +169,18 @@ struct RepositoryTests {
         }
     }
 
+    @Test("the web view's program links no game, device or GPIO module: it relays the board's protocol")
+    func webLinksNoGame() throws {
+        let manifest = try manifestGraph()
+        var linked: Set<String> = [], next = manifest["tictactoe-web"] ?? []
+        while let module = next.popFirst() {
+            if linked.insert(module).inserted { next.formUnion(manifest[module] ?? []) }
+        }
+        #expect(linked.contains("BoardProtocol") && linked.contains("WebService"), "tictactoe-web's modules were not read: \(linked.sorted())")
+        let game: Set = ["TicTacToe", "Presentation", "Lights", "Reactive", "GPIO", "Devices", "WiredBoard", "BoardAPI", "BoardConfiguration"]
+        #expect(linked.isDisjoint(with: game), "tictactoe-web links \(linked.intersection(game).sorted())")
+    }
+
     @Test("the version is written once in the sources, and the package's changelog agrees with the command")
     func version() throws {
         let result = try Tictactoe.run(["--version"])
