@@ -15,12 +15,12 @@ import PackageDescription
 //   SimulatedGPIO       -> Basics, Devices, GPIO, Lights, Reactive, TicTacToe
 //   KernelGPIO          -> Basics, GPIO, GPIODShim, Reactive
 //   Presentation        -> Basics, Lights, Reactive, TicTacToe
-//   WiredBoard          -> Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
+//   WiredBoard          -> Basics, Devices, GPIO, Lights, Presentation, Reactive, TicTacToe
 //   BoardConfiguration  -> Basics, Devices, GPIO, Lights, Presentation, TicTacToe, WiredBoard
 //   BoardAPI            -> Basics, Presentation, Reactive, TicTacToe
 //   SystemdService      -> Basics, BoardAPI, BoardConfiguration, GPIO, Presentation, Reactive, TicTacToe, WiredBoard
 //   HardwareDocs        -> Devices, GPIO
-//   WiringCheck         -> Devices, GPIO, Lights, Reactive, TicTacToe
+//   WiringCheck         -> Basics, Devices, GPIO, Lights, Reactive, TicTacToe
 //   Console             -> BoardAPI, Basics, Devices, GPIO, Lights, Presentation, Reactive, SimulatedGPIO, TicTacToe, WiredBoard
 //   tictactoe           -> BoardAPI, Basics, BoardConfiguration, Console, GPIO, HardwareDocs, KernelGPIO, Lights, Presentation, Reactive, SimulatedGPIO, StandardStreams, SystemdService, TicTacToe, WiredBoard, WiringCheck
 //   gpio-sim-harness    -> Console, Devices, GPIO, Lights, TicTacToe, WriteLog
@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
         .target(name: "Presentation", dependencies: ["Basics", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
         .target(
-            name: "WiredBoard", dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
+            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
         .target(
             name: "BoardConfiguration",
@@ -86,7 +86,7 @@ let package = Package(
             name: "SystemdService",
             dependencies: ["Basics", "BoardAPI", "BoardConfiguration", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard"]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
-        .target(name: "WiringCheck", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
+        .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .target(
             name: "Console",
             dependencies: [
@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
         .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
@@ -153,7 +153,8 @@ let package = Package(
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
-        .testTarget(name: "WiringCheckTests", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
+        .testTarget(
+            name: "WiringCheckTests", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.

@@ -1,3 +1,5 @@
+import Basics
+
 /// A read-only property: a view of a ``MutableProperty``, a constant, or a value composed from
 /// another property (``PropertyProtocol/map(_:)``, ``PropertyProtocol/skipRepeats()``) or from
 /// a signal (``init(initial:then:)``).

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The value cell behind every property: the current value and the core of its change signal.

@@ -1,3 +1,4 @@
+import Basics
 import GPIO
 import Reactive
 import SimulatedGPIO
