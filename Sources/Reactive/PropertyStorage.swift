@@ -42,8 +42,7 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         // On the loop with nobody watching, there is nothing to announce: a producer starts on
         // the loop, so none can be starting now, and an observer added on another thread at
         // this moment may miss this change, as it may miss any change made while it is added.
-        let announces = !core.isConfinedAndUnobserved
-        if !announces { core.checkOnLoop() }
+        let announces = !core.changesUnobservedFreely
         // Marked as this thread's modify, so that a read of the value inside is refused. One
         // change for both paths, always returning a pair: Swift 6.0.3's optimiser crashes on a
         // Void-returning specialisation of `withValue` inlined into a client module (make deb).
