@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
         .target(name: "Presentation", dependencies: ["Basics", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
         .target(
-            name: "WiredBoard", dependencies: ["Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
+            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
         // Reading the configuration file without knowing the board: TOML, the file's errors, the
         // web view's table. The web view's binary reads its settings with it alone.
@@ -74,7 +74,7 @@ let package = Package(
                 "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard",
             ]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
-        .target(name: "WiringCheck", dependencies: ["Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
+        .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
         .target(
             name: "Console",
             dependencies: [
@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
         .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
@@ -149,7 +149,9 @@ let package = Package(
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
-        .testTarget(name: "WiringCheckTests", dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
+        .testTarget(
+            name: "WiringCheckTests",
+            dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.

@@ -57,23 +57,25 @@ public func <~ <Target: BindingTargetProvider, Source: PropertyProtocol>(
     target <~ source.producer
 }
 
-/// Starts an observation feeding `target`, ties it to the target's lifetime, and unties it when
-/// the source completes.
+/// Starts an observation feeding `target`, ties it to the target's lifetime, and lets go of
+/// both when the binding ends, whichever way it ends: the disposable handed back holds nothing
+/// of a finished binding (as in ReactiveSwift), though the caller may keep it for long after.
 private func bind<Value: Sendable>(
     _ target: BindingTarget<Value>, _ observe: (Observer<Value>) -> any Disposable
 ) -> any Disposable {
-    // Set after the observation starts; a source that completes at once finds it unset and
-    // the serial disposable, disposed, refuses the lifetime's request as soon as it is made.
-    let untie = SerialDisposable()
+    // Filled once the observation has started: a source that completes at once disposes it
+    // empty, and it then disposes what it is given at once.
+    let binding = SerialDisposable()
     let observation = observe(Observer { event in
         switch event {
         case .value(let value): target.consume(value)
-        case .completed: untie.dispose()
+        case .completed: binding.dispose()
         }
     })
-    untie.inner = target.lifetime.observeEnded { observation.dispose() }
-    return ActionDisposable {
+    let untie = target.lifetime.observeEnded { binding.dispose() }
+    binding.inner = ActionDisposable {
         observation.dispose()
         untie.dispose()
     }
+    return binding
 }

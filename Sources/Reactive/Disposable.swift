@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Something that can be stopped: an observation, a scheduled action, a binding.

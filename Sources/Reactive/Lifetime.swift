@@ -1,3 +1,5 @@
+import Basics
+
 /// How long something lives: a binding target's lifetime ends when its owner is deallocated,
 /// and every binding into it is disposed then.
 ///

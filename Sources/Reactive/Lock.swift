@@ -62,23 +62,6 @@ final class Lock: @unchecked Sendable {
     }
 }
 
-/// A value guarded by a mutex, for short critical sections that never call out (never send an
-/// event or run a callback while holding it).
-public final class Protected<State>: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
-    private var state: State
-
-    public init(_ state: State) { self.state = state }
-
-    /// Runs `body` with exclusive access to the value.
-    public func withValue<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        try mutex.withLock { _ in try body(&state) }
-    }
-
-    /// A copy of the value.
-    public var value: State { withValue { $0 } }
-}
-
 /// State that needs no lock because something else already serializes every access to it: the
 /// actions of one serial ``Scheduler`` (the game loop), or the deliveries of one signal (its
 /// delivery lock). The compiler cannot see that; this type is where the code says so, and each

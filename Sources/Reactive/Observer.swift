@@ -20,6 +20,17 @@ public struct Observer<Value: Sendable>: Sendable {
 }
 
 extension Observer {
+    /// An observer of `Source` values that passes each on to this one transformed by
+    /// `transform`, and completion as it is: `map` for signals and producers alike.
+    func mapping<Source: Sendable>(_ transform: @escaping @Sendable (Source) -> Value) -> Observer<Source> {
+        Observer<Source> { event in
+            switch event {
+            case .value(let value): send(transform(value))
+            case .completed: sendCompleted()
+            }
+        }
+    }
+
     /// An observer that passes events on to this one, dropping a value equivalent to the one
     /// just before it: `skipRepeats` for signals and producers alike. Its memory of the last
     /// value is touched only inside the deliveries of what it observes, which are serialized.

@@ -1,16 +1,10 @@
+import Basics
 import Synchronization
 
 extension Signal {
     /// Each value transformed by `transform`, on the sender's thread; completion passes through.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U> {
-        Signal<U>(confinedTo: loop) { observer in
-            observe(Observer { event in
-                switch event {
-                case .value(let value): observer.send(transform(value))
-                case .completed: observer.sendCompleted()
-                }
-            })
-        }
+        Signal<U>(confinedTo: loop) { observer in observe(observer.mapping(transform)) }
     }
 
     /// Each value replaced by `value`; handy for turning taps into `Void` events.

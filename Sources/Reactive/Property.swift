@@ -1,3 +1,5 @@
+import Basics
+
 /// A read-only property: a view of a ``MutableProperty``, a constant, or a value composed from
 /// another property (``PropertyProtocol/map(_:)``, ``PropertyProtocol/skipRepeats()``) or from
 /// a signal (``init(initial:then:)``).
@@ -11,94 +13,70 @@
 /// mutable property alive.
 public final class Property<Value: Sendable>: PropertyProtocol {
     private let storage: PropertyStorage<Value>
-    /// What keeps the storage's source: the viewed mutable property, or nothing.
-    private let source: (any Sendable & AnyObject)?
-    private let ownsHandle: Bool
+    /// The mutable property this one is a view of, kept alive with it: its signal completes
+    /// when it goes.
+    private let viewed: MutableProperty<Value>?
     /// For a property made by `map`: its source's producer, mapped. `skipRepeats()` composes
     /// from it directly, so `a.map(f).skipRepeats()` keeps one stored value, not two.
     private let composedFrom: SignalProducer<Value>?
 
+    /// The one designated initialiser; the others are conveniences over it. The property holds
+    /// one of the storage's handles, so that what the storage follows stays followed while the
+    /// property lives, and after it while someone observes it.
+    private init(
+        storage: PropertyStorage<Value>, viewing viewed: MutableProperty<Value>? = nil,
+        composedFrom: SignalProducer<Value>? = nil
+    ) {
+        self.storage = storage
+        self.viewed = viewed
+        self.composedFrom = composedFrom
+        storage.core.retainHandle()
+    }
+
+    deinit { storage.core.handleReleased() }
+
     /// A read-only view of `property`.
-    public init(_ property: MutableProperty<Value>) {
-        storage = property.storage
-        source = property
-        ownsHandle = false
-        composedFrom = nil
+    public convenience init(_ property: MutableProperty<Value>) {
+        self.init(storage: property.storage, viewing: property)
     }
 
     /// A property that never changes.
-    public init(value: Value) {
-        storage = PropertyStorage(value)
-        source = nil
-        ownsHandle = true
-        composedFrom = nil
-        storage.core.retainHandle()
+    public convenience init(value: Value) {
+        self.init(storage: PropertyStorage(value))
     }
 
     /// A property that starts at `initial` and then takes every value `signal` sends: confined
     /// to the signal's loop if it has one.
-    public init(initial: Value, then signal: Signal<Value>) {
+    public convenience init(initial: Value, then signal: Signal<Value>) {
         let storage = PropertyStorage(initial, loop: signal.loop)
-        self.storage = storage
-        source = nil
-        ownsHandle = true
-        composedFrom = nil
-        storage.core.retainHandle()
-        storage.core.attach(upstream: signal.observe(Observer { event in
-            switch event {
-            case .value(let value): storage.set(value)
-            case .completed: storage.complete()
-            }
-        }))
+        self.init(storage: storage)
+        storage.core.attach(upstream: signal.observe(Observer { event in storage.follow(event) }))
     }
 
     /// A property that follows `producer`, which must send its first value synchronously on
-    /// start (as a property's producer does), confined to `loop` if its source is.
-    init(composing producer: SignalProducer<Value>, confinedTo loop: (any Scheduler)?, fusable: Bool = false) {
+    /// start (as a property's producer does), confined to `loop` if its source is. Fusable:
+    /// `skipRepeats()` may start `producer` itself instead of following this property.
+    convenience init(composing producer: SignalProducer<Value>, confinedTo loop: (any Scheduler)?, fusable: Bool = false) {
+        // The storage is made from the first value, which arrives before `start` returns.
         let slot = Protected<PropertyStorage<Value>?>(nil)
         let observation = producer.start(Observer { event in
-            switch event {
-            case .value(let value):
-                if let storage = slot.value {
-                    storage.set(value)
-                } else {
-                    slot.withValue { $0 = PropertyStorage(value, loop: loop) }
-                }
-            case .completed:
-                slot.value?.complete()
+            if let storage = slot.value {
+                storage.follow(event)
+            } else if case .value(let value) = event {
+                slot.withValue { $0 = PropertyStorage(value, loop: loop) }
             }
         })
         guard let storage = slot.value else {
             fatalError("Property(composing:): the producer sent no value on start")
         }
-        self.storage = storage
-        source = nil
-        ownsHandle = true
-        composedFrom = fusable ? producer : nil
-        storage.core.retainHandle()
+        self.init(storage: storage, composedFrom: fusable ? producer : nil)
         storage.core.attach(upstream: observation)
-    }
-
-    deinit {
-        if ownsHandle { storage.core.handleReleased() }
     }
 
     public var value: Value { storage.value }
     public var signal: Signal<Value> { storage.signal }
     public var loop: (any Scheduler)? { storage.core.loop }
-    /// Each start keeps this property alive until it is disposed, so that
-    /// `a.map(f).producer.start(…)` follows `a` though nobody holds the mapped property.
-    public var producer: SignalProducer<Value> {
-        let values = storage.producer
-        guard ownsHandle else { return values }
-        return SignalProducer { [self] observer in
-            let observation = values.start(observer)
-            return ActionDisposable {
-                observation.dispose()
-                withExtendedLifetime(self) {}
-            }
-        }
-    }
+    public var producer: SignalProducer<Value> { storage.producer }
 }
 
 extension PropertyProtocol {

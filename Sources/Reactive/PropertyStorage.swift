@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The value cell behind every property: the current value and the core of its change signal.
@@ -41,8 +42,7 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         // On the loop with nobody watching, there is nothing to announce: a producer starts on
         // the loop, so none can be starting now, and an observer added on another thread at
         // this moment may miss this change, as it may miss any change made while it is added.
-        let announces = !core.isConfinedAndUnobserved
-        if !announces { core.checkOnLoop() }
+        let announces = !core.changesUnobservedFreely
         // Marked as this thread's modify, so that a read of the value inside is refused. One
         // change for both paths, always returning a pair: Swift 6.0.3's optimiser crashes on a
         // Void-returning specialisation of `withValue` inlined into a client module (make deb).
@@ -64,13 +64,28 @@ final class PropertyStorage<Value: Sendable>: Sendable {
     /// Ends the change signal: the source is gone, and the value stays as it is.
     func complete() { core.send(.completed) }
 
+    /// Takes an event of the source this storage follows (a composed property's).
+    func follow(_ event: Event<Value>) {
+        switch event {
+        case .value(let value): set(value)
+        case .completed: complete()
+        }
+    }
+
     var signal: Signal<Value> { Signal(sharing: core) }
 
+    /// Each start sends the current value, then every change. The producer holds one of the
+    /// core's handles for as long as it exists, so that one made from a property nobody holds
+    /// (`a.map(f).producer`) still follows the property's source when it is started; a start
+    /// is then kept by its observation, as any observer is.
     var producer: SignalProducer<Value> {
-        SignalProducer { [self] observer in
-            guard let loop = core.loop, !loop.isCurrent else { return start(observer) }
-            // Started elsewhere, a confined property's producer starts on its loop.
-            return loop.runAndWait { [self] in start(observer) }
+        let handle = signal
+        return SignalProducer { [self] observer in
+            withExtendedLifetime(handle) {
+                guard let loop = core.loop, !loop.isCurrent else { return start(observer) }
+                // Started elsewhere, a confined property's producer starts on its loop.
+                return loop.runAndWait { [self] in start(observer) }
+            }
         }
     }
 

@@ -28,14 +28,7 @@ public struct SignalProducer<Value: Sendable>: Sendable {
 
     /// Each value transformed by `transform`; completion passes through.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> SignalProducer<U> {
-        SignalProducer<U> { observer in
-            start(Observer { event in
-                switch event {
-                case .value(let value): observer.send(transform(value))
-                case .completed: observer.sendCompleted()
-                }
-            })
-        }
+        SignalProducer<U> { observer in start(observer.mapping(transform)) }
     }
 
     /// Drops a value equivalent to the one sent just before it, per start.

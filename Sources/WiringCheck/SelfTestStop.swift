@@ -1,3 +1,4 @@
+import Basics
 import Reactive
 
 /// Ends a running self-test from another thread, a signal handler's: every LED off and every

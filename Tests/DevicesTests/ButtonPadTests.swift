@@ -1,3 +1,4 @@
+import Basics
 import BoardSimulation
 import GPIO
 import Reactive

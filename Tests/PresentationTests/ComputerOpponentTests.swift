@@ -1,3 +1,4 @@
+import Basics
 import Lights
 import Reactive
 import TestSupport

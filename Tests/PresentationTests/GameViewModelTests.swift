@@ -1,3 +1,4 @@
+import Basics
 import TestSupport
 import Lights
 import Reactive

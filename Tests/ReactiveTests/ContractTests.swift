@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Testing
 @testable import Reactive
@@ -260,7 +261,7 @@ struct ProducerPropertyContractTests {
         #expect(mismatches.value == 0)
     }
 
-    @Test("reading a property inside its own modify: stricter, refused with a message naming the inout argument")
+    @Test("reading a property inside its own modify: the same, with a clearer message naming the inout argument")
     func readInsideModifyRefused() async {
         #if compiler(>=6.2)
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -324,6 +325,46 @@ struct ProducerPropertyContractTests {
         #expect(weakSource == nil)
         #expect(target.value == 5)
         #expect(weakCaptured2 == nil)
+    }
+
+    @Test("a finished binding's disposable, still held, keeps nothing of it alive (as in ReactiveSwift)")
+    func finishedBindingLetsGo() {
+        final class Captured: Sendable {}
+        let target = MutableProperty(0)
+        let (source, input) = Signal<Int>.pipe()
+        weak var weakCaptured: Captured?
+        var binding: (any Disposable)?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            binding = BindingTarget<Int>(lifetime: target.lifetime) { value in
+                withExtendedLifetime(captured) {}
+                target.value = value
+            } <~ source
+        }
+        input.send(1)
+        #expect(weakCaptured != nil, "a running binding lets go of its observer")
+        input.sendCompleted()
+        #expect(target.value == 1)
+        #expect(weakCaptured == nil, "the disposable of a finished binding still holds its observer")
+        // Through a property's producer too: the source property going away ends the binding.
+        weak var weakCaptured2: Captured?
+        var binding2: (any Disposable)?
+        do {
+            let captured = Captured()
+            weakCaptured2 = captured
+            let property = MutableProperty(2)
+            binding2 = BindingTarget<Int>(lifetime: target.lifetime) { value in
+                withExtendedLifetime(captured) {}
+                target.value = value
+            } <~ property
+        }
+        #expect(target.value == 2)
+        #expect(weakCaptured2 == nil, "the disposable of a finished binding still holds its observer")
+        // Disposing a finished binding does nothing more.
+        binding?.dispose()
+        binding2?.dispose()
+        #expect(binding?.isDisposed == true && binding2?.isDisposed == true)
     }
 
     @Test("an action runs serially: 4 threads applying at once never overlap, and every refusal is counted")

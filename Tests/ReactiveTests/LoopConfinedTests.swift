@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Testing
 @testable import Reactive
@@ -83,8 +84,17 @@ struct LoopConfinedTests {
             let values = recorder.values
             if let first = values.first { #expect(values == Array(first..<(first + values.count))) }
         }
-        // Disposed here, an observer the loop has delivered to (so in the loop's own copy of the
-        // list) is released by the loop's next action, though the loop sends nothing more.
+        loop.runAndWait {}
+        #expect(lastHeld == nil, "a disposed observer was still held after the loop's next action")
+    }
+
+    @Test("disposed on another thread, an observer in the loop's copy of the list is released by the loop's next action")
+    func disposedElsewhereReleasedByTheLoop() {
+        let loop = ThreadScheduler()
+        defer { loop.stop() }
+        let (signal, input) = Signal<Int>.pipe(confinedTo: loop)
+        weak var lastHeld: Held?
+        // Delivered to once, so in the loop's own copy of the list; the loop sends nothing more.
         do {
             let held = Held()
             lastHeld = held

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Testing
 @testable import Reactive

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Basics
 import BoardConfiguration
 import BoardSimulation
 import Devices

@@ -1,3 +1,4 @@
+import Basics
 import WiredBoard
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Basics
 import Reactive
 import Testing
 @testable import SystemdService

@@ -1,3 +1,4 @@
+import Basics
 import BoardAPI
 import BoardProtocol
 import Reactive

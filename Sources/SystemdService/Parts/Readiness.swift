@@ -1,3 +1,4 @@
+import Basics
 import Reactive
 
 /// Starts the board and tells systemd when it is ready and when it is stopping.
