@@ -29,9 +29,9 @@ import Reactive
 ///   dim LEDs, if it has any). The service tells systemd it is ready on the first.
 /// - A write that fails is written again at the next scan step (a row period later; a pulse's at
 ///   its next change; for a board that needs neither, its one write is retried every row
-///   period), so a transient error (`EINTR`, `EAGAIN`) costs a blink at most. When writes have failed without a success in
-///   between for as long as `persistentFailure` says, the scan stops for good, nothing more is
-///   written until ``stop()``, and ``failures`` sends once.
+///   period), so a transient error (`EINTR`, `EAGAIN`) costs a blink at most. When writes have
+///   failed without a success in between for as long as `persistentFailure` says, the scan
+///   stops for good, nothing more is written until ``stop()``, and ``failures`` sends once.
 /// - ``stop()`` stops the scan and switches every LED line off; the board stays stopped.
 /// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
 ///   ``start()`` and ``stop()`` must be called there, so its state needs no lock.
