@@ -327,6 +327,17 @@ struct LEDBoardTests {
     /// not depend on where the cycle started.
     private static let wholeCycles = Duration.milliseconds(996)
 
+    @Test("stopped while pulsing: every line off, and nothing written after")
+    func dimStatusPulseStopped() {
+        frame.value = oToStart
+        scheduler.advance(by: .milliseconds(20))
+        matrix.stop()
+        #expect(!matrix.isPulsing && pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
+        scheduler.advance(by: .seconds(1))
+        #expect(scheduler.completedActions == actions && chip.outputHistory.count == writes)
+    }
+
     /// The share of the last `span` in which `line` was high, from the writes' history.
     private func litShare(of line: LineOffset, over span: Duration) -> Double {
         let end = scheduler.now, start = end - span
