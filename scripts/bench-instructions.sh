@@ -37,7 +37,7 @@ count() {
 # a time, and instruction counts do not depend on what else runs. Each count into its own file;
 # one that failed has said why and left its file empty.
 served_runs=$(( runs / 10 ))
-for job in full:$runs imperative:$runs scan:$runs scan-dim:$runs move:$runs \
+for job in full:$runs imperative:$runs scan:$runs scan-dim:$runs move:$runs o-to-start:$runs \
         served-0:$served_runs served-1:$served_runs served-32:$served_runs; do
     while (( $(jobs -rp | wc -l) >= $(nproc) )); do wait -n || true; done
     (count "${job%%:*}" "${job##*:}" > "$counted/${job%%:*}") &
@@ -57,6 +57,9 @@ echo "  (b′) imperative:   $imperative"
 awk -v a="$full" -v b="$imperative" 'BEGIN { printf "  (a′) / (b′):       %.2f×\n", a / b }'
 echo "instructions per scan step, an X and an O lit: $(counted scan) colour only, $(counted scan-dim) with O dim"
 echo "instructions per move of the perfect computer, over every position in play: $(counted move)"
+# A new game with O to start (the default marks): nothing lit but O's dim status LED. Each run
+# is a millisecond of virtual time.
+echo "instructions per second, a new game with O to start (only O's status LED lit, dim): $(( $(counted o-to-start) * 1000 ))"
 # The board's API beside the board: what the game loop does per press with 0, 1 and 32 clients
 # watching (the goal: the same within 10%; serialising and writing are the server's thread's).
 echo "instructions per press on the game loop with the API served ($served_runs presses, callgrind):"
@@ -65,7 +68,7 @@ for watchers in 0 1 32; do
 done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
 echo "wall time, plain loop ($runs runs):"
-for kind in full imperative scan scan-dim move; do echo "  $("$binary" "$kind" "$runs")"; done
+for kind in full imperative scan scan-dim move o-to-start; do echo "  $("$binary" "$kind" "$runs")"; done
 # The board's API, outside package-benchmark (its malloc interposer does not survive other
 # threads allocating: see GameLoop.swift): the press with 0, 1 and 32 clients watching, and a
 # press sent on the socket until a watcher has its state (goal: p99 within 1 ms).

@@ -15,18 +15,23 @@ import Reactive
 ///   so no LED of another row can flash (ghosting), whatever order the chip applies the lines in.
 /// - A dim LED is lit in one frame (three row steps) of every ``Brightness/dimFrames`` and dark
 ///   in the others, within the same writes: brightness adds no write and no wake-up.
-/// - Quiet when nothing needs the scan: a frame with no cell lit and no status LED dim is
-///   written once (the matrix blank, the status LEDs set) and the scan is then not scheduled at
-///   all; the next frame that needs it starts it again. A dark board costs no wake-ups.
+/// - The row scan runs only while a cell is lit. A frame with no cell lit and no status LED dim
+///   is written once (the matrix blank, the status LEDs set) and nothing is then scheduled at
+///   all; the next frame that needs more starts it again. A dark board costs no wake-ups.
+/// - A dim status LED with no cell lit (a new game with O to start) is pulsed on its own, with
+///   the matrix blank: lit for a frame's time (three row periods) at the start of every
+///   ``Brightness/dimFrames`` frames' time and dark for the rest, the same light on its line as
+///   the scan gives it, in two writes and two wake-ups a cycle instead of two writes each row
+///   period (docs/BENCHMARKS.md has the figures). A new frame restarts the cycle, lit.
 /// - ``framesWritten`` sends once each new frame has been written out in full while started:
-///   at once for a frame that needs no scan, after the scan has lit all three rows for one that
-///   does (in frames that light its dim LEDs, if it has any). The service tells systemd it is
-///   ready on the first.
-/// - A write that fails is written again at the next scan step (a row period later; for a board
-///   that needs no scan, its one write is retried every row period), so a transient error
-///   (`EINTR`, `EAGAIN`) costs a blink at most. When writes have failed without a success in
-///   between for as long as `persistentFailure` says, the scan stops for good, nothing more is
-///   written until ``stop()``, and ``failures`` sends once.
+///   at once for a frame that needs no scan (a pulsed one: once its status LEDs are written
+///   lit), after the scan has lit all three rows for one that does (in frames that light its
+///   dim LEDs, if it has any). The service tells systemd it is ready on the first.
+/// - A write that fails is written again at the next scan step (a row period later; a pulse's at
+///   its next change; for a board that needs neither, its one write is retried every row
+///   period), so a transient error (`EINTR`, `EAGAIN`) costs a blink at most. When writes have
+///   failed without a success in between for as long as `persistentFailure` says, the scan
+///   stops for good, nothing more is written until ``stop()``, and ``failures`` sends once.
 /// - ``stop()`` stops the scan and switches every LED line off; the board stays stopped.
 /// - Confined to `scheduler`: frames must arrive there (the view model sends them there), and
 ///   ``start()`` and ``stop()`` must be called there, so its state needs no lock.
@@ -63,10 +68,14 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
     /// The frame being shown.
     public var shownFrame: Frame { scan.writes.frame }
 
-    /// Whether scan steps are scheduled now (only while started and something needs them).
+    /// Whether scan steps are scheduled now (only while started and a cell is lit).
     public var isScanning: Bool { scan.isScanning }
 
-    /// Starts showing: scans while a cell is lit or a status LED dim.
+    /// Whether the status LEDs' own pulse is scheduled now (only while started, a status LED is
+    /// dim and no cell is lit).
+    public var isPulsing: Bool { scan.isPulsing }
+
+    /// Starts showing: scans while a cell is lit, pulses while only a status LED is dim.
     public func start() { scan.start() }
 
     /// Stops scanning and switches every LED off.
@@ -93,6 +102,8 @@ private final class LightScan: @unchecked Sendable {
     private var scanTimer: (any Disposable)?
     /// The next try of a still board's one write, after it failed.
     private var retryTimer: (any Disposable)?
+    /// The status LEDs' pulse: its lit write, then its dark one, each once a cycle.
+    private var pulseTimers: (lit: any Disposable, dark: any Disposable)?
     /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
     private var rowsToWrite: Int?
     private let persistentFailure: PersistentWriteFailure
@@ -116,6 +127,7 @@ private final class LightScan: @unchecked Sendable {
     }
 
     var isScanning: Bool { scanTimer != nil }
+    var isPulsing: Bool { pulseTimers != nil }
 
     func start() {
         isRunning = true
@@ -137,16 +149,19 @@ private final class LightScan: @unchecked Sendable {
         followFrame()
     }
 
-    /// Schedules the scan while started and needed; otherwise cancels it and writes the frame
-    /// once (the scan's writes will not carry it).
+    /// Schedules the scan while started and needed; otherwise cancels it and pulses the status
+    /// LEDs or writes the frame once (the scan's writes will not carry it).
     private func followFrame() {
         guard isRunning else { return }
         if writes.needsScan {
             guard scanTimer == nil else { return }
+            cancelScan()
             scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
         } else {
             cancelScan()
-            if write(writes.still) {
+            if writes.needsPulse {
+                pulse()
+            } else if write(writes.still) {
                 frameWritten()
             } else if isRunning {
                 retryTimer = scheduler.schedule(after: rowPeriod) { [self] in followFrame() }
@@ -154,17 +169,36 @@ private final class LightScan: @unchecked Sendable {
         }
     }
 
+    /// Starts the status LEDs' own dim cycle: lit now and at the start of every cycle, dark
+    /// from a frame's time (three row periods) into it, as the scan would light them.
+    private func pulse() {
+        let now = scheduler.now, frameTime = rowPeriod * 3, cycle = frameTime * Brightness.dimFrames
+        pulseTimers = (
+            lit: scheduler.schedule(at: now + cycle, repeatingEvery: cycle) { [self] in pulse(lit: true) },
+            dark: scheduler.schedule(at: now + frameTime, repeatingEvery: cycle) { [self] in pulse(lit: false) })
+        pulse(lit: true)
+    }
+
+    /// One write of the pulse; the frame counts as written at its first lit one.
+    private func pulse(lit: Bool) {
+        guard write(lit ? writes.still : writes.stillDimDark), lit, rowsToWrite != nil else { return }
+        frameWritten()
+    }
+
     private func frameWritten() {
         rowsToWrite = nil
         framesWrittenInput.send()
     }
 
-    /// Cancels the scan and a pending retry.
+    /// Cancels the scan, the pulse and a pending retry.
     func cancelScan() {
         scanTimer?.dispose()
         scanTimer = nil
         retryTimer?.dispose()
         retryTimer = nil
+        pulseTimers?.lit.dispose()
+        pulseTimers?.dark.dispose()
+        pulseTimers = nil
     }
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.
@@ -190,7 +224,7 @@ private final class LightScan: @unchecked Sendable {
     }
 
     /// Counts a failed write; once the failure is persistent, stops for good and reports it.
-    /// The scan timer goes on meanwhile: its next step is the retry.
+    /// The scan or pulse timers go on meanwhile: their next write is the retry.
     private func failed(_ error: GPIOError) {
         let now = scheduler.now
         if failedWrites == 0 { failingSince = now }

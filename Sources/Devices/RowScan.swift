@@ -5,11 +5,12 @@ import Lights
 /// What the board's lights write, worked out once per change of the frame: for each row, its
 /// six column levels, the row switched on and the two status LEDs, once with every lit LED on
 /// and once with the dim ones off; the blank write that precedes each row; and the one write
-/// of a board that needs no scan.
+/// of a board that needs no scan (twice: as shown, and with dim status LEDs dark, the two
+/// halves of their pulse when no cell is lit).
 ///
 /// A dim LED (``Brightness/dim``) is lit in the first frame of every ``Brightness/dimFrames``
 /// and dark in the others: its duty is part of the row writes, so dimming costs no write and no
-/// wake-up of its own.
+/// wake-up of its own while the matrix is scanned.
 ///
 /// Pure and allocation-free after `init`: ``show(_:)`` rewrites the prepared writes in place,
 /// so neither a new frame nor a scan step allocates. The ``LEDBoard`` device and the
@@ -22,10 +23,16 @@ public struct RowScan: Sendable {
     public private(set) var rows: [[LineSetting]]
     /// The same in the frames that leave dim LEDs dark.
     public private(set) var dimDarkRows: [[LineSetting]]
-    /// The matrix off and the status LEDs as shown: the one write of a frame that needs no scan.
+    /// The matrix off and the status LEDs as shown: the one write of a frame that needs no scan,
+    /// and the lit part of a pulse.
     public private(set) var still: [LineSetting]
-    /// Whether the frame needs the scan: a cell lit, or a status LED lit dim.
+    /// The same with dim status LEDs dark: the dark part of a pulse.
+    public private(set) var stillDimDark: [LineSetting]
+    /// Whether the frame needs the row scan: a cell lit.
     public private(set) var needsScan = false
+    /// Whether the status LEDs need a pulse of their own: one lit dim and no cell lit (with a
+    /// cell lit, the row scan's writes carry them).
+    public private(set) var needsPulse = false
     /// Whether the frame has a dim LED lit, cell or status.
     public private(set) var hasDim = false
     /// The frame the writes were prepared for.
@@ -54,6 +61,7 @@ public struct RowScan: Sendable {
         // when first written, and a build of the benchmarks was seen copying on every frame.
         dimDarkRows = rows.map { $0.map { $0 } }
         still = pins.matrixOff + status
+        stillDimDark = pins.matrixOff + status
         columnLevels = (pins.columnPolarity.level(active: false), pins.columnPolarity.level(active: true))
         statusLevels = (pins.statusPolarity.level(active: false), pins.statusPolarity.level(active: true))
     }
@@ -90,7 +98,10 @@ public struct RowScan: Sendable {
         }
         still[statusInStill.x].level = x.on ? status.on : status.off
         still[statusInStill.o].level = o.on ? status.on : status.off
-        needsScan = cells.isLit || frame.hasDimStatus
+        stillDimDark[statusInStill.x].level = x.dimDark ? status.on : status.off
+        stillDimDark[statusInStill.o].level = o.dimDark ? status.on : status.off
+        needsScan = cells.isLit
+        needsPulse = !cells.isLit && frame.hasDimStatus
         hasDim = cells.hasDim || frame.hasDimStatus
     }
 }

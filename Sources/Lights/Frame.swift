@@ -47,17 +47,33 @@ public struct Frame: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether either status LED is lit dim.
+    @inlinable
     public var hasDimStatus: Bool { (xStatus && xStatusBrightness == .dim) || (oStatus && oStatusBrightness == .dim) }
 
     /// Everything off.
     public static let dark = Frame(cells: FrameCells(), xStatus: false, oStatus: false)
 
-    /// The colour of the cell at `row`, `column` (both `0...2`).
+    /// The colour of the cell at `row`, `column`; both must be in `0...2` (checked: a column of
+    /// 3 is not the next row's first cell).
+    @inlinable
     public subscript(row: Int, column: Int) -> LEDColor {
-        get { cells[row * 3 + column] }
-        set { cells[row * 3 + column] = newValue }
+        get { cells[Self.cellIndex(row, column)] }
+        set { cells[Self.cellIndex(row, column)] = newValue }
     }
 
+    /// The reading-order index of `row`, `column`; stops the program unless both are in `0...2`.
+    @inlinable
+    static func cellIndex(_ row: Int, _ column: Int) -> Int {
+        guard UInt(bitPattern: row) < 3, UInt(bitPattern: column) < 3 else { noCell(row, column) }
+        return row &* 3 &+ column
+    }
+
+    @usableFromInline
+    static func noCell(_ row: Int, _ column: Int) -> Never {
+        fatalError("Frame: no cell at row \(row), column \(column); both are 0...2")
+    }
+
+    @inlinable
     public var isDark: Bool { !cells.isLit && !xStatus && !oStatus }
 
     /// Three lines of `.` (off), `R`, `G`, `A` (lower case when dim), then the status LEDs

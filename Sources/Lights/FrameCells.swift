@@ -6,7 +6,7 @@
 /// added. Writing a colour shows it at full brightness; ``set(_:_:at:)`` chooses. A dark cell
 /// is never dim, so equal-looking cells compare equal.
 public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
-    private var packed: UInt32 = 0
+    @usableFromInline var packed: UInt32 = 0
 
     public let startIndex = 0
     public let endIndex = 9
@@ -27,51 +27,91 @@ public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, H
 
     public init(arrayLiteral colors: LEDColor...) { self.init(colors) }
 
+    // The accessors below are `@inlinable`: the renderer and the row scan (other modules) read
+    // and write cells on every press, and a call each, with its range check, was a tenth of
+    // a press. Inlined, each is a check, a shift and a mask; the check stays (`cell(_:)`).
+
+    @inlinable
     public subscript(index: Int) -> LEDColor {
-        get {
-            require(index)
-            return LEDColor(bits: packed >> UInt32(2 * index))
-        }
+        get { LEDColor(bits: packed >> Self.colorShift(Self.cell(index))) }
         set { set(newValue, .full, at: index) }
     }
 
     /// Shows `color` at `brightness` in cell `index`.
+    @inlinable
     public mutating func set(_ color: LEDColor, _ brightness: Brightness, at index: Int) {
-        require(index)
-        let shift = UInt32(2 * index)
-        let dim: UInt32 = brightness == .dim && color.isLit ? 1 : 0
-        packed = packed & ~(0b11 << shift) & ~(1 << Self.dimBit(index)) | color.bits << shift | dim << Self.dimBit(index)
+        let cell = Self.cell(index), shift = Self.colorShift(cell), dimBit = Self.dimBit(cell)
+        let dim: UInt32 = brightness == .dim && color.isLit ? dimBit : 0
+        packed = packed & ~(0b11 << shift) & ~dimBit | color.bits << shift | dim
     }
 
     /// How bright cell `index` shows (a dark cell reads as full).
+    @inlinable
     public func brightness(at index: Int) -> Brightness {
-        require(index)
-        return packed & (1 << Self.dimBit(index)) != 0 ? .dim : .full
+        packed & Self.dimBit(Self.cell(index)) != 0 ? .dim : .full
     }
 
     /// Whether any cell is dim.
-    public var hasDim: Bool { packed >> Self.dimBit(0) != 0 }
+    @inlinable
+    public var hasDim: Bool { packed & Self.dimBits != 0 }
 
     /// Whether any cell is lit.
+    @inlinable
     public var isLit: Bool { packed != 0 }
 
     /// The cells with every dim one at full brightness.
+    @inlinable
     public var allFull: FrameCells {
         var cells = self
-        cells.packed &= (1 << Self.dimBit(0)) - 1
+        cells.packed &= ~Self.dimBits
         return cells
     }
 
-    private static func dimBit(_ index: Int) -> UInt32 { UInt32(18 + index) }
+    /// The layout of `packed`: cell `i`'s colour in bits `2i` and `2i + 1`, its dim flag in bit
+    /// `18 + i`. Each takes a cell already checked by `cell(_:)`, so its arithmetic cannot trap.
+    @inlinable
+    static func colorShift(_ cell: UInt32) -> UInt32 { 2 &* cell }
 
-    private func require(_ index: Int) {
-        if !(0..<9).contains(index) { fatalError("FrameCells: no cell \(index); cells are 0...8") }
+    @inlinable
+    static func dimBit(_ cell: UInt32) -> UInt32 { 1 &<< (18 &+ cell) }
+
+    @inlinable
+    static var dimBits: UInt32 { 0x1FF << 18 }
+
+    /// `index` as a cell number once it is one of `0...8`; stops the program otherwise.
+    @inlinable
+    static func cell(_ index: Int) -> UInt32 {
+        guard UInt(bitPattern: index) < 9 else { noCell(index) }
+        return UInt32(truncatingIfNeeded: index)
+    }
+
+    /// The message for an index outside the frame, out of line: only the check is inlined.
+    @usableFromInline
+    static func noCell(_ index: Int) -> Never {
+        fatalError("FrameCells: no cell \(index); cells are 0...8")
     }
 }
 
 extension LEDColor {
     /// Bit 0 the red die, bit 1 the green one.
-    fileprivate var bits: UInt32 { (isRedLit ? 1 : 0) | (isGreenLit ? 2 : 0) }
+    @inlinable
+    var bits: UInt32 {
+        switch self {
+        case .off: 0
+        case .red: 1
+        case .green: 2
+        case .amber: 3
+        }
+    }
 
-    fileprivate init(bits: UInt32) { self.init(red: bits & 1 != 0, green: bits & 2 != 0) }
+    /// The colour of the low two bits of `bits`.
+    @inlinable
+    init(bits: UInt32) {
+        switch bits & 0b11 {
+        case 1: self = .red
+        case 2: self = .green
+        case 3: self = .amber
+        default: self = .off
+        }
+    }
 }

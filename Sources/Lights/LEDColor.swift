@@ -3,6 +3,7 @@ public enum LEDColor: Sendable, Hashable, CaseIterable, CustomStringConvertible 
     case off, red, green, amber
 
     /// The colour with the red and green dies set as given.
+    @inlinable
     public init(red: Bool, green: Bool) {
         switch (red, green) {
         case (false, false): self = .off
@@ -12,9 +13,10 @@ public enum LEDColor: Sendable, Hashable, CaseIterable, CustomStringConvertible 
         }
     }
 
-    public var isRedLit: Bool { self == .red || self == .amber }
-    public var isGreenLit: Bool { self == .green || self == .amber }
-    public var isLit: Bool { self != .off }
+    // Inlinable, as the frame's cells are (FrameCells): the row scan asks on every press.
+    @inlinable public var isRedLit: Bool { self == .red || self == .amber }
+    @inlinable public var isGreenLit: Bool { self == .green || self == .amber }
+    @inlinable public var isLit: Bool { self != .off }
 
     public var description: String {
         switch self {

@@ -7,9 +7,10 @@
 public struct Board: Sendable, Hashable {
     /// Who made (or makes) the first move of this game.
     public let starter: Player
-    /// Bit `i` set: the cell with reading-order index `i` holds that player's mark.
-    private(set) var xMarks: UInt16 = 0
-    private(set) var oMarks: UInt16 = 0
+    /// Bit `i` set: the cell with reading-order index `i` holds that player's mark. Read by the
+    /// inlinable lookups in other modules; changed only here, by `playing(_:)`.
+    @usableFromInline private(set) var xMarks: UInt16 = 0
+    @usableFromInline private(set) var oMarks: UInt16 = 0
     /// Where the game stands after the moves so far.
     public private(set) var outcome: Outcome
 
@@ -19,7 +20,9 @@ public struct Board: Sendable, Hashable {
         self.outcome = .inProgress(next: starter)
     }
 
-    /// The mark in a cell, or `nil` when it is free.
+    /// The mark in a cell, or `nil` when it is free. Inlinable: the renderer asks for every cell
+    /// of every frame.
+    @inlinable
     public subscript(position: Position) -> Player? {
         if xMarks & position.bit != 0 { return .x }
         if oMarks & position.bit != 0 { return .o }

@@ -244,7 +244,7 @@ struct LEDBoardTests {
         #expect(chip.outputHistory.contains { $0.levels[pins.oStatus] == .high })
     }
 
-    @Test("status LEDs alone are written once with no scan; a dim one alone keeps the scan running")
+    @Test("status LEDs alone are written once with no scan; a dim one alone is pulsed, not scanned")
     func statusAlone() {
         frame.value = Frame(cells: FrameCells(), xStatus: true, oStatus: false)
         scheduler.advance(by: .milliseconds(10))
@@ -255,14 +255,100 @@ struct LEDBoardTests {
         #expect(chip.outputHistory.count == count, "nothing written while nothing changes")
         frame.value = Frame(cells: FrameCells(), xStatus: false, oStatus: true, oStatusBrightness: .dim)
         scheduler.advance(by: .milliseconds(30))
-        #expect(matrix.isScanning)
+        #expect(!matrix.isScanning && matrix.isPulsing)
         #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now).description.hasSuffix("X:off O:dim"))
         frame.value = .dark
         scheduler.advance(by: .milliseconds(10))
-        #expect(!matrix.isScanning)
+        #expect(!matrix.isScanning && !matrix.isPulsing)
         #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
         frame.value = Frame(cells: FrameCells(), xStatus: true, oStatus: false)
         matrix.stop()
         #expect(pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+    }
+
+    /// O to move in a new game with the default marks: no cell lit, O's status LED dim.
+    private var oToStart: Frame { Frame(cells: FrameCells(), xStatus: false, oStatus: true, oStatusBrightness: .dim) }
+
+    @Test("a dim status LED alone: two wake-ups and two writes a cycle (333 a second at 0.5 ms rows, not 2,000), the same light on its line as in the scan")
+    func dimStatusPulse() {
+        frame.value = oToStart
+        scheduler.advance(by: .seconds(1))
+        let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
+        scheduler.advance(by: .seconds(1))
+        // A cycle is four frames of three 0.5 ms rows: 6 ms, 166.7 a second, each a lit write and a dark one.
+        #expect((332...334).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) wake-ups")
+        #expect((332...334).contains(chip.outputHistory.count - writes), "\(chip.outputHistory.count - writes) writes")
+        #expect(!matrix.isScanning && matrix.isPulsing)
+        let second = scheduler.now - .seconds(1)
+        let pulses = chip.outputHistory.filter { $0.time > second }
+        #expect(pulses.allSatisfy { write in pins.rows.allSatisfy { write.levels[$0] == .low } }, "a row switched on")
+        let status = onsets { $0[pins.oStatus] == .high }.filter { $0 > second }
+        #expect((166...167).contains(status.count), "\(status.count) onsets")
+        #expect(abs(litShare(of: pins.oStatus, over: Self.wholeCycles) - 0.25) < 0.001)
+        #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now) == oToStart)
+    }
+
+    @Test("O's dim status LED is lit the same share of time, at the same rate, pulsed alone as when the scan carries it")
+    func dimStatusPulseMatchesScan() {
+        var withMark = oToStart
+        withMark.cells[0] = .red
+        frame.value = withMark
+        scheduler.advance(by: .seconds(1))
+        let scanned = litShare(of: pins.oStatus, over: Self.wholeCycles)
+        let scannedOnsets = onsets { $0[pins.oStatus] == .high }.filter { $0 > scheduler.now - .seconds(1) }.count
+        frame.value = oToStart
+        scheduler.advance(by: .seconds(1))
+        #expect(abs(scanned - 0.25) < 0.001, "\(scanned)")
+        let pulsed = litShare(of: pins.oStatus, over: Self.wholeCycles)
+        #expect(matrix.isPulsing && abs(pulsed - scanned) < 0.001, "\(pulsed) against \(scanned)")
+        #expect(abs(onsets { $0[pins.oStatus] == .high }.filter { $0 > scheduler.now - .seconds(1) }.count - scannedOnsets) <= 1)
+        // A cell lit again: the scan takes over, the pulse stops.
+        frame.value = withMark
+        scheduler.advance(by: .milliseconds(50))
+        #expect(matrix.isScanning && !matrix.isPulsing)
+        #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now) == withMark)
+    }
+
+    @Test("a pulsed frame counts as written at its first lit write; a failed pulse write is retried at the pulse's next change")
+    func dimStatusPulseWritten() {
+        let written = Protected(0)
+        matrix.framesWritten.observeValues { written.withValue { $0 += 1 } }
+        frame.value = oToStart
+        #expect(written.value == 1 && chip.level(of: pins.oStatus) == .high)
+        chip.failWrites(with: busy, times: 1)
+        frame.value = Frame(cells: FrameCells(), xStatus: true, oStatus: true, oStatusBrightness: .dim)
+        #expect(written.value == 1 && chip.level(of: pins.xStatus) == .low)
+        scheduler.advance(by: .microseconds(1_500))  // the dark write: X's full LED on, O's dark
+        #expect(chip.level(of: pins.xStatus) == .high && chip.level(of: pins.oStatus) == .low && written.value == 1)
+        scheduler.advance(by: .microseconds(4_500))  // the next lit write
+        #expect(chip.level(of: pins.oStatus) == .high && written.value == 2)
+    }
+
+    /// 166 dim cycles of 6 ms (four frames of three 0.5 ms rows): a share of time over them does
+    /// not depend on where the cycle started.
+    private static let wholeCycles = Duration.milliseconds(996)
+
+    @Test("stopped while pulsing: every line off, and nothing written after")
+    func dimStatusPulseStopped() {
+        frame.value = oToStart
+        scheduler.advance(by: .milliseconds(20))
+        matrix.stop()
+        #expect(!matrix.isPulsing && pins.outputOffsets.allSatisfy { chip.level(of: $0) == .low })
+        let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
+        scheduler.advance(by: .seconds(1))
+        #expect(scheduler.completedActions == actions && chip.outputHistory.count == writes)
+    }
+
+    /// The share of the last `span` in which `line` was high, from the writes' history.
+    private func litShare(of line: LineOffset, over span: Duration) -> Double {
+        let end = scheduler.now, start = end - span
+        var high: Int64 = 0, since = start, wasHigh = chip.outputHistory.last { $0.time <= start }?.levels[line] == .high
+        for write in chip.outputHistory where write.time > start {
+            if wasHigh { high += (write.time - since).nanoseconds }
+            since = write.time
+            wasHigh = write.levels[line] == .high
+        }
+        if wasHigh { high += (end - since).nanoseconds }
+        return Double(high) / Double(span.nanoseconds)
     }
 }

@@ -46,6 +46,22 @@ struct FrameCellsTests {
             _ = FrameCells(Array(repeating: LEDColor.red, count: 10))
         }
     }
+
+    @Test("the inlined accessors still check: a cell outside 0...8, or a row or column outside 0...2, stops the program")
+    func outsideTheFrame() async {
+        let nine = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FrameCells()[9]
+        }
+        let message = String(decoding: nine?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("no cell 9; cells are 0...8"), "\(message)")
+        await #expect(processExitsWith: .failure) { _ = FrameCells().brightness(at: -1) }
+        await #expect(processExitsWith: .failure) {
+            var cells = FrameCells()
+            cells.set(.red, .dim, at: 9)
+        }
+        // Row 0, column 3 would be cell 3 by arithmetic alone.
+        await #expect(processExitsWith: .failure) { _ = Frame.dark[0, 3] }
+    }
     #endif
 
     @Test("brightness reads back per cell; writing a colour shows it full; a dark cell is never dim")

@@ -110,6 +110,24 @@ struct WholeGameTests {
         #expect(tap(p(2, 0)) == ". . .\n. . .\ng . .\nX:on O:off")
     }
 
+    @Test("a new game with O to start, nothing lit but O's dim LED: the loop wakes 333 times a second for the LED's pulse, not 2,000 for a row scan")
+    func oToStartIsNotScanned() {
+        tap(p(1, 1))
+        tap(p(0, 0))
+        person.pushNewGame()
+        scheduler.advance(by: .milliseconds(1600))
+        person.releaseNewGame()
+        #expect(looks(after: .milliseconds(300)) == ". . .\n. . .\n. . .\nX:off O:dim")
+        #expect(board.lights.isPulsing && !board.lights.isScanning)
+        let actions = scheduler.completedActions
+        scheduler.advance(by: .seconds(1))
+        // Two a 6 ms cycle at the default 0.5 ms row period (a scan: one every row period).
+        #expect((332...336).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) actions")
+        #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:off O:dim")
+        #expect(tap(p(2, 2)) == ". . .\n. . .\n. . g\nX:on O:off")
+        #expect(board.lights.isScanning && !board.lights.isPulsing)
+    }
+
     /// A board of its own with a short idle time: minutes of virtual scanning cost real seconds.
     private static func boardThatSleepsAfter10Seconds() throws -> (TestScheduler, SimulatedChip, GameBoard, SimulatedBoard) {
         let scheduler = TestScheduler()

@@ -120,6 +120,20 @@ public final class FullStack<Chip: BenchmarkChip>: @unchecked Sendable {
     }
 }
 
+extension FullStack {
+    /// A stack with the default marks just after a new game with O to start: nothing lit but
+    /// O's dim status LED (the first game won by X, then new game, as the replay goes on).
+    public static func oToStart(chip: Chip) -> FullStack {
+        let stack = FullStack(settings: BoardSettings(), chip: chip)
+        for _ in 0..<games[0].count { stack.tap(stack.nextCell()) }
+        _ = stack.nextCell()  // presses new game, and gives the next game's first cell, not pressed
+        stack.scheduler.advance(by: .milliseconds(100))
+        let shown = stack.board.lights.shownFrame
+        precondition(!shown.cells.isLit && !shown.xStatus && shown.oStatus && shown.hasDimStatus, "O to start: \(shown)")
+        return stack
+    }
+}
+
 extension FullStack where Chip == SimulatedChip {
     /// On a simulated chip that counts writes but keeps no history.
     public convenience init(settings: BoardSettings = BoardSettings(marks: .colour)) {

@@ -15,6 +15,8 @@ import Glibc
 //   PressCount imperative N  the same presses by the imperative program
 //   PressCount scan N        N scan steps of a frame with an X and an O, colour only
 //   PressCount scan-dim N    the same with O's mark and status LED dim
+//   PressCount o-to-start N  N milliseconds of virtual time of a new game with O to start and the
+//                            default marks: nothing lit but O's dim status LED
 //   PressCount served-K N    N presses through the whole stack with the board's API served
 //                            beside it and K clients reading every state (the loop's cost
 //                            only: the server and the clients run on threads of their own)
@@ -30,7 +32,7 @@ func measured(_ work: () -> Int) -> Int { work() }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    print("usage: PressCount full|imperative|scan|scan-dim|served-K|move|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|o-to-start|served-K|move|latency COUNT")
     exit(2)
 }
 /// The wall time of each run, in nanoseconds, read outside `measured`.
@@ -56,6 +58,22 @@ times.reserveCapacity(count)
     return steps
 }
 
+/// Moves `stack`'s clock on by `step` nanoseconds `count` times, counting only the advances.
+/// The next deadline is worked out outside: `Duration` arithmetic is the test clock's cost, not
+/// the program's. (One function for every such mode: two copies of the closure were merged by
+/// the optimiser and `measured` was no longer found.)
+@MainActor func advance(_ stack: FullStack<CountingChip>, by step: Int64, times count: Int) -> Int {
+    var steps = 0
+    for _ in 0..<count {
+        let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + step)
+        steps += timed {
+            stack.scheduler.advance(to: next)
+            return 1
+        }
+    }
+    return steps
+}
+
 var steps = 0
 switch arguments[1] {
 case "full":
@@ -66,16 +84,9 @@ case "imperative":
     steps = press(&baseline, times: count)
 case "scan", "scan-dim":
     let stack = FullStack.scanning(marks: arguments[1] == "scan" ? .colour : .colourAndBrightness, chip: CountingChip())
-    // The next deadline is worked out outside: `Duration` arithmetic is the test clock's cost,
-    // not the scan's.
-    let period = stack.rowPeriod.nanoseconds
-    for _ in 0..<count {
-        let next = MonotonicInstant(nanoseconds: stack.scheduler.now.nanoseconds + period)
-        steps += timed {
-            stack.scheduler.advance(to: next)
-            return 1
-        }
-    }
+    steps = advance(stack, by: stack.rowPeriod.nanoseconds, times: count)
+case "o-to-start":
+    steps = advance(FullStack.oToStart(chip: CountingChip()), by: 1_000_000, times: count)
 case let mode where mode.hasPrefix("served-"):
     guard let watchers = Int(mode.dropFirst("served-".count)) else {
         print("usage: PressCount served-K COUNT (K clients)")
@@ -97,7 +108,7 @@ case "latency":
     times = socketPressLatencies(count)
     steps = count
 default:
-    print("usage: PressCount full|imperative|scan|scan-dim|served-K|move|latency COUNT")
+    print("usage: PressCount full|imperative|scan|scan-dim|o-to-start|served-K|move|latency COUNT")
     exit(2)
 }
 times.sort()
