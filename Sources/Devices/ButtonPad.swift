@@ -66,8 +66,8 @@ public final class ButtonPad: Sendable {
             newGameDown: pins.buttonPolarity.isActive(levels[9]), hold: timings.hold, scheduler: scheduler,
             positions: positionsPipe.input, gestures: gestures.input)
         self.gesture = gesture
-        // Each button tells the pad of its changes by a direct call: the seed's merge of nine
-        // tap signals, without a signal per step on the way from an edge to a position.
+        // Each button tells the pad of its changes by a direct call: nine buttons merged into one
+        // signal of positions, without a signal per step on the way from an edge to a position.
         func button(_ index: Int, changed: @escaping @Sendable (Bool, MonotonicInstant) -> Void) -> Button {
             Button(offset: pins.inputOffsets[index], polarity: pins.buttonPolarity, initialLevel: levels[index],
                    debounce: timings.debounce, scheduler: scheduler, changed: changed)

@@ -1,5 +1,6 @@
-/// A command that can be enabled or disabled and runs one execution at a time: the seed's
-/// "start game" button, here the new-game button. ReactiveSwift's `Action`, for synchronous work.
+/// A command that can be enabled or disabled and runs one execution at a time: the new-game
+/// button's commands (the "start game" command of the RAC tic-tac-toe app this project grew
+/// from). ReactiveSwift's `Action`, for synchronous work.
 ///
 /// ## Contract
 ///

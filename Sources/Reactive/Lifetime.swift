@@ -27,9 +27,6 @@ public final class Lifetime: Sendable {
         return (lifetime, Token(lifetime))
     }
 
-    /// A lifetime that never ends.
-    public static let forever = Lifetime()
-
     private init() {}
 
     public var hasEnded: Bool { state.value.hasEnded }

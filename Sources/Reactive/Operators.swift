@@ -42,8 +42,8 @@ extension Signal {
         }
     }
 
-    /// The values of all `signals` as they arrive, in one stream: the seed's merge of nine
-    /// button taps into one "a cell was pressed" signal.
+    /// The values of all `signals` as they arrive, in one stream: nine cells' taps as one "a
+    /// cell was pressed" signal, say.
     ///
     /// Values from sources on different threads are serialized by the merged signal's own
     /// delivery lock; sources confined to one loop make a signal confined to it. The merged signal completes once every source has completed (at once for
