@@ -78,7 +78,9 @@ struct ClientSessionTests {
     func badLinesInARow() {
         var session = Self.session(greeting: (Self.hello, Self.state("s1")))
         let nonsense = Array("nonsense\n".utf8)
-        session.received(Array(repeating: nonsense, count: 15).joined() + Self.status + Array(repeating: nonsense, count: 16).joined() + Self.status)
+        let fifteen = Array(Array(repeating: nonsense, count: 15).joined())
+        let sixteen = Array(Array(repeating: nonsense, count: 16).joined())
+        session.received(fifteen + Self.status + sixteen + Self.status)
         var client = Client(room: 0)
         #expect(client.serve(&session) == [], "nothing written: the lines wait")
         client.room = .max
@@ -86,7 +88,11 @@ struct ClientSessionTests {
         session.show(state: Self.state("s2"))
         client.read(from: &session)
         let kinds = client.texts.map { $0.split(separator: " ").first.map(String.init) ?? $0 }
-        #expect(kinds == ["hello", "state"] + Array(repeating: "error", count: 15) + ["ok"] + Array(repeating: "error", count: 16) + ["bye"])
+        let greeting = ["hello", "state"]
+        let errors: [String] = Array(repeating: "error", count: 15)
+        let moreErrors: [String] = Array(repeating: "error", count: 16)
+        let expected: [String] = greeting + errors + ["ok"] + moreErrors + ["bye"]
+        #expect(kinds == expected)
         #expect(client.texts.last == "bye 16 bad lines in a row; closing. docs/API.md lists the commands.")
         #expect(session.isFinished)
         #expect(!session.wantsInput)
@@ -95,7 +101,7 @@ struct ClientSessionTests {
     @Test("back-pressure: a client that does not read is not read once 15 replies wait; once it reads, the lines held back are answered")
     func backPressureByReplies() {
         var session = Self.session()
-        session.received(Array(repeating: Self.status, count: 20).joined())
+        session.received(Array(Array(repeating: Self.status, count: 20).joined()))
         var client = Client(room: 0)
         // A line is taken while two more replies fit: the last one taken makes 15.
         #expect(client.serve(&session).count == Outbox.replyLimit - 1)
@@ -111,7 +117,7 @@ struct ClientSessionTests {
     @Test("back-pressure in bytes: lines are taken only while fewer than 64 KiB wait, then again as the client reads")
     func backPressureByBytes() {
         var session = Self.session()
-        session.received(Array(repeating: Self.history, count: 10).joined())
+        session.received(Array(Array(repeating: Self.history, count: 10).joined()))
         var client = Client(room: 0)
         let served = client.serve(&session, padding: 10_000)
         #expect(served.count == 7, "six replies of 10 KB leave room; the seventh fills it")
