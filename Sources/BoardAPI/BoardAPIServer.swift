@@ -75,6 +75,14 @@ public final class BoardAPIServer: @unchecked Sendable {
             self.session = session
         }
 
+        /// Reading only while the session wants input is the back-pressure.
+        var pollRequest: pollfd {
+            var events: Int32 = 0
+            if session.wantsInput { events |= Int32(POLLIN) }
+            if session.wantsOutput { events |= Int32(POLLOUT) }
+            return pollfd(fd: fd, events: Int16(events), revents: 0)
+        }
+
         /// Writes what the socket takes now, never waiting: the outbox keeps the rest.
         func flush() {
             session.write { bytes in
@@ -179,14 +187,13 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func serve(_ poller: PollLoop) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            // The order polled, kept: a connection accepted during this turn was not polled.
-            let order = Array(connections.keys)
-            var asked = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            for id in order { asked.append(pollRequest(for: id)) }
+            // Kept, to match each answer to its connection: one accepted meanwhile was not polled.
+            let polled = Array(connections)
+            let asked = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)] + polled.map(\.value.pollRequest)
             guard let ready = poller.wait(for: asked, timeout: -1), let deliveries = takeDeliveries() else { return }
             for delivery in deliveries { handle(delivery) }
-            for (index, id) in order.enumerated() {
-                receive(from: id, events: Int32(ready[index + 1].revents), using: &buffer)
+            for (index, (id, connection)) in polled.enumerated() {
+                receive(from: id, connection, events: Int32(ready[index + 1].revents), using: &buffer)
             }
             if ready[0].revents != 0 { accept() }
             for id in Array(connections.keys) { tend(id) }
@@ -194,14 +201,6 @@ public final class BoardAPIServer: @unchecked Sendable {
             let census = Census(clients: connections.count, largestOutbox: largest)
             counted.withValue { $0 = census }
         }
-    }
-
-    private func pollRequest(for id: Int) -> pollfd {
-        guard let connection = connections[id] else { return pollfd(fd: -1, events: 0, revents: 0) }
-        var events: Int32 = 0
-        if connection.session.wantsInput { events |= Int32(POLLIN) }
-        if connection.session.wantsOutput { events |= Int32(POLLOUT) }
-        return pollfd(fd: connection.fd, events: Int16(events), revents: 0)
     }
 
     private func handle(_ delivery: Delivery) {
@@ -245,8 +244,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         Self.hangUp(fd)
     }
 
-    private func receive(from id: Int, events: Int32, using buffer: inout [UInt8]) {
-        guard let connection = connections[id] else { return }
+    private func receive(from id: Int, _ connection: Connection, events: Int32, using buffer: inout [UInt8]) {
         if connection.session.hasInputEnded {
             // Gone altogether: nobody to answer.
             if events & Int32(POLLHUP | POLLERR) != 0 { connection.session.connectionLost() }
