@@ -83,13 +83,12 @@ public final class BoardAPIServer: @unchecked Sendable {
             return pollfd(fd: fd, events: Int16(events), revents: 0)
         }
 
-        /// Writes what the socket takes now, never waiting: the outbox keeps the rest.
-        func flush() {
-            session.write { bytes in
-                let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                if sent >= 0 { return sent }
-                return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
-            }
+        /// What the socket takes now, never waiting (0 when it is full, `nil` when it failed):
+        /// the session keeps the rest.
+        func send(_ bytes: UnsafeRawBufferPointer) -> Int? {
+            let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            if sent >= 0 { return sent }
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
         }
     }
 
@@ -263,20 +262,17 @@ public final class BoardAPIServer: @unchecked Sendable {
         }
     }
 
-    /// Answers the client's lines while its outbox has room, writing after each answer so that
-    /// the room is what its socket has not yet taken; stops at a command sent to the game loop.
+    /// Answers the client's lines while its outbox has room (``ClientSession/answerLines(_:write:)``);
+    /// stops at a command sent to the game loop.
     private func serveLines(of id: Int, _ connection: Connection) {
-        repeat {
-            while let request = connection.session.nextRequest() {
-                let answer = handler.answer(request, shown: latest?.view) { [weak self] reply in
-                    self?.post(.reply(client: id, reply))
-                }
-                if case .now(let line) = answer { connection.session.reply(line) }
-                connection.flush()
+        let shown = latest?.view
+        connection.session.answerLines({ request in
+            let answer = handler.answer(request, shown: shown) { [weak self] reply in
+                self?.post(.reply(client: id, reply))
             }
-            connection.flush()
-            // The socket may have taken enough to make room for lines held back.
-        } while connection.session.canTakeLine
+            guard case .now(let line) = answer else { return nil }
+            return line
+        }, write: connection.send)
     }
 
     /// Each turn, for every client: write, take the lines that were held back while its replies

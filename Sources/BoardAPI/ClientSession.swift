@@ -123,6 +123,20 @@ struct ClientSession {
         return nil
     }
 
+    /// Takes the lines that may be taken, each answered by `answer` (`nil`: the answer comes
+    /// later, through ``reply(_:)``), and writes with `write` after each, until no line may be
+    /// taken: so the outbox's room is what the client has not yet read, and lines held back
+    /// while it was full are taken as soon as its socket takes the replies before them.
+    mutating func answerLines(_ answer: (APIRequest) -> [UInt8]?, write: (UnsafeRawBufferPointer) -> Int?) {
+        repeat {
+            while let request = nextRequest() {
+                if let line = answer(request) { reply(line) }
+                self.write(write)
+            }
+            self.write(write)
+        } while canTakeLine
+    }
+
     /// Writes what waits with `write`, which returns how many bytes the socket took (0 when it
     /// takes no more now) or `nil` when writing failed.
     mutating func write(_ write: (UnsafeRawBufferPointer) -> Int?) {

@@ -218,22 +218,26 @@ private struct Client {
         }
     }
 
-    /// What the server does with a session's lines: each request answered (now, unless it is
-    /// `onTheLoop`), what the socket takes written after each, until no line may be taken.
-    /// Returns the requests handed out.
+    /// The server's part: each request answered (now, unless it is `onTheLoop`) through
+    /// ``ClientSession/answerLines(_:write:)``, written to this client. Returns the requests
+    /// handed out.
     mutating func serve(_ session: inout ClientSession, padding: Int = 0, onTheLoop: Set<APIRequest> = []) -> [APIRequest] {
         var requests: [APIRequest] = []
-        repeat {
-            while let request = session.nextRequest() {
-                requests.append(request)
-                if !onTheLoop.contains(request) {
-                    answered += 1
-                    session.reply(ClientSessionTests.answer(request, answered, padding: padding))
-                }
-                read(from: &session)
-            }
-            read(from: &session)
-        } while session.canTakeLine
+        var answered = answered
+        var room = room
+        var received = received
+        session.answerLines({ request in
+            requests.append(request)
+            guard !onTheLoop.contains(request) else { return nil }
+            answered += 1
+            return ClientSessionTests.answer(request, answered, padding: padding)
+        }, write: { bytes in
+            let taken = min(room, bytes.count)
+            received += bytes.prefix(taken)
+            room -= taken
+            return taken
+        })
+        (self.answered, self.room, self.received) = (answered, room, received)
         return requests
     }
 }
