@@ -6,14 +6,15 @@
 ///
 /// ## Contract
 /// - **Threading.** A plain value, confined to whoever holds it (the server's thread); it takes
-///   no locks and calls nobody back.
+///   no locks and keeps no closures: ``write(_:)`` and ``answerLines(_:write:)`` call the ones
+///   they are given, synchronously, before they return.
 /// - **One request at a time, in order.** Lines are taken in the order they came.
 ///   ``nextRequest()`` hands out a request only once the one before has had its ``reply(_:)``,
 ///   and each request must get exactly one; bad lines before it are answered (an `error` each)
 ///   in their place. A line of spaces and tabs is skipped.
 /// - **Back-pressure.** ``wantsInput`` holds only while no line waits, no reply is awaited, the
 ///   input has not ended and the outbox ``Outbox/hasRoom``; lines are taken only while it has
-///   room, and a line makes at most two messages (an `error` and a `bye`), so replies are never
+///   room (``answerLines(_:write:)`` takes them again as the client reads), and a line makes at most two messages (an `error` and a `bye`), so replies are never
 ///   dropped: a reply that found no room (a broken caller) ends the session instead, which the
 ///   client sees.
 /// - **States.** The newest state replaces one waiting and not begun, and a state equal to the
@@ -119,6 +120,7 @@ struct ClientSession {
                 return request
             }
         }
+        // A slice holds on to its whole array: let a read's lines go once all are taken.
         if unread.isEmpty { unread = [] }
         return nil
     }
