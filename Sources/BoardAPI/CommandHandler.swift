@@ -1,0 +1,108 @@
+import BoardProtocol
+
+/// What each command does:
+///
+/// | command | done by | answered |
+/// | --- | --- | --- |
+/// | `press`, `new-game`, `abandon`, `opponent` | ``RemoteControl``, on the game loop | later, through `reply`, after the state it caused |
+/// | `status` | the state last shown and the server's ``BoardAPIServer/Facts`` | now |
+/// | `history` | the ``GameHistory``'s games, encoded once per change | now |
+///
+/// ## Contract
+/// - **Threading.** Confined to the server's thread, where ``answer(_:shown:reply:)`` is called;
+///   a command for the game loop calls `reply` there, once, and the caller takes it back to its
+///   own thread.
+/// - **No request stalls the others.** What is answered now costs the server's thread little:
+///   `status` reads counters, and `history`, the one large answer, is encoded only when the
+///   history has changed since it was last asked, then shared by every client that asks.
+/// - **Memory.** One encoded `history` answer (about 70 KB for 100 games), with its games.
+struct CommandHandler {
+    enum Answer {
+        /// The reply, encoded.
+        case now([UInt8])
+        /// Running on the game loop; `reply` will be called with the answer.
+        case onTheLoop
+    }
+
+    private let control: RemoteControl
+    private let facts: BoardAPIServer.Facts
+    private let history: GameHistory?
+    private let encoder: MessageEncoder
+    /// The last `history` answer, with the games it encodes.
+    private var historyAnswer: (games: [PlayedGame], line: [UInt8])?
+
+    init(control: RemoteControl, facts: BoardAPIServer.Facts, history: GameHistory?, encoder: MessageEncoder) {
+        self.control = control
+        self.facts = facts
+        self.history = history
+        self.encoder = encoder
+    }
+
+    /// - Parameter shown: the view state the clients were last sent, `nil` before the first.
+    mutating func answer(
+        _ request: APIRequest, shown: ViewState?, reply: @escaping @Sendable (APIMessage) -> Void
+    ) -> Answer {
+        switch request {
+        case .press, .newGame, .abandon, .opponent:
+            control.perform(request, reply: reply)
+            return .onTheLoop
+        case .status:
+            return .now(encoder.line(status(shown)))
+        case .history:
+            return .now(historyLine())
+        }
+    }
+
+    private func status(_ shown: ViewState?) -> APIMessage {
+        guard let shown else {
+            return .error(APIRequest.status.command, "the board has not shown its first state yet; ask again")
+        }
+        let counts = control.playCounts
+        let now = WallTime.now()
+        let saves = facts.saves()
+        let health = APIMessage.Health(
+            since: facts.since.description, uptimeSeconds: max(0, now.seconds - facts.since.seconds),
+            gamesPlayed: counts.gamesPlayed, moves: counts.moves, saves: saves.count, lastSave: saves.last?.description,
+            scanRate: facts.scanRate, chip: facts.chip)
+        return .status(shown, health: health)
+    }
+
+    private mutating func historyLine() -> [UInt8] {
+        let games = history?.games ?? []
+        if let historyAnswer, historyAnswer.games == games { return historyAnswer.line }
+        let line = encoder.line(.history(games))
+        historyAnswer = (games, line)
+        return line
+    }
+}
+
+extension BoardAPIServer {
+    /// What `status` reports besides the view state, read when asked.
+    public struct Facts: Sendable {
+        public var since: WallTime
+        public var scanRate: Int
+        public var chip: APIMessage.ChipName
+        public var saves: @Sendable () -> SavesWritten
+
+        public init(
+            since: WallTime, scanRate: Int, chip: APIMessage.ChipName, saves: @escaping @Sendable () -> SavesWritten = { SavesWritten() }
+        ) {
+            self.since = since
+            self.scanRate = scanRate
+            self.chip = chip
+            self.saves = saves
+        }
+    }
+
+    /// The saves of the game written to disk (each flushed, the directory too) since the board
+    /// started: how many, and when the last one was.
+    public struct SavesWritten: Sendable, Hashable {
+        public var count = 0
+        public var last: WallTime?
+
+        public init(count: Int = 0, last: WallTime? = nil) {
+            self.count = count
+            self.last = last
+        }
+    }
+}
