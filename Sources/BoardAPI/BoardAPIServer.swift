@@ -37,6 +37,10 @@ import Glibc
 /// - ``stop()`` closes every connection and the listening socket and returns once the server's
 ///   thread has ended; the observation of the state ends on the game loop.
 public final class BoardAPIServer: @unchecked Sendable {
+    /// The most one read takes of a client's lines: all a client can make the board hold of
+    /// them, beside its outbox.
+    static let readSize = 16_384
+
     public struct Limits: Sendable, Hashable {
         public var clients = 32
         public var badLinesInARow = 16
@@ -185,7 +189,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     // MARK: The server's thread
 
     private func serve(_ poller: PollLoop) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
+        var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             // Kept, to match each answer to its connection: one accepted meanwhile was not polled.
             let polled = Array(connections)
