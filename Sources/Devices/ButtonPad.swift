@@ -43,10 +43,11 @@ public final class ButtonPad: Sendable {
     private let subscriptions = CompositeDisposable()
     private let gesture: Gesture
 
-    /// Requests the button lines of `pins` from `chip` and starts listening.
-    public init(chip: any GPIOChip, pins: PinMap, timings: ButtonTimings, scheduler: any Scheduler) throws(GPIOError) {
-        require(pins.cellButtons.count == 9, "ButtonPad: validate the pin map first (buttons.cells needs 9 lines)")
-        lines = try chip.requestInputs(InputConfiguration(
+    /// The button lines, requested, and their levels now (released again if they cannot be read).
+    private static func request(
+        from chip: any GPIOChip, pins: PinMap, timings: ButtonTimings
+    ) throws(GPIOError) -> (any InputLines, [LineLevel]) {
+        let lines = try chip.requestInputs(InputConfiguration(
             offsets: pins.inputOffsets,
             bias: pins.buttonPolarity == .activeLow ? .pullUp : .pullDown,
             kernelDebounce: timings.kernelDebounce,
@@ -58,6 +59,14 @@ public final class ButtonPad: Sendable {
                 throw error
             }
         }
+        return (lines, levels)
+    }
+
+    /// Requests the button lines of `pins` from `chip` and starts listening.
+    public init(chip: any GPIOChip, pins: PinMap, timings: ButtonTimings, scheduler: any Scheduler) throws(GPIOError) {
+        require(pins.cellButtons.count == 9, "ButtonPad: validate the pin map first (buttons.cells needs 9 lines)")
+        let levels: [LineLevel]
+        (lines, levels) = try Self.request(from: chip, pins: pins, timings: timings)
         let positionsPipe = Signal<Position>.pipe(confinedTo: scheduler)
         positions = positionsPipe.output
         let gestures = Signal<NewGamePress>.pipe(confinedTo: scheduler)
