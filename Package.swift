@@ -56,8 +56,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // HTTP and WebSocket for the web view's own process only (tictactoe-web): the board's
-        // binary links none of it.
+        // Asynchronous sockets (FlyingSocks) for the web view's own process only (tictactoe-web):
+        // the board's binary links none of it. FlyingFox's HTTP server is the tests' reference
+        // only: it imports Foundation, whose ICU data and libcurl would triple the web package.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
@@ -107,7 +108,7 @@ let package = Package(
         .target(name: "WebView", dependencies: ["Basics", "BoardAPI"]),
         .target(
             name: "WebService",
-            dependencies: ["Basics", "BoardAPI", "WebView", .product(name: "FlyingFox", package: "FlyingFox")]),
+            dependencies: ["Basics", "BoardAPI", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [

@@ -1,5 +1,4 @@
 import BoardAPI
-import FlyingFox
 import Synchronization
 import Testing
 @testable import WebService
