@@ -33,8 +33,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // HTTP and WebSocket for the web view's own process only (tictactoe-web): the board's
-        // binary links none of it.
+        // Asynchronous sockets (FlyingSocks) for the web view's own process only (tictactoe-web):
+        // the board's binary links none of it. FlyingFox's HTTP server is the tests' reference
+        // only: it imports Foundation, whose ICU data and libcurl would triple the web package.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
@@ -96,10 +97,7 @@ let package = Package(
         .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
         .target(
             name: "WebService",
-            dependencies: [
-                "Basics", "BoardProtocol", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]),
+            dependencies: ["Basics", "BoardProtocol", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [

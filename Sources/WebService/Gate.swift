@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The web view's front door: accepts the browsers' TCP connections and relays each to the HTTP
-/// server (FlyingFox, on a private Unix socket), holding every connection to limits the server
+/// server (``PageServer``, on a private Unix socket), holding every connection to limits the server
 /// itself does not keep: how many connections, and from one address, how large and how slow a
 /// request head, no request bodies, how large a WebSocket message, how long a client may stay
 /// silent (``Limits``).

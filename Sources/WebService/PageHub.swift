@@ -1,5 +1,4 @@
 import BoardProtocol
-import FlyingFox
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -24,7 +23,7 @@ import WebView
 /// slowly they read.
 final class PageHub: Sendable {
     private struct Page {
-        var stream: AsyncStream<WSFrame>.Continuation
+        var stream: AsyncStream<PageFrame>.Continuation
         /// Bytes of payload handed to the stream and not yet taken from it.
         var waiting = 0
     }
@@ -57,8 +56,8 @@ final class PageHub: Sendable {
     /// A new page: its identity and the stream of the frames it is sent, beginning with the
     /// board as it is now. The stream ends after a close frame, or when the page is closed for
     /// falling behind.
-    func join() -> (BoardRelay.PageID, AsyncStream<WSFrame>) {
-        let (stream, continuation) = AsyncStream<WSFrame>.makeStream(bufferingPolicy: .bufferingOldest(Self.pageBacklog))
+    func join() -> (BoardRelay.PageID, AsyncStream<PageFrame>) {
+        let (stream, continuation) = AsyncStream<PageFrame>.makeStream(bufferingPolicy: .bufferingOldest(Self.pageBacklog))
         let id = pages.withLock { pages in
             let id = pages.nextID
             pages.nextID += 1
@@ -68,7 +67,7 @@ final class PageHub: Sendable {
         }
         // What the page's socket takes from this stream is no longer held here.
         let taking = OneReader(stream)
-        let taken = AsyncStream<WSFrame> { [weak self] in
+        let taken = AsyncStream<PageFrame> { [weak self] in
             guard let frame = await taking.next() else { return nil }
             self?.taken(frame.payload.count, by: id)
             return frame
@@ -109,15 +108,15 @@ final class PageHub: Sendable {
     }
 
     /// Sends one page a frame of the protocol's own (a pong frame).
-    func send(_ frame: WSFrame, to page: BoardRelay.PageID) {
+    func send(_ frame: PageFrame, to page: BoardRelay.PageID) {
         pages.withLock { send(frame, to: page, in: &$0) }
     }
 
     /// Answers a page's close frame with one of its own and ends its stream after it.
-    func close(_ page: BoardRelay.PageID, answering frame: WSFrame) {
+    func close(_ page: BoardRelay.PageID, answering frame: PageFrame) {
         pages.withLock { pages in
-            let code = frame.payload.count >= 2 ? Data(frame.payload.prefix(2)) : Data()
-            send(WSFrame(fin: true, opcode: .close, mask: nil, payload: code), to: page, in: &pages)
+            let code = frame.payload.count >= 2 ? Array(frame.payload.prefix(2)) : []
+            send(PageFrame(opcode: .close, payload: code), to: page, in: &pages)
             pages.pages.removeValue(forKey: page)?.stream.finish()
         }
     }
@@ -138,10 +137,10 @@ final class PageHub: Sendable {
     }
 
     private func send(_ text: String, to id: BoardRelay.PageID, in pages: inout Pages) {
-        send(WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(text.utf8)), to: id, in: &pages)
+        send(PageFrame(opcode: .text, payload: Array(text.utf8)), to: id, in: &pages)
     }
 
-    private func send(_ frame: WSFrame, to id: BoardRelay.PageID, in pages: inout Pages) {
+    private func send(_ frame: PageFrame, to id: BoardRelay.PageID, in pages: inout Pages) {
         guard var page = pages.pages[id] else { return }
         let bytes = frame.payload.count
         if page.waiting + bytes <= Self.pageBacklogBytes, case .enqueued = page.stream.yield(frame) {
@@ -157,14 +156,14 @@ final class PageHub: Sendable {
     }
 }
 
-/// The one reader of a page's stream: FlyingFox writes a page's frames from one task, one at a
-/// time, so the iterator is never used by two at once.
+/// The one reader of a page's stream: ``PageSocket`` writes a page's frames from one task, one
+/// at a time, so the iterator is never used by two at once.
 final class OneReader: @unchecked Sendable {
-    private var iterator: AsyncStream<WSFrame>.Iterator
+    private var iterator: AsyncStream<PageFrame>.Iterator
 
-    init(_ stream: AsyncStream<WSFrame>) {
+    init(_ stream: AsyncStream<PageFrame>) {
         iterator = stream.makeAsyncIterator()
     }
 
-    func next() async -> WSFrame? { await iterator.next() }
+    func next() async -> PageFrame? { await iterator.next() }
 }

@@ -1,5 +1,4 @@
 import BoardProtocol
-import FlyingFox
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,56 +8,82 @@ import WebView
 
 /// Every request the HTTP server answers: the page's files (``PageFiles``) and its WebSocket
 /// (`/ws`), after the ``HostPolicy``'s checks, with the same security headers on every response.
-struct PageRoutes: HTTPHandler {
+struct PageRoutes: Sendable {
     let files: PageFiles
     let policy: HostPolicy
-    let sockets: WebSocketHTTPHandler
     /// The machine's addresses now.
     let addresses: @Sendable () -> Set<String>
 
+    enum Answer: Sendable {
+        case response(PageResponse)
+        /// A WebSocket for the page, with the handshake's accept value.
+        case upgrade(accept: String)
+    }
+
     /// The page runs only its own script and style, reaches only its own server, and cannot be
     /// framed: no inline script (docs/WEB.md).
-    static let securityHeaders: [(HTTPHeader, String)] = [
-        (HTTPHeader("Content-Security-Policy"),
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy",
          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
-        (HTTPHeader("X-Content-Type-Options"), "nosniff"),
-        (HTTPHeader("X-Frame-Options"), "DENY"),
-        (HTTPHeader("Referrer-Policy"), "no-referrer"),
-        (.cacheControl, "no-cache"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-cache"),
     ]
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if let refusal = policy.refusal(host: request.headers[.host], addresses: addresses()) {
-            return Self.text(.misdirectedRequest, refusal)
+    func answer(_ request: RequestHead) -> Answer {
+        if let refusal = policy.refusal(host: request["host"], addresses: addresses()) {
+            return .response(Self.text(421, refusal))
         }
-        guard request.method == .GET else {
-            var response = Self.text(.methodNotAllowed, "the board's page is only read (GET)")
-            response.headers[HTTPHeader("Allow")] = "GET"
-            return response
+        guard request.method == "GET" else {
+            var response = Self.text(405, "the board's page is only read (GET)")
+            response.headers.append(("Allow", "GET"))
+            return .response(response)
         }
-        if request.path == "/ws" {
-            if let refusal = policy.upgradeRefusal(host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")], addresses: addresses()) {
-                return Self.text(.forbidden, refusal)
+        let path = String(request.target.prefix { $0 != "?" })
+        if path == "/ws" {
+            if let refusal = policy.upgradeRefusal(host: request["host"], origin: request["origin"], addresses: addresses()) {
+                return .response(Self.text(403, refusal))
             }
-            return try await sockets.handleRequest(request)
+            switch WebSocketHandshake.accept(request) {
+            case .success(let accept): return .upgrade(accept: accept)
+            case .failure(let refusal): return .response(Self.text(400, refusal.text))
+            }
         }
-        guard let file = files.files[request.path] else {
-            return Self.text(.notFound, "no such page here: the board's page is at /")
+        guard let file = files.files[path] else {
+            return .response(Self.text(404, "no such page here: the board's page is at /"))
         }
-        var response = HTTPResponse(statusCode: .ok, body: file.bytes)
-        response.headers[.contentType] = file.contentType
-        Self.secure(&response)
-        return response
+        return .response(PageResponse(status: 200, headers: [("Content-Type", file.contentType)] + Self.securityHeaders, body: Array(file.bytes)))
     }
 
-    static func text(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
-        var response = HTTPResponse(statusCode: status, body: Data((text + "\n").utf8))
-        response.headers[.contentType] = "text/plain; charset=utf-8"
-        secure(&response)
-        return response
+    static func text(_ status: Int, _ text: String) -> PageResponse {
+        PageResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + securityHeaders, body: Array((text + "\n").utf8))
+    }
+}
+
+/// A response of the HTTP server, every one with a `Content-Length` (the gate frames responses
+/// by it: ``ServerTraffic``).
+struct PageResponse: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    static let reasons = [
+        101: "Switching Protocols", 200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        421: "Misdirected Request",
+    ]
+
+    /// The head and the body; `closing` says the connection ends after it.
+    func encoded(closing: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(Self.reasons[status] ?? "Status")\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n"
+        if closing { head += "Connection: close\r\n" }
+        return Array((head + "\r\n").utf8) + body
     }
 
-    static func secure(_ response: inout HTTPResponse) {
-        for (header, value) in securityHeaders { response.headers[header] = value }
+    /// The answer to a WebSocket's upgrade, which has no body.
+    static func switching(accept: String) -> [UInt8] {
+        Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n".utf8)
     }
 }

@@ -1,11 +1,5 @@
 import Basics
 import BoardProtocol
-import FlyingFox
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import WebView
 
 /// One page's WebSocket: the page joins the ``PageHub`` and is sent what the board shows; what
@@ -13,70 +7,60 @@ import WebView
 /// (``CommandAllowance``) and passed on to the board, or answered here (a `ping`, a refusal).
 ///
 /// The protocol's own frames are answered here too (a ping frame with a pong, a close with a
-/// close). FlyingFox's message handler is not used: it takes a page's messages as fast as they
-/// come and keeps their frames in a stream without a bound, so a page that does not read would
-/// cost memory without end. Here the server's writer pulls each frame from the page's stream
-/// when it has written the one before, so what waits for a page is what the hub holds for it,
-/// which is bounded in bytes.
+/// close). The page's frames are written one at a time, each taken from the page's stream when
+/// the one before is written, so what waits for a page is what the hub holds for it, which is
+/// bounded in bytes.
 ///
 /// The reading of the page's frames never outlives the writing of its frames: when the hub
-/// closes a page that fell behind, the reading is cancelled and awaited before the frames end;
-/// when the writing stops on an error (the page has gone), the reading is cancelled as the
-/// frames are let go. FlyingFox closes the connection's socket when the writing ends, and a
-/// socket closed while a read of it still waits leaves that wait registered under the socket's
-/// number, where the next connection given the number is never served (seen: a page's upgrade
+/// closes a page that fell behind, or the writing stops on an error (the page has gone), the
+/// reading is cancelled and awaited before the connection is closed. A socket closed while a
+/// read of it still waits would leave that wait registered under the socket's number, where
+/// the next connection given the number is never served (seen with FlyingFox: a page's upgrade
 /// unanswered for 20 s).
-struct PageSocket: WSHandler {
+struct PageSocket: Sendable {
     let hub: PageHub
     let now: @Sendable () -> MonotonicInstant
 
-    func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
+    /// Answers the upgrade and serves the page until one side ends.
+    func serve(_ connection: PageConnection, accept: String) async {
         let (page, frames) = hub.join()
         let reading = Task { [hub, now] in
-            var allowance = CommandAllowance()
-            let playing = hub.playing
-            do {
-                for try await frame in client {
-                    switch frame.opcode {
-                    case .text:
-                        Self.answer(Array(frame.payload), from: page, hub: hub, allowance: &allowance, at: now(), playing: playing)
-                    case .binary, .continuation:
-                        hub.send(BoardRelay.encode(APIMessage.error(nil, "the page sends text messages, not binary ones")), to: page)
-                    case .ping:
-                        hub.send(WSFrame(fin: true, opcode: .pong, mask: nil, payload: frame.payload), to: page)
-                    case .close:
-                        hub.close(page, answering: frame)
-                    default:
-                        break
-                    }
-                    if frame.opcode == .close { break }
-                }
-            } catch {
-                // The connection broke: the page has gone.
-            }
-            hub.leave(page)
+            await Self.read(connection, page: page, hub: hub, now: now)
         }
-        let writing = Writing(frames: OneReader(frames), reading: reading)
-        return AsyncStream {
-            if let frame = await writing.frames.next() { return frame }
-            reading.cancel()
-            await reading.value
-            return nil
+        do {
+            try await connection.write(PageResponse.switching(accept: accept))
+            for await frame in frames { try await connection.write(frame.encoded) }
+        } catch {
+            // The connection broke: the page has gone.
         }
+        reading.cancel()
+        await reading.value
     }
 
-    /// What the server's writer holds while it writes a page's frames: let go (the writing has
-    /// ended, one way or another), it cancels the reading.
-    private final class Writing: Sendable {
-        let frames: OneReader
-        let reading: Task<Void, Never>
-
-        init(frames: OneReader, reading: Task<Void, Never>) {
-            self.frames = frames
-            self.reading = reading
+    private static func read(_ connection: PageConnection, page: BoardRelay.PageID, hub: PageHub, now: @Sendable () -> MonotonicInstant) async {
+        var allowance = CommandAllowance()
+        let playing = hub.playing
+        do {
+            reading: while true {
+                let frame = try await connection.frame()
+                switch frame.opcode {
+                case .text:
+                    answer(frame.payload, from: page, hub: hub, allowance: &allowance, at: now(), playing: playing)
+                case .binary, .continuation:
+                    hub.send(BoardRelay.encode(APIMessage.error(nil, "the page sends text messages, not binary ones")), to: page)
+                case .ping:
+                    hub.send(PageFrame(opcode: .pong, payload: frame.payload), to: page)
+                case .close:
+                    hub.close(page, answering: frame)
+                    break reading
+                case .pong:
+                    break
+                }
+            }
+        } catch {
+            // The connection broke, or sent what no browser sends: the page has gone.
         }
-
-        deinit { reading.cancel() }
+        hub.leave(page)
     }
 
     private static func answer(

@@ -3,9 +3,9 @@ import FlyingSocks
 import CSystemLinux
 import Glibc
 
-/// The HTTP server's epoll queue: which of its sockets are ready, for FlyingFox's socket pool.
+/// The HTTP server's epoll queue: which of its sockets are ready, for FlyingSocks' socket pool.
 ///
-/// FlyingFox 0.27.1's own (`ePoll`) remembers what it registered for each descriptor and skips a
+/// FlyingSocks' own (`ePoll`, FlyingFox 0.27.1) remembers what it registered for each descriptor and skips a
 /// change that matches what it remembers. When a socket is closed before its registration is
 /// removed (a WebSocket's reader closes it while its writer still waits), the kernel forgets the
 /// registration but that queue does not; the next connection given the same descriptor number
@@ -14,7 +14,7 @@ import Glibc
 /// after a refused frame). This queue tells the kernel every change and treats a registration the
 /// kernel has already dropped as gone.
 ///
-/// Confined as FlyingFox confines its queue: changes on the pool's actor, waits on its dispatch
+/// Confined as FlyingSocks confines its queue: changes on the pool's actor, waits on its dispatch
 /// queue with a copy; only the epoll and wake descriptors are shared.
 struct ReadinessQueue: EventQueue {
     private var epoll: Int32 = -1

@@ -1,6 +1,5 @@
 import Basics
 import BoardProtocol
-import FlyingFox
 import FlyingSocks
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,14 +14,13 @@ import WebView
 /// The web view: the page and its WebSocket on the network, the board only through its socket.
 ///
 /// Its parts, each on its own: the ``Gate`` (the listening TCP sockets, the limits), the HTTP
-/// server (FlyingFox) on a Unix socket in a private folder only the gate reaches, and the
+/// server (``PageServer``) on a Unix socket in a private folder only the gate reaches, and the
 /// ``BoardLink`` with its ``PageHub``. ``run()`` starts them in that order from the board
 /// inwards (the link, the server, the gate) and ends when the task running it is cancelled or
 /// ``stop()`` is called; they stop in the reverse order.
 ///
 /// The server's tasks run on Swift's shared pool at the priority of the task that calls
-/// ``run()`` (FlyingFox makes unstructured tasks, which keep a priority but not an executor
-/// preference).
+/// ``run()``.
 public final class WebService: Sendable {
     public struct Options: Sendable {
         /// The board's socket.
@@ -75,7 +73,7 @@ public final class WebService: Sendable {
     public let gate: Gate
     private let link: BoardLink
     private let hub: PageHub
-    private let server: HTTPServer
+    private let server: PageServer
     private let folder: String
     private let (stopRequests, stopRequester) = AsyncStream<Void>.makeStream()
 
@@ -98,11 +96,8 @@ public final class WebService: Sendable {
         let link = link
         hub = PageHub(playing: options.playing) { link.send($0) }
         let routes = PageRoutes(
-            files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts),
-            sockets: WebSocketHTTPHandler(handler: PageSocket(hub: hub, now: options.now)),
-            addresses: { Machine.addresses })
-        server = HTTPServer(config: HTTPServer.Configuration(
-                address: sockaddr_un.unix(path: socket), pool: SocketPool(queue: ReadinessQueue()), logger: .disabled), handler: routes)
+            files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts), addresses: { Machine.addresses })
+        server = PageServer(path: socket, routes: routes, sockets: PageSocket(hub: hub, now: options.now))
         gate = Gate(listeners: [listener], upstream: socket, limits: options.limits, now: options.now, events: options.gateEvents)
     }
 
@@ -118,17 +113,14 @@ public final class WebService: Sendable {
             unlink(folder + "/http.sock")
             rmdir(folder)
         }
+        let listener = try server.listen()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [server] in try await server.run() }
+            group.addTask { [server] in try await server.run(on: listener) }
             group.addTask { [stopRequests] in for await _ in stopRequests {} }
-            try await server.waitUntilListening(timeout: 10)
             gate.start()
             // The server failed, or stop() was called (or this task cancelled).
             try await group.next()
             gate.stop()
-            // Cancelled, the HTTP server ends its accept loop before it closes its socket.
-            // (Its own stop() closes the socket first: a loop still accepting would accept
-            // on whatever the process opens next under the same number.)
             group.cancelAll()
         }
     }

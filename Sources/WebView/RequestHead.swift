@@ -1,6 +1,7 @@
 /// A request head as the gate reads it, once: the request line and the header fields of
-/// RFC 9112, read strictly, so that whatever reads it after the gate (FlyingFox, whose reading
-/// is lenient: it splits lines at a bare LF, trims spaces around a field's name, and keeps the
+/// RFC 9112, read strictly, so that whatever reads it after the gate (the web view's server
+/// reads it with this same reader; FlyingFox, which served before it and is the tests' reference,
+/// reads leniently: it splits lines at a bare LF, trims spaces around a field's name, and keeps the
 /// last of two fields of one name) cannot read it differently.
 ///
 /// Refused, where a lenient reader and a strict one could disagree:

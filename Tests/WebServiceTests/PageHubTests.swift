@@ -1,5 +1,4 @@
 import BoardProtocol
-import FlyingFox
 import Synchronization
 import Testing
 @testable import WebService
