@@ -97,7 +97,9 @@ let package = Package(
         .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
         .target(
             name: "WebService",
-            dependencies: ["Basics", "BoardProtocol", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
+            dependencies: ["Basics", "BoardProtocol", "CLinuxEvents", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
+        // epoll and eventfd for the page server's readiness queue (Glibc's module lacks them).
+        .target(name: "CLinuxEvents"),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [

@@ -1,6 +1,6 @@
 import FlyingSocks
-#if canImport(CSystemLinux)
-import CSystemLinux
+#if canImport(CLinuxEvents)
+import CLinuxEvents
 import Glibc
 
 /// The HTTP server's epoll queue: which of its sockets are ready, for FlyingSocks' socket pool.
