@@ -175,23 +175,8 @@ public final class Gate: @unchecked Sendable {
         while true {
             // The connections this turn polls; those accepted during it wait for the next.
             let polledConnections = connections
-            var polled = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            for connection in polledConnections {
-                var clientEvents: Int32 = 0
-                if !connection.clientDone && !connection.serverDone && connection.toServer.count < limits.buffer
-                    && !connection.traffic.isWaitingForUpgrade
-                {
-                    clientEvents |= Int32(POLLIN)
-                }
-                if !connection.toClient.isEmpty { clientEvents |= Int32(POLLOUT) }
-                var serverEvents: Int32 = 0
-                if !connection.serverDone && connection.toClient.count < limits.buffer { serverEvents |= Int32(POLLIN) }
-                if !connection.toServer.isEmpty { serverEvents |= Int32(POLLOUT) }
-                polled.append(pollfd(fd: connection.client, events: Int16(clientEvents), revents: 0))
-                polled.append(pollfd(fd: connection.serverDone ? -1 : connection.server, events: Int16(serverEvents), revents: 0))
-            }
-            guard let ready = loop.wait(for: polled, timeout: pollTimeout()) else { break }
-            polled = ready
+            let asked = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + polledConnections.flatMap(pollRequests(for:))
+            guard let polled = loop.wait(for: asked, timeout: pollTimeout()) else { break }
             let base = listeners.count
             var ended: [Connection] = []
             for (index, connection) in polledConnections.enumerated() {
@@ -214,6 +199,25 @@ public final class Gate: @unchecked Sendable {
         for listener in listeners { close(listener) }
     }
 
+    /// What to wait for on a connection's two sockets, client first: reading while its buffer
+    /// has room (and, from the client, while no upgrade is pending), writing while bytes wait.
+    private func pollRequests(for connection: Connection) -> [pollfd] {
+        var clientEvents: Int32 = 0
+        if !connection.clientDone && !connection.serverDone && connection.toServer.count < limits.buffer
+            && !connection.traffic.isWaitingForUpgrade
+        {
+            clientEvents |= Int32(POLLIN)
+        }
+        if !connection.toClient.isEmpty { clientEvents |= Int32(POLLOUT) }
+        var serverEvents: Int32 = 0
+        if !connection.serverDone && connection.toClient.count < limits.buffer { serverEvents |= Int32(POLLIN) }
+        if !connection.toServer.isEmpty { serverEvents |= Int32(POLLOUT) }
+        return [
+            pollfd(fd: connection.client, events: Int16(clientEvents), revents: 0),
+            pollfd(fd: connection.serverDone ? -1 : connection.server, events: Int16(serverEvents), revents: 0),
+        ]
+    }
+
     /// Moves what can be moved for one connection; `false` when it has ended.
     private func serve(_ connection: Connection, clientEvents: Int32, serverEvents: Int32) -> Bool {
         if serverEvents & Int32(POLLOUT) != 0, !flush(&connection.toServer, to: connection.server) { return false }
@@ -228,52 +232,69 @@ public final class Gate: @unchecked Sendable {
             }
         }
         if connection.serverDone && connection.toClient.isEmpty { return false }
-        if serverEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
-            let count = read(connection.server, &buffer, buffer.count)
-            if count > 0 {
-                let bytes = buffer[..<count]
-                for status in connection.responses.scan(bytes) {
-                    guard connection.traffic.isWaitingForUpgrade && connection.responses.responses == connection.traffic.requests else {
-                        // A switch the gate did not see asked for: the two read the requests
-                        // differently, which the strict reading is there to prevent.
-                        if status == 101 { return false }
-                        continue
-                    }
-                    if status == 101 { connection.traffic.upgraded() } else { connection.traffic.notUpgraded() }
-                }
-                let wasBehind = connection.toClient.count >= limits.buffer
-                connection.toClient.append(contentsOf: bytes)
-                if !wasBehind && connection.toClient.count >= limits.buffer { events(.clientBehind) }
-                if !connection.traffic.isWaitingForUpgrade && !connection.held.isEmpty {
-                    let held = connection.held
-                    connection.held = []
-                    guard take(held, from: connection) else { return false }
-                }
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                connection.serverDone = true
-                if connection.toClient.isEmpty { return false }
-            }
-        }
+        if serverEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0, !readFromServer(connection) { return false }
         if connection.clientDone {
             // Gone altogether (a reset, or both sides shut): nobody to answer.
             if clientEvents & Int32(POLLHUP | POLLERR) != 0 { return false }
-        } else if clientEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
-            let count = read(connection.client, &buffer, buffer.count)
-            if count > 0 {
-                connection.lastHeard = now()
-                guard take(Array(buffer[..<count]), from: connection) else { return false }
-            } else if count == 0 && !connection.traffic.isWebSocket && !connection.traffic.isWaitingForUpgrade {
-                // Shut after its requests (a head begun and not ended is dropped: it never ends).
-                connection.clientDone = true
-                connection.headBegan = nil
-            } else if count == 0 && connection.traffic.isWebSocket {
-                // A page that has said all it will: the server is told so once it has every frame,
-                // and the connection ends when it has answered them and closed.
-                connection.clientDone = true
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                return false
-            }
+        } else if clientEvents & Int32(POLLIN | POLLHUP | POLLERR) != 0, !readFromClient(connection) {
+            return false
         }
+        return passOnHalfClose(connection)
+    }
+
+    /// Reads what the server sent: responses watched for the upgrade's answer, bytes queued for
+    /// the client, held client bytes let through once no upgrade is pending. `false`: it ended.
+    private func readFromServer(_ connection: Connection) -> Bool {
+        let count = read(connection.server, &buffer, buffer.count)
+        guard count > 0 else {
+            guard count == 0 || (errno != EAGAIN && errno != EINTR) else { return true }
+            connection.serverDone = true
+            return !connection.toClient.isEmpty
+        }
+        let bytes = buffer[..<count]
+        for status in connection.responses.scan(bytes) {
+            guard connection.traffic.isWaitingForUpgrade && connection.responses.responses == connection.traffic.requests else {
+                // A switch the gate did not see asked for: the two read the requests
+                // differently, which the strict reading is there to prevent.
+                if status == 101 { return false }
+                continue
+            }
+            if status == 101 { connection.traffic.upgraded() } else { connection.traffic.notUpgraded() }
+        }
+        let wasBehind = connection.toClient.count >= limits.buffer
+        connection.toClient.append(contentsOf: bytes)
+        if !wasBehind && connection.toClient.count >= limits.buffer { events(.clientBehind) }
+        if !connection.traffic.isWaitingForUpgrade && !connection.held.isEmpty {
+            let held = connection.held
+            connection.held = []
+            return take(held, from: connection)
+        }
+        return true
+    }
+
+    /// Reads what the client sent, or that it shut its side. `false`: it ended.
+    private func readFromClient(_ connection: Connection) -> Bool {
+        let count = read(connection.client, &buffer, buffer.count)
+        if count > 0 {
+            connection.lastHeard = now()
+            return take(Array(buffer[..<count]), from: connection)
+        } else if count == 0 && !connection.traffic.isWebSocket && !connection.traffic.isWaitingForUpgrade {
+            // Shut after its requests (a head begun and not ended is dropped: it never ends).
+            connection.clientDone = true
+            connection.headBegan = nil
+        } else if count == 0 && connection.traffic.isWebSocket {
+            // A page that has said all it will: the server is told so once it has every frame,
+            // and the connection ends when it has answered them and closed.
+            connection.clientDone = true
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            return false
+        }
+        return true
+    }
+
+    /// A client that shut its side: the server told once it has every frame, and the client
+    /// given the farewell once every request is answered. `false`: it ended.
+    private func passOnHalfClose(_ connection: Connection) -> Bool {
         if connection.clientDone && connection.traffic.isWebSocket && connection.toServer.isEmpty && !connection.serverToldDone {
             shutdown(connection.server, Int32(SHUT_WR))
             connection.serverToldDone = true
