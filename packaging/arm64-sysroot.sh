@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The arm64 side of a cross-compilation from x86_64 to Raspberry Pi OS Trixie: a sysroot of
 # Debian 13 arm64 packages (C library, C++ runtime, libgpiod, and Debian's own Swift runtime and
-# static standard library from swiftlang:arm64; libcurl for the web view, whose HTTP server
-# (FlyingFox) has a proxy handler on FoundationNetworking, which is linked to libcurl), unpacked with dpkg-deb (foreign packages cannot
-# be installed here), and a Swift SDK bundle around it for `swift build --swift-sdk`.
+# static standard library from swiftlang:arm64), unpacked with dpkg-deb (foreign packages cannot
+# be installed here), and a Swift SDK bundle around it for `swift build --swift-sdk`. Neither
+# program links Foundation's networking, so no libcurl.
 # Made once and cached, keyed by this script and the download script (a private apt
 # configuration: the machine's sources are never changed).
 #
@@ -13,13 +13,6 @@ cache=${1:?usage: arm64-sysroot.sh CACHE_DIR}
 packages=(
   swiftlang libswiftlang libc6 libc6-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
   libatomic1 libcrypt1 libcrypt-dev libgpiod3 libgpiod-dev linux-libc-dev zlib1g zlib1g-dev
-  libcurl4t64 libcurl4-openssl-dev
-  # and what libcurl needs to load, so that the packaged web view runs here under
-  # qemu-aarch64-static (packaging/test_deb.py)
-  libbrotli1 libcom-err2 libdb5.3t64 libffi8 libgmp10 libgnutls30t64 libgssapi-krb5-2 libhogweed6t64
-  libidn2-0 libk5crypto3 libkeyutils1 libkrb5-3 libkrb5support0 libldap2 libnettle8t64 libnghttp2-14
-  libnghttp3-9 libp11-kit0 libpsl5t64 librtmp1 libsasl2-2 libsasl2-modules-db libssh2-1t64 libssl3t64
-  libtasn1-6 libunistring5 libzstd1
 )
 key=$(cat "$0" "$(dirname "$0")/../scripts/download-debs.sh" | sha256sum | cut -c1-16)
 sdks=$cache/arm64-sdk-$key

@@ -38,8 +38,8 @@ fi
 if [[ $mode == --bench ]]; then
   # callgrind counts the instructions of a press (scripts/bench-instructions.sh); the web view
   # is timed in a real browser (browser/bench_page.py), built as the package ships it, with a
-  # static Swift standard library, whose networking links libcurl.
-  packages+=(valgrind chromium python3-websocket libcurl4-openssl-dev)
+  # static Swift standard library.
+  packages+=(valgrind chromium python3-websocket)
 fi
 if [[ $mode == --tests ]]; then
   packages+=("${packaging[@]}")

@@ -402,13 +402,14 @@ public final class Gate: @unchecked Sendable {
     }
 
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
-        let busy = Self.lastResponse(503, "Service Unavailable", saying: text)
-        _ = busy.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        Self.closeGently(client)
+        // Counted before the answer is sent: whoever reads the answer finds it counted.
         counts.withLock {
             if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
         }
         events(event)
+        let busy = Self.lastResponse(503, "Service Unavailable", saying: text)
+        _ = busy.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Self.closeGently(client)
     }
 
     /// What the per-address limit counts as one client: an IPv4 address (also when it comes

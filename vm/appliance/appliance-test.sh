@@ -171,8 +171,8 @@ report "{\"scenario\":\"api-activation\",\"stopped\":\"$stopped\",\"watch_status
 \"history_file\":\"$(exists /var/lib/tictactoe/history.jsonl)\"}"
 journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 's/^/@@J /'
 
-# The web view: its package installed with apt beside the board's (libcurl and what it needs come
-# from the folder), then played from the host: a browser there opens the page through QEMU's port
+# The web view: its package installed with apt beside the board's (it needs nothing the image
+# lacks; libcurl must not come with it), then played from the host: a browser there opens the page through QEMU's port
 # forward and clicks a cell, and the LED lines here must show it.
 tictactoe new-game >/dev/null
 started_install=$(date +%s%N)
