@@ -1,6 +1,7 @@
 // The board's API beside a benchmarked board: its server on a socket in /tmp, with clients that
 // read everything it sends on threads of their own, as `tictactoe watch` does.
 import BoardAPI
+import BoardProtocol
 import Foundation
 import Reactive
 import WiredBoard

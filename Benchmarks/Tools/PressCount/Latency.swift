@@ -1,4 +1,5 @@
 import BoardAPI
+import BoardProtocol
 import BoardUnderTest
 import Basics
 import Reactive
