@@ -35,7 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Asynchronous sockets (FlyingSocks) for the web view's own process only (tictactoe-web):
         // the board's binary links none of it. FlyingFox's HTTP server is the tests' reference
-        // only: it imports Foundation, whose ICU data and libcurl would triple the web package.
+        // only: it imports Foundation, whose ICU data and libcurl the web package would carry
+        // (docs/BENCHMARKS.md, "The web package's weight").
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
@@ -87,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
+                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
                 "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -121,7 +121,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     /// - Parameters:
     ///   - listener: a listening Unix stream socket (``UnixSocket/listen(at:backlog:)``, or the
     ///     one systemd passed); the server owns it from now on and closes it in ``stop()``.
-    ///   - program: "tictactoe 0.4.0", for the hello.
+    ///   - program: "tictactoe" and ``ProgramVersion/current``, for the hello.
     ///   - history: the finished games, for `history`; `nil` answers with none.
     public init(
         listener: Int32, control: RemoteControl, loop: any Scheduler, program: String, facts: Facts, history: GameHistory?,

@@ -23,10 +23,6 @@ public struct Configuration: Sendable, Hashable {
         self.web = web
     }
 
-    /// Where the packages install the file, and where the board's commands look without
-    /// `--config`: the one path every reader of the file shares.
-    public static let installedPath = InstalledConfiguration.path
-
     /// Reads and checks the file at `path`.
     public static func load(file path: String) throws(ConfigurationError) -> Configuration {
         try read(ConfigurationDocument.load(file: path))

@@ -134,14 +134,14 @@ struct ConfigurationReader {
 
     private func line(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> LineOffset {
         guard let value = value(key) else {
-            throw error(key.path, "\(key.path) is missing; give the BCM number of its line (see \(InstalledConfiguration.defaultFile)).")
+            throw error(key.path, "\(key.path) is missing; give the BCM number of its line (see \(InstalledConfiguration.projectCopy)).")
         }
         return try offset(value, key: key.path)
     }
 
     private func lines(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> [LineOffset] {
         guard let value = value(key) else {
-            throw error(key.path, "\(key.path) is missing; list the BCM numbers of its lines in brackets (see \(InstalledConfiguration.defaultFile)).")
+            throw error(key.path, "\(key.path) is missing; list the BCM numbers of its lines in brackets (see \(InstalledConfiguration.projectCopy)).")
         }
         guard case .array(let array) = value else {
             throw error(key.path, "\(key.path) must be a list of BCM numbers in brackets, such as [23, 24, 25], not \(value.described).")

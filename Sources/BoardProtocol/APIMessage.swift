@@ -40,7 +40,7 @@ public struct APIMessage: Codable, Sendable, Hashable {
 
     public var type: Kind
     public var `protocol`: Int?
-    /// "tictactoe 0.4.0".
+    /// The program and its version: "tictactoe" and `ProgramVersion.current`, a space between.
     public var program: String?
     public var chip: ChipName?
     public var names: ViewState.Names?

@@ -25,7 +25,7 @@ public enum APIRequest: Sendable, Hashable {
     case newGame
     case abandon
     /// Who plays O, by name. The board knows the names and refuses any other (with
-    /// ``opponentRule(_:)``): the protocol carries them, the game defines them.
+    /// ``opponentRule(_:knowing:)``): the protocol carries them, the game defines them.
     case opponent(name: String)
     case status
     case history

@@ -17,7 +17,7 @@ public struct ConfigurationDocument: Sendable {
             text = try TextFile.read(path)
         } catch {
             throw ConfigurationError(
-                file: path, line: nil, key: "", message: "\(error.reason). Check the path, or copy \(InstalledConfiguration.defaultFile) there.")
+                file: path, line: nil, key: "", message: "\(error.reason). Check the path, or copy \(InstalledConfiguration.projectCopy) there.")
         }
         return try ConfigurationDocument(parsing: text, file: path)
     }
@@ -29,7 +29,7 @@ public struct ConfigurationDocument: Sendable {
         } catch {
             throw ConfigurationError(
                 file: file, line: error.line, key: "",
-                message: "not valid TOML at column \(error.column): \(error.message). Fix the syntax (compare with \(InstalledConfiguration.defaultFile)).")
+                message: "not valid TOML at column \(error.column): \(error.message). Fix the syntax (compare with \(InstalledConfiguration.projectCopy)).")
         }
         self.file = file
     }

@@ -10,7 +10,7 @@ public enum InstalledConfiguration {
     public static let path = "/etc/tictactoe/tictactoe.toml"
 
     /// The project's copy, every key at its default: what a message points a person to.
-    public static let defaultFile = "Hardware/tictactoe.toml"
+    public static let projectCopy = "Hardware/tictactoe.toml"
 
     /// ``path`` when a file is there; nil when there is none, and the built-in defaults apply.
     public static var pathIfPresent: String? {

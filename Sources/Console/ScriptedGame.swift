@@ -1,7 +1,6 @@
 import Basics
 import BoardSimulation
 import Devices
-import GPIO
 import Presentation
 import Reactive
 import SimulatedGPIO

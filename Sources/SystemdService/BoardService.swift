@@ -58,7 +58,7 @@ public struct BoardService: Sendable {
     ///     systemd's `WATCHDOG_USEC`, else a second).
     ///   - apiSocket: the board's API's listening socket (systemd's, or one made at a path) and
     ///     its name for the log; `nil` serves no API.
-    ///   - program: "tictactoe 0.4.0", for the API's hello.
+    ///   - program: "tictactoe" and ``ProgramVersion/current``, for the API's hello.
     ///   - extraParts: parts added before the watchdog, given the board (a test's faults).
     ///   - stopClock: where the stop's deadline, `stopDeadline`, is timed.
     public init(

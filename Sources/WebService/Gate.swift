@@ -133,7 +133,7 @@ public final class Gate: @unchecked Sendable {
     private var buffer = [UInt8](repeating: 0, count: 16_384)
 
     /// - Parameters:
-    ///   - listeners: listening TCP sockets (``listen(on:)``); the gate closes them when it stops.
+    ///   - listeners: listening TCP sockets (``TCPListener/listen(host:port:backlog:)``); the gate closes them when it stops.
     ///   - upstream: the path of the HTTP server's Unix socket.
     ///   - events: told of each ``Event``, on the gate's thread.
     public init(

@@ -69,12 +69,14 @@ final class PageConnection: @unchecked Sendable {
     }
 
     /// The next frame from the client, unmasked. Throws on an unmasked, fragmented or reserved
-    /// frame, as on the end of the connection: the page has gone, or is not a browser.
+    /// frame, and on a control frame (close, ping, pong) over 125 bytes (RFC 6455 §5.5), as on the
+    /// end of the connection: the page has gone, or is not a browser.
     func frame() async throws -> PageFrame {
         let start = try await bytes(2)
         guard start[0] & 0xF0 == 0x80, start[1] & 0x80 != 0, let opcode = PageFrame.Opcode(rawValue: start[0] & 0x0F) else {
             throw Overrun.frame
         }
+        if opcode.rawValue >= PageFrame.Opcode.close.rawValue && start[1] & 0x7F > 125 { throw Overrun.frame }
         var length = UInt64(start[1] & 0x7F)
         if length == 126 {
             length = try await bytes(2).reduce(0) { $0 << 8 | UInt64($1) }

@@ -47,6 +47,10 @@ struct PageRoutes: Sendable {
             }
             switch WebSocketHandshake.accept(request) {
             case .success(let accept): return .upgrade(accept: accept)
+            case .failure(let refusal) where refusal.wantsVersion:
+                var response = Self.text(426, refusal.text)
+                response.headers.append(("Sec-WebSocket-Version", WebSocketHandshake.version))
+                return .response(response)
             case .failure(let refusal): return .response(Self.text(400, refusal.text))
             }
         }
@@ -70,7 +74,7 @@ struct PageResponse: Sendable {
 
     static let reasons = [
         101: "Switching Protocols", 200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-        421: "Misdirected Request",
+        421: "Misdirected Request", 426: "Upgrade Required",
     ]
 
     /// The head and the body; `closing` says the connection ends after it.

@@ -15,8 +15,8 @@ import WebView
 /// closes a page that fell behind, or the writing stops on an error (the page has gone), the
 /// reading is cancelled and awaited before the connection is closed. A socket closed while a
 /// read of it still waits would leave that wait registered under the socket's number, where
-/// the next connection given the number is never served (seen with FlyingFox: a page's upgrade
-/// unanswered for 20 s).
+/// the next connection given the number is never served (seen with FlyingSocks' own queue,
+/// before `ReadinessQueue`: a page's upgrade unanswered for 20 s).
 struct PageSocket: Sendable {
     let hub: PageHub
     let now: @Sendable () -> MonotonicInstant

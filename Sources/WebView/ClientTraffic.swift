@@ -144,7 +144,7 @@ public struct ClientTraffic: Sendable {
         head.append(byte)
         if head.count == 2, head == [13, 10] {
             // A blank line before a request, which HTTP allows a server to ignore; it is
-            // not passed, since FlyingFox would take it for a request line.
+            // not passed: a server may take it for a request line (FlyingFox did).
             head.removeAll()
         } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
             let asksUpgrade = try Self.check(head: head)

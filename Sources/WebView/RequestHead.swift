@@ -67,7 +67,7 @@ public struct RequestHead: Sendable, Hashable {
     public init(parsing bytes: some Collection<UInt8>) throws(Fault) {
         let lines = try Self.lines(Array(bytes))
         let requestLine = lines[0].split(separator: Self.space, omittingEmptySubsequences: false)
-        // A method in capitals only: methods are case-sensitive, and FlyingFox reads `get` as GET.
+        // A method in capitals only: methods are case-sensitive (FlyingFox reads `get` as GET).
         // A target in origin form (`/path?query`) only: in absolute form (`http://host/path`)
         // RFC 9112 takes the host from the target, not from Host, which the gate checks.
         guard requestLine.count == 3, !requestLine[0].isEmpty,

@@ -10,22 +10,36 @@ import Foundation
 ///
 /// Pure. SHA-1 is here only for the accept value (the protocol's choice, not for secrecy).
 public enum WebSocketHandshake {
-    /// The accept value for the request's `Sec-WebSocket-Key`, or what is wrong with the request
-    /// (for a 400's body).
+    /// The accept value for the request's `Sec-WebSocket-Key`, or what is wrong with the request:
+    /// a 400's body, or, for a version the server does not speak, a 426's that names its own
+    /// (``Refusal/wantsVersion``; RFC 6455 §4.4).
     public static func accept(_ head: RequestHead) -> Result<String, Refusal> {
+        guard head.version == "HTTP/1.1" else { return .failure(Refusal("a WebSocket's upgrade needs HTTP/1.1")) }
         guard head["upgrade"]?.lowercased() == "websocket" else { return .failure(Refusal("the Upgrade header must be websocket")) }
         let connection = head["connection"]?.lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } } ?? []
         guard connection.contains("upgrade") else { return .failure(Refusal("the Connection header must include Upgrade")) }
         guard let key = head["sec-websocket-key"], Data(base64Encoded: key)?.count == 16 else {
             return .failure(Refusal("Sec-WebSocket-Key must be 16 bytes in base64"))
         }
-        guard head["sec-websocket-version"] == "13" else { return .failure(Refusal("Sec-WebSocket-Version must be 13")) }
+        guard head["sec-websocket-version"] == version else {
+            return .failure(Refusal("Sec-WebSocket-Version must be \(version)", wantsVersion: true))
+        }
         return .success(acceptValue(for: key))
     }
 
+    /// The one version of the protocol the server speaks.
+    public static let version = "13"
+
     public struct Refusal: Error, Sendable, Equatable {
         public var text: String
-        init(_ text: String) { self.text = text }
+        /// The request named a version the server does not speak: answered 426 with
+        /// `Sec-WebSocket-Version` naming ``WebSocketHandshake/version``.
+        public var wantsVersion = false
+
+        init(_ text: String, wantsVersion: Bool = false) {
+            self.text = text
+            self.wantsVersion = wantsVersion
+        }
     }
 
     /// `base64(SHA-1(key + the protocol's GUID))`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardConfiguration
+import ConfigurationFile
 
 /// `tictactoe check-config [FILE]`: validates a configuration without touching any line.
 struct CheckConfig: ParsableCommand {
@@ -8,8 +9,8 @@ struct CheckConfig: ParsableCommand {
         abstract: "Check a configuration file; exit status 78 when it is wrong.",
         discussion: "Every problem is reported with the file line, the key and what to do.")
 
-    @Argument(help: "The file to check. Default: \(Run.defaultConfig).")
-    var file: String = Run.defaultConfig
+    @Argument(help: "The file to check. Default: \(InstalledConfiguration.path).")
+    var file: String = InstalledConfiguration.path
 
     /// The default file, written from the program's own schema: a starting point for an edit.
     @Flag(name: .customLong("print-default"), help: "Print the default configuration, every key documented, and exit.")

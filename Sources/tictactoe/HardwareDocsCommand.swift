@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import BoardConfiguration
+import ConfigurationFile
 import HardwareDocs
 
 /// `tictactoe hardware-docs`: regenerates the wiring picture and the header table from the pin
@@ -11,7 +12,7 @@ struct HardwareDocsCommand: ParsableCommand {
         abstract: "Regenerate Hardware/wiring.svg and Hardware/header.md from a configuration.")
 
     @Option(help: "The configuration whose pin map to draw.")
-    var config: String = "Hardware/tictactoe.toml"
+    var config: String = InstalledConfiguration.projectCopy
 
     @Option(help: "The folder to write wiring.svg and header.md into.")
     var output: String = "Hardware"

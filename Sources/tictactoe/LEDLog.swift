@@ -3,7 +3,6 @@ import Basics
 import BoardSimulation
 import Lights
 import Reactive
-import SimulatedGPIO
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -16,7 +16,7 @@ struct LightsOff: ParsableCommand {
             """)
 
     /// The configuration file whose wiring and chip to use.
-    @Option(help: "The configuration file. Default: \(Run.defaultConfig) if it exists, else the built-in default wiring.")
+    @Option(help: "The configuration file. \(configurationDefault)")
     var config: String?
 
     /// Overrides the configuration's chip.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardProtocol
 import SystemdService
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ enum PathArguments {
     /// would never be replaced).
     static func checkSocket(_ path: String?, option: String = "--socket") throws(ValidationError) {
         guard let path else { return }
-        guard !path.isEmpty else { throw ValidationError("\(option) is empty; give the path of the socket to make, such as /run/tictactoe/board.sock.") }
+        guard !path.isEmpty else { throw ValidationError("\(option) is empty; give the path of the socket to make, such as \(BoardSocket.defaultPath).") }
         guard path.utf8.count <= longestSocketPath else {
             throw ValidationError("\(option) is \(path.utf8.count) bytes long (\(path.shownPath)); a socket's path must be 1 to \(longestSocketPath) bytes.")
         }

@@ -24,7 +24,7 @@ struct Run: AsyncParsableCommand {
             """)
 
     /// The configuration file (see Hardware/tictactoe.toml).
-    @Option(help: "The configuration file. Default: \(Run.defaultConfig) if it exists, else the built-in default wiring.")
+    @Option(help: "The configuration file. \(configurationDefault)")
     var config: String?
 
     /// Overrides the configuration's chip.
@@ -57,7 +57,6 @@ struct Run: AsyncParsableCommand {
 
     /// The labels of the 40-pin header's chip on the Pi models this supports.
     static let headerLabels = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
-    static let defaultConfig = Configuration.installedPath
 
     func validate() throws {
         guard (0...99).contains(realtimePriority) else {

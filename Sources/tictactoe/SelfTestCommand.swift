@@ -25,7 +25,7 @@ struct SelfTestCommand: ParsableCommand {
             1 when a fault was found.
             """)
 
-    @Option(help: "The configuration whose pin map to check. Default: \(Run.defaultConfig) if it exists, else the built-in default wiring.")
+    @Option(help: "The configuration whose pin map to check. \(configurationDefault)")
     var config: String?
 
     @Option(help: "The GPIO chip: path, name or label. Overrides the configuration.")

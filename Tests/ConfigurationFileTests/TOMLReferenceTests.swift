@@ -260,7 +260,7 @@ struct TOMLReferenceTests {
     /// BoardConfiguration holds the two equal).
     static let defaultFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(InstalledConfiguration.defaultFile)
+        .appendingPathComponent(InstalledConfiguration.projectCopy)
 
     @Test("the same files accepted and refused, with the same values, but for the forms refused by design",
           .timeLimit(.minutes(5)))

@@ -6,7 +6,7 @@ import Testing
 private let defaultText: String = {
     let file = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(InstalledConfiguration.defaultFile)
+        .appendingPathComponent(InstalledConfiguration.projectCopy)
     return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
 }()
 

@@ -3,7 +3,6 @@ import WiredBoard
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPIO
 import Presentation
 import Reactive
 import SimulatedGPIO

@@ -36,4 +36,22 @@ struct WebSocketHandshakeTests {
             #expect(refusal.text.contains(says))
         }
     }
+
+    @Test("a version the server does not speak is answered with its own (426), and HTTP/1.0 cannot upgrade")
+    func versions() throws {
+        let good = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        let eight = try RequestHead(parsing: Array("GET /ws HTTP/1.1\r\nHost: board\r\n\(good)Sec-WebSocket-Version: 8\r\n\r\n".utf8))
+        guard case .failure(let wrongVersion) = WebSocketHandshake.accept(eight) else {
+            Issue.record("version 8 was accepted")
+            return
+        }
+        #expect(wrongVersion.wantsVersion)
+        let old = try RequestHead(parsing: Array("GET /ws HTTP/1.0\r\nHost: board\r\n\(good)Sec-WebSocket-Version: 13\r\n\r\n".utf8))
+        guard case .failure(let tooOld) = WebSocketHandshake.accept(old) else {
+            Issue.record("an HTTP/1.0 upgrade was accepted")
+            return
+        }
+        #expect(tooOld.text.contains("HTTP/1.1"))
+        #expect(!tooOld.wantsVersion)
+    }
 }

@@ -96,7 +96,7 @@ public final class LocalAPI: ServicePart {
     ///   - socket: the listening socket and how to name it in the log, or `nil` for no API.
     ///   - historyFile: where the finished games are kept; `nil` keeps them in memory only.
     ///   - legacyHistoryFile: an older version's `history.json`, migrated into `historyFile`.
-    ///   - program: "tictactoe 0.4.0", for the hello.
+    ///   - program: "tictactoe" and ``ProgramVersion/current``, for the hello.
     public init(
         board: PlayingBoard, saving: Saving, socket: @escaping @Sendable () throws -> APIListener?,
         historyFile: String?, legacyHistoryFile: String? = nil, loop: any Scheduler, program: String, logger: ServiceLog
