@@ -321,8 +321,8 @@ public final class Gate: @unchecked Sendable {
         if let error = scanned.refusal {
             counts.withLock { $0.refused += 1 }
             events(.refused(error))
-            guard let (status, reason) = error.response else { return false }
-            connection.farewell = Self.lastResponse(status, reason, saying: "The board's web view cannot take this request: \(error).")
+            guard let (status, _) = error.response else { return false }
+            connection.farewell = Self.lastResponse(status, saying: "The board's web view cannot take this request: \(error).")
             connection.clientDone = true
             connection.headBegan = nil
             return true
@@ -395,10 +395,8 @@ public final class Gate: @unchecked Sendable {
     }
 
     /// The gate's own answer, the last on its connection: a plain sentence, then the close.
-    private static func lastResponse(_ status: Int, _ reason: String, saying sentence: String) -> [UInt8] {
-        let body = sentence + "\n"
-        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        return Array((head + body).utf8)
+    private static func lastResponse(_ status: Int, saying sentence: String) -> [UInt8] {
+        PageRoutes.text(status, sentence).encoded(closing: true)
     }
 
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
@@ -407,7 +405,7 @@ public final class Gate: @unchecked Sendable {
             if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
         }
         events(event)
-        let busy = Self.lastResponse(503, "Service Unavailable", saying: text)
+        let busy = Self.lastResponse(503, saying: text)
         _ = busy.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Self.closeGently(client)
     }

@@ -72,14 +72,9 @@ struct PageResponse: Sendable {
     var headers: [(String, String)]
     var body: [UInt8]
 
-    static let reasons = [
-        101: "Switching Protocols", 200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-        421: "Misdirected Request", 426: "Upgrade Required",
-    ]
-
     /// The head and the body; `closing` says the connection ends after it.
     func encoded(closing: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(Self.reasons[status] ?? "Status")\r\n"
+        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\n"
         if closing { head += "Connection: close\r\n" }
@@ -88,6 +83,6 @@ struct PageResponse: Sendable {
 
     /// The answer to a WebSocket's upgrade, which has no body.
     static func switching(accept: String) -> [UInt8] {
-        Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n".utf8)
+        Array("HTTP/1.1 101 \(HTTPStatus.reason(101))\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n".utf8)
     }
 }

@@ -82,7 +82,6 @@ final class PageServer: Sendable {
 
     /// HTTP/1.1 keeps a connection unless it says `close`; HTTP/1.0 only if it says `keep-alive`.
     static func keepsAlive(_ head: RequestHead) -> Bool {
-        let tokens = (head["connection"] ?? "").lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
-        return head.version == "HTTP/1.1" ? !tokens.contains("close") : tokens.contains("keep-alive")
+        head.version == "HTTP/1.1" ? !head.connectionOptions.contains("close") : head.connectionOptions.contains("keep-alive")
     }
 }

@@ -91,7 +91,7 @@ public final class WebService: Sendable {
             close(listener)
             throw .privateFolder(error.reason)
         }
-        let socket = folder + "/http.sock"
+        let socket = Self.serverSocket(in: folder)
         link = BoardLink(path: options.boardSocket, retry: options.retry)
         let link = link
         hub = PageHub(playing: options.playing) { link.send($0) }
@@ -100,6 +100,9 @@ public final class WebService: Sendable {
         server = PageServer(path: socket, routes: routes, sockets: PageSocket(hub: hub, now: options.now))
         gate = Gate(listeners: [listener], upstream: socket, limits: options.limits, now: options.now, events: options.gateEvents)
     }
+
+    /// The page server's socket, in the private folder only the gate reaches.
+    private static func serverSocket(in folder: String) -> String { folder + "/http.sock" }
 
     /// Pages open now.
     public var pageCount: Int { hub.pageCount }
@@ -110,7 +113,7 @@ public final class WebService: Sendable {
         defer {
             gate.stop()
             link.stop()
-            unlink(folder + "/http.sock")
+            unlink(Self.serverSocket(in: folder))
             rmdir(folder)
         }
         let listener = try server.listen()

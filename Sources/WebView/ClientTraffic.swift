@@ -49,12 +49,13 @@ public struct ClientTraffic: Sendable {
         /// The response the gate sends before closing, when the refusal came in a head (where
         /// the client waits for a response); `nil` for a WebSocket frame.
         public var response: (status: Int, reason: String)? {
-            switch self {
-            case .headTooLarge: (431, "Request Header Fields Too Large")
-            case .malformed: (400, "Bad Request")
-            case .body: (413, "Content Too Large")
+            let status: Int? = switch self {
+            case .headTooLarge: 431
+            case .malformed: 400
+            case .body: 413
             case .messageTooLarge, .fragmented, .unmasked, .frameKind, .reservedBits: nil
             }
+            return status.map { ($0, HTTPStatus.reason($0)) }
         }
     }
 

@@ -57,6 +57,11 @@ public struct RequestHead: Sendable, Hashable {
         }
     }
 
+    /// The `Connection` field's options, lower-cased ("keep-alive", "upgrade", "close").
+    public var connectionOptions: [String] {
+        (self["connection"] ?? "").lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
+    }
+
     /// The value of the field named `name` (any case), if it was sent.
     public subscript(name: String) -> String? {
         let key = name.lowercased()

@@ -16,8 +16,7 @@ public enum WebSocketHandshake {
     public static func accept(_ head: RequestHead) -> Result<String, Refusal> {
         guard head.version == "HTTP/1.1" else { return .failure(Refusal("a WebSocket's upgrade needs HTTP/1.1")) }
         guard head["upgrade"]?.lowercased() == "websocket" else { return .failure(Refusal("the Upgrade header must be websocket")) }
-        let connection = head["connection"]?.lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } } ?? []
-        guard connection.contains("upgrade") else { return .failure(Refusal("the Connection header must include Upgrade")) }
+        guard head.connectionOptions.contains("upgrade") else { return .failure(Refusal("the Connection header must include Upgrade")) }
         guard let key = head["sec-websocket-key"], Data(base64Encoded: key)?.count == 16 else {
             return .failure(Refusal("Sec-WebSocket-Key must be 16 bytes in base64"))
         }
