@@ -1,7 +1,8 @@
 import Synchronization
 
-/// A value guarded by a mutex, for short critical sections that never call out (never send an
-/// event or run a callback while holding it).
+/// A value guarded by a mutex, for short critical sections. The mutex is not recursive: a
+/// section must not reach the same `Protected` again, so what it calls (a property's `modify`
+/// runs its caller's closure here) must not send an event or run a callback that could.
 public final class Protected<State>: @unchecked Sendable {
     private let mutex = Mutex<Void>(())
     private var state: State

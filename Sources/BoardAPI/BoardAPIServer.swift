@@ -18,14 +18,14 @@ import Glibc
 /// - **Off the game loop.** Connections are accepted, read, parsed, encoded and written on a
 ///   thread of the server's own. The game loop only hands each new session state over
 ///   (``RemoteControl/observeStates(_:)``: a copy and, when the server is idle, one wake-up),
-///   the same cost for no client as for 32. Commands run on the loop one at a time per client:
+///   the same cost for no client as for the most it takes. Commands run on the loop one at a time per client:
 ///   a client's next line is read only once its command is answered.
 /// - **One message per change, in order.** Every client gets the states in the order the board
 ///   took them, each once; a state that shows the same as the last one sent is not sent, and
 ///   each new one is encoded once for every client. A client that does not read falls behind by
 ///   at most one state (the newest replaces one not yet begun); the game never waits for it.
 /// - **Bounded.** At most ``Limits/clients`` clients: the next one is sent a `bye` naming the
-///   limit and closed. A line over 4 KiB, not UTF-8, not JSON, or not a command gets an `error`
+///   limit and closed. A line over ``APIRequest/maximumLineLength``, not UTF-8, not JSON, or not a command gets an `error`
 ///   naming the problem and the connection stays usable; after ``Limits/badLinesInARow`` bad
 ///   lines in a row it is closed with a `bye`. A client that disconnects mid-line changes
 ///   nothing; one that shuts its sending side after its lines gets their replies, then is closed.
@@ -33,7 +33,7 @@ import Glibc
 ///   (its outbox has room: fewer than ``Outbox/byteLimit`` bytes and a few replies wait): a
 ///   client that sends faster than it reads is not read until it has read, and every reply it
 ///   asked for reaches it, in order. What a client can make the server hold is bounded in
-///   bytes: one read (16 KiB) of lines, and its outbox.
+///   bytes: one read (``readSize``) of lines, and its outbox.
 /// - ``stop()`` closes every connection and the listening socket and returns once the server's
 ///   thread has ended; the observation of the state ends on the game loop.
 public final class BoardAPIServer: @unchecked Sendable {
@@ -42,8 +42,8 @@ public final class BoardAPIServer: @unchecked Sendable {
     static let readSize = 16_384
 
     public struct Limits: Sendable, Hashable {
-        public var clients = 32
-        public var badLinesInARow = 16
+        public var clients: Int
+        public var badLinesInARow: Int
 
         public init(clients: Int = 32, badLinesInARow: Int = 16) {
             self.clients = clients

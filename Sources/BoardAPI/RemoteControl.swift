@@ -76,7 +76,7 @@ public final class RemoteControl: Sendable {
         let event: GameEvent?
         switch request {
         case .press(let cell):
-            guard let position = Position(keypadKey: cell) else { return .error(command, "there is no cell \(cell): press 1 to 9.") }
+            guard let position = Position(keypadKey: cell) else { return .error(command, "there is no cell \(cell): press \(APIRequest.cells.lowerBound) to \(APIRequest.cells.upperBound).") }
             event = firstEvent { remotePresses.send(position) }
         case .newGame: event = firstEvent { viewModel.newGame.apply() }
         case .abandon: event = firstEvent { viewModel.startOver.apply() }

@@ -210,7 +210,7 @@ struct Status: ParsableCommand {
 /// `tictactoe history [--json] [--script N]`.
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the running board's last games (the last 100 are kept), or one as a key script.",
+        abstract: "List the running board's last games (the last \(GameHistory.capacity) are kept), or one as a key script.",
         discussion: "Game 1 is the latest. --script N prints game N as keys that tictactoe simulate replays move for move (as two players: the computer's moves are keys too): tictactoe history --script 1 | tictactoe simulate")
 
     @OptionGroup var socket: SocketOptions
