@@ -79,7 +79,7 @@ def test_a_failed_part_and_an_overrun_stop_are_restarted_and_the_stop_deadline_f
 
 def test_the_socket_is_where_the_commands_look_and_only_for_the_tictactoe_group():
     text = SOCKET.read_text()
-    default = re.search(r'defaultPath = "([^"]+)"', (ROOT / "Sources/BoardAPI/UnixSocket.swift").read_text())
+    default = re.search(r'defaultPath = "([^"]+)"', (ROOT / "Sources/BoardProtocol/UnixSocket.swift").read_text())
     assert default and f"ListenStream={default.group(1)}" in text
     for line in ["SocketGroup=tictactoe", "SocketMode=0660", "WantedBy=sockets.target"]:
         assert line in text
