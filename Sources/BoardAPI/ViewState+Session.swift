@@ -5,14 +5,15 @@ import TicTacToe
 extension ViewState {
     /// What the board shows in `state`, as its API sends it: a pure function of the session.
     public init(_ state: SessionState, players: PlayerNames) {
-        let board = state.board
+        let board = state.board, appearance = Appearance(state)
         self.init(
             cells: board.markNames, starter: board.starter.rawValue, turn: board.turn?.rawValue,
             outcome: OutcomeName.of(board.outcome),
             winningLines: board.winningLines.map { line in line.positions.map(\.keypadKey) },
             flashing: state.flashing?.keypadKey, asleep: state.isAsleep, opponent: state.opponent.name,
             thinking: state.awaitsComputer, names: Names(players),
-            scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }))
+            scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
+            looks: appearance.cells.map(\.name), headline: appearance.headline.name)
     }
 
     /// The session this state shows, as far as it can be rebuilt: for a client that draws the
@@ -29,6 +30,7 @@ extension ViewState {
             board: board, nextStarter: starter.opponent, opponent: opponent, scores: scoresByOpponent))
         state.flashing = flashing.flatMap { Position(keypadKey: $0) }
         state.isAsleep = asleep
+        state.showsOpponent = headline == Headline.choosingOpponent(opponent).name
         return state
     }
 

@@ -31,6 +31,13 @@ public struct ViewState: Codable, Sendable, Hashable {
     public var names: Names
     /// The score of each pairing, by the opponent's name, every pairing listed.
     public var scores: [String: Tally]
+    /// How each cell looks, in reading order, by the names of the table of states
+    /// (docs/VIEWS.md): "empty", "x", "o-winning", "refused-empty", "x-offered", … A view draws
+    /// these and decides nothing of its own.
+    public var looks: [String]
+    /// What the board says as a whole, by the table's names: "x-to-move", "o-thinking",
+    /// "o-wins", "draw", "asleep", "choosing-opponent", …
+    public var headline: String
 
     public struct Names: Codable, Sendable, Hashable {
         public var x: String?
@@ -62,8 +69,10 @@ public struct ViewState: Codable, Sendable, Hashable {
 
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
-        opponent: String, thinking: Bool, names: Names, scores: [String: Tally]
+        opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String
     ) {
+        self.looks = looks
+        self.headline = headline
         self.cells = cells
         self.starter = starter
         self.turn = turn
@@ -92,5 +101,7 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(thinking, forKey: .thinking)
         try container.encode(names, forKey: .names)
         try container.encode(scores, forKey: .scores)
+        try container.encode(looks, forKey: .looks)
+        try container.encode(headline, forKey: .headline)
     }
 }

@@ -1,59 +1,119 @@
 import Lights
 import TicTacToe
 
-/// The game feedback table as one pure function: what the lights show for a session state.
+/// The LEDs' column of the table of states (docs/VIEWS.md): how each ``Appearance`` lights
+/// the matrix and the status LEDs, and so the frame for a session state. Pure.
+///
+/// Every state differs from every other in brightness or in time, not only in colour: X's marks
+/// full and steady, O's dim (with ``MarkStyle/colourAndBrightness``), a refused press a fast
+/// flicker, a win or a draw the slow blink, the status LEDs on the side of the player they
+/// stand for.
 public enum FrameRenderer {
     /// The colour of a player's marks and status LED.
     public static func color(of player: Player) -> LEDColor { player == .x ? .red : .green }
 
-    /// Marks in their player's colour (and brightness, by `marks`); an occupied cell just pressed
-    /// amber, at full brightness; once won, every winning line and the winner's LED blink; once
-    /// drawn, every cell and both LEDs blink; in play, the LED of the player to move is on.
-    /// Asleep, everything is dark. Just after the opponent gesture, the choice of opponent
-    /// (``frame(showing:marks:)``) instead of the game.
-    public static func frame(of state: SessionState, marks: MarkStyle = .colour) -> Frame {
-        guard !state.isAsleep else { return .dark }
-        if state.showsOpponent { return frame(showing: state.opponent, marks: marks) }
-        let board = state.board
+    /// How one cell's LED shows `appearance`, or `nil` for dark.
+    public static func light(of appearance: CellAppearance, marks: MarkStyle = .standard) -> Light? {
+        switch appearance {
+        case .empty: nil
+        case .mark(let player), .offered(let player):
+            Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: .steady)
+        case .winning(let player), .drawn(let player):
+            Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: .blink)
+        case .refused: Light(color: .amber, brightness: .full, pattern: .flicker)
+        }
+    }
+
+    /// How the X and O status LEDs show `headline` (`nil`: dark), and whether the matrix is dark
+    /// whatever its cells (asleep).
+    public static func statusLights(of headline: Headline, marks: MarkStyle = .standard) -> (x: Light?, o: Light?) {
+        func lit(_ player: Player, _ pattern: Light.Pattern) -> Light {
+            Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: pattern)
+        }
+        switch headline {
+        case .toMove(.x): return (lit(.x, .steady), nil)
+        case .toMove(.o), .thinking: return (nil, lit(.o, .steady))
+        case .won(.x): return (lit(.x, .blink), nil)
+        case .won(.o): return (nil, lit(.o, .blink))
+        case .draw: return (lit(.x, .blink), lit(.o, .blink))
+        case .asleep, .choosingOpponent, .unreachable: return (nil, nil)
+        }
+    }
+
+    /// Whether the LEDs are all dark for `headline`, whatever the cells: asleep, or no board.
+    public static func isDark(_ headline: Headline) -> Bool { headline == .asleep || headline == .unreachable }
+
+    /// What the lights show for `state` at this moment: its appearance, with the blink and the
+    /// flicker in the phases the state holds.
+    public static func frame(of state: SessionState, marks: MarkStyle = .standard) -> Frame {
+        frame(of: Appearance(state), phase: Light.Phase(blinkOn: state.blinkOn, flickerOn: state.flashLit), marks: marks)
+    }
+
+    /// What the lights show for `appearance` in `phase`.
+    public static func frame(of appearance: Appearance, phase: Light.Phase, marks: MarkStyle = .standard) -> Frame {
+        guard !isDark(appearance.headline) else { return .dark }
         var frame = Frame.dark
-        for position in Position.all {
-            guard let owner = board[position] else { continue }
-            let blinks: Bool
-            switch board.outcome {
-            case .inProgress: blinks = false
-            case .won(_, let lines): blinks = lines.contains(position)
-            case .draw: blinks = true
-            }
-            frame.cells.set(blinks && !state.blinkOn ? .off : color(of: owner), marks.brightness(of: owner), at: position.index)
+        for (index, cell) in appearance.cells.enumerated() {
+            guard let light = light(of: cell, marks: marks), light.isOn(in: phase) else { continue }
+            frame.cells.set(light.color, light.brightness, at: index)
         }
-        if let flashing = state.flashing { frame.cells[flashing.index] = .amber }
-        switch board.outcome {
-        case .inProgress(let next):
-            frame.xStatus = next == .x
-            frame.oStatus = next == .o
-        case .won(let winner, _):
-            frame.xStatus = winner == .x && state.blinkOn
-            frame.oStatus = winner == .o && state.blinkOn
-        case .draw:
-            frame.xStatus = state.blinkOn
-            frame.oStatus = state.blinkOn
-        }
+        let status = statusLights(of: appearance.headline, marks: marks)
+        frame.xStatus = status.x?.isOn(in: phase) ?? false
+        frame.oStatus = status.o?.isOn(in: phase) ?? false
         frame.xStatusBrightness = marks.brightness(of: .x)
         frame.oStatusBrightness = marks.brightness(of: .o)
         return frame
     }
 
-    /// The choice of opponent, for a moment after the gesture: one cell of each colour for two
-    /// players; for the computer, as many of its (O's) cells as its level, in reading order.
-    public static func frame(showing opponent: Opponent, marks: MarkStyle = .colour) -> Frame {
-        var frame = Frame.dark
-        switch opponent {
-        case .person:
-            frame.cells.set(color(of: .x), marks.brightness(of: .x), at: 0)
-            frame.cells.set(color(of: .o), marks.brightness(of: .o), at: 2)
-        case .computer(let level):
-            for index in 0..<level.rawValue { frame.cells.set(color(of: .o), marks.brightness(of: .o), at: index) }
+    /// The choice of opponent as the matrix shows it after the gesture.
+    public static func frame(showing opponent: Opponent, marks: MarkStyle = .standard) -> Frame {
+        frame(of: Appearance(cells: Appearance.offering(opponent), headline: .choosingOpponent(opponent)), phase: .lit, marks: marks)
+    }
+}
+
+/// How one LED shows an appearance: its colour, its brightness and its pattern in time.
+public struct Light: Sendable, Hashable {
+    public var color: LEDColor
+    public var brightness: Brightness
+    public var pattern: Pattern
+
+    /// An LED's pattern in time, the cue that needs no colour.
+    public enum Pattern: String, Sendable, Hashable, CaseIterable {
+        /// Lit all the time.
+        case steady
+        /// On and off every ``GameTimings/blinkHalfPeriod``: the end of a game.
+        case blink
+        /// On and off every ``GameTimings/flickerHalfPeriod``, for ``GameTimings/illegalFlash``:
+        /// a refused press, several times faster than the blink.
+        case flicker
+    }
+
+    /// Where the blink and the flicker stand at one moment.
+    public struct Phase: Sendable, Hashable {
+        public var blinkOn: Bool
+        public var flickerOn: Bool
+
+        public init(blinkOn: Bool, flickerOn: Bool) {
+            self.blinkOn = blinkOn
+            self.flickerOn = flickerOn
         }
-        return frame
+
+        /// Both on: what a still picture of each state shows.
+        public static let lit = Phase(blinkOn: true, flickerOn: true)
+    }
+
+    public init(color: LEDColor, brightness: Brightness, pattern: Pattern) {
+        self.color = color
+        self.brightness = brightness
+        self.pattern = pattern
+    }
+
+    /// Whether the LED is lit in `phase`.
+    public func isOn(in phase: Phase) -> Bool {
+        switch pattern {
+        case .steady: true
+        case .blink: phase.blinkOn
+        case .flicker: phase.flickerOn
+        }
     }
 }

@@ -17,6 +17,7 @@ final class GameSession: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let timings: GameTimings
     private var flashTimer: (any Disposable)?
+    private var flickerTimer: (any Disposable)?
     private var blinkTimer: (any Disposable)?
     private var idleTimer: (any Disposable)?
     private var showTimer: (any Disposable)?
@@ -36,6 +37,7 @@ final class GameSession: @unchecked Sendable {
 
     deinit {
         flashTimer?.dispose()
+        flickerTimer?.dispose()
         blinkTimer?.dispose()
         idleTimer?.dispose()
         showTimer?.dispose()
@@ -47,10 +49,7 @@ final class GameSession: @unchecked Sendable {
         let (event, facts) = state.modify { state in (state.press(press), TimedFacts(state)) }
         switch event {
         case .refused, .computersTurn:
-            flashTimer?.dispose()
-            flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
-                self?.state.modify { $0.endFlash() }
-            }
+            startFlash()
         case .moved, .wokeUp:
             cancelFlash()
             followState(facts)
@@ -96,9 +95,23 @@ final class GameSession: @unchecked Sendable {
         if idleTimer == nil { armIdleTimer() }
     }
 
+    /// The refused press's flicker: on and off every half period, then over after the flash.
+    private func startFlash() {
+        cancelFlash()
+        flickerTimer = scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
+            self?.state.modify { $0.toggleFlash() }
+        }
+        flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
+            self?.cancelFlash()
+            self?.state.modify { $0.endFlash() }
+        }
+    }
+
     private func cancelFlash() {
         flashTimer?.dispose()
         flashTimer = nil
+        flickerTimer?.dispose()
+        flickerTimer = nil
     }
 
     /// Starts or stops the state's timers to match it: a dark board has none running.

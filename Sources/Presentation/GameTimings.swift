@@ -1,7 +1,10 @@
 /// How long the view model's animations and timeouts last.
 public struct GameTimings: Sendable, Hashable {
-    /// How long an occupied cell flashes amber after it is pressed.
+    /// How long a refused press flickers its cell amber.
     public var illegalFlash: Duration
+    /// Half a flicker period of a refused press: fast enough to read as unlike the blink (eight
+    /// times its rate) and unlike a steady mark, slow enough for an eye to follow (10 Hz).
+    public var flickerHalfPeriod: Duration
     /// Half a blink period: on this long, then off this long.
     public var blinkHalfPeriod: Duration
     /// How long without any press before the lights go to sleep.
@@ -16,8 +19,10 @@ public struct GameTimings: Sendable, Hashable {
         blinkHalfPeriod: Duration = .milliseconds(400),
         idleSleep: Duration = .seconds(300),
         computerThinking: Duration = .milliseconds(600),
-        opponentShown: Duration = .milliseconds(1500)
+        opponentShown: Duration = .milliseconds(1500),
+        flickerHalfPeriod: Duration = .milliseconds(50)
     ) {
+        self.flickerHalfPeriod = flickerHalfPeriod
         self.illegalFlash = illegalFlash
         self.blinkHalfPeriod = blinkHalfPeriod
         self.idleSleep = idleSleep

@@ -102,7 +102,7 @@ public final class GameViewModel: Sendable {
     ///   - random: the computer's source of chance; seed it to replay a game.
     public convenience init(
         positions: Signal<Position>, remotePositions: Signal<Position> = .never, timings: GameTimings = GameTimings(), scheduler: any Scheduler,
-        firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(), marks: MarkStyle = .colour,
+        firstStarter: Player = .x, opponent: Opponent = .person, players: PlayerNames = PlayerNames(), marks: MarkStyle = .standard,
         random: SeededRandom = SeededRandom()
     ) {
         self.init(
@@ -115,7 +115,7 @@ public final class GameViewModel: Sendable {
     /// it had ended), the next starter and the score.
     public init(
         positions: Signal<Position>, remotePositions: Signal<Position> = .never, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
-        scheduler: any Scheduler, players: PlayerNames = PlayerNames(), marks: MarkStyle = .colour, random: SeededRandom = SeededRandom()
+        scheduler: any Scheduler, players: PlayerNames = PlayerNames(), marks: MarkStyle = .standard, random: SeededRandom = SeededRandom()
     ) {
         let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
         self.session = session

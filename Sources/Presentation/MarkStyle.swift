@@ -9,6 +9,9 @@ public enum MarkStyle: String, Sendable, Hashable, CaseIterable {
     /// player who sees no colour.
     case colourAndBrightness = "colour-and-brightness"
 
+    /// How every entry point shows marks unless told otherwise: readable without colour.
+    public static let standard = MarkStyle.colourAndBrightness
+
     /// How bright `player`'s marks and status LED show.
     public func brightness(of player: Player) -> Brightness {
         self == .colourAndBrightness && player == .o ? .dim : .full

@@ -15,8 +15,10 @@ public struct SessionState: Sendable, Hashable {
     public var opponent: Opponent
     /// The score of each pairing: two players, and against each level of the computer.
     public var scores: Scoreboard
-    /// An occupied cell that was just pressed, shown amber.
+    /// A cell whose press was just refused: it flickers amber.
     public var flashing: Position?
+    /// The phase of the refused press's flicker: on or off.
+    public var flashLit: Bool
     /// The phase of the end-of-game blink: on or off.
     public var blinkOn: Bool
     /// The lights have gone dark after a long idle spell.
@@ -31,6 +33,7 @@ public struct SessionState: Sendable, Hashable {
         opponent = snapshot.opponent
         scores = Scoreboard(snapshot.scores)
         flashing = nil
+        flashLit = true
         blinkOn = true
         isAsleep = false
         showsOpponent = false
@@ -68,7 +71,7 @@ public struct SessionState: Sendable, Hashable {
         if opponent.level != nil {
             switch press {
             case .person(let position) where mover == .o:
-                flashing = position
+                refuse(position)
                 return .computersTurn(position)
             case .computer(let position) where mover == .x:
                 return .ignored(position)
@@ -78,7 +81,7 @@ public struct SessionState: Sendable, Hashable {
         do {
             board = try board.playing(press.position)
         } catch {
-            flashing = press.position
+            refuse(press.position)
             return .refused(press.position, error)
         }
         flashing = nil
@@ -115,7 +118,18 @@ public struct SessionState: Sendable, Hashable {
     public mutating func endShowingOpponent() { showsOpponent = false }
 
     /// The amber flash is over.
-    public mutating func endFlash() { flashing = nil }
+    public mutating func endFlash() {
+        flashing = nil
+        flashLit = true
+    }
+
+    /// The flicker's next phase.
+    public mutating func toggleFlash() { flashLit.toggle() }
+
+    private mutating func refuse(_ position: Position) {
+        flashing = position
+        flashLit = true
+    }
 
     /// The blink's next phase.
     public mutating func toggleBlink() { blinkOn.toggle() }

@@ -22,7 +22,7 @@ public struct BoardSettings: Sendable, Hashable {
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
         scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
-        marks: MarkStyle = .colourAndBrightness
+        marks: MarkStyle = .standard
     ) {
         self.opponent = opponent
         self.marks = marks

@@ -1,0 +1,158 @@
+import TicTacToe
+
+/// What a session state shows, in the words every view draws from: the LEDs
+/// (``FrameRenderer``), the terminal (`BoardRenderer`) and the page (the `looks` and
+/// `headline` of the board's API). The one definition of what each state looks like; each view
+/// only chooses how to draw each appearance in its own medium, and docs/VIEWS.md lists them all
+/// (`StateTable`, tested against it).
+///
+/// Pure: a function of the state, nothing else.
+public struct Appearance: Sendable, Hashable {
+    /// The nine cells, in reading order.
+    public var cells: [CellAppearance]
+    /// What the board says as a whole: whose turn, how it ended, asleep, the choice of opponent.
+    public var headline: Headline
+
+    public init(cells: [CellAppearance], headline: Headline) {
+        self.cells = cells
+        self.headline = headline
+    }
+
+    /// What `state` shows. Asleep, the cells keep their appearance (a view that stays lit, the
+    /// page, still shows the game) and the headline says so (the LEDs go dark).
+    public init(_ state: SessionState) {
+        if state.showsOpponent && !state.isAsleep {
+            self.init(cells: Self.offering(state.opponent), headline: .choosingOpponent(state.opponent))
+            return
+        }
+        let board = state.board
+        var cells = Position.all.map { position -> CellAppearance in
+            guard let owner = board[position] else { return .empty }
+            switch board.outcome {
+            case .inProgress: return .mark(owner)
+            case .won(_, let lines): return lines.contains(position) ? .winning(owner) : .mark(owner)
+            case .draw: return .drawn(owner)
+            }
+        }
+        if let flashing = state.flashing { cells[flashing.index] = .refused(board[flashing]) }
+        self.init(cells: cells, headline: Headline(state))
+    }
+
+    /// The choice of opponent, for a moment after it is made: one cell of each player for two
+    /// players; for the computer, as many of O's cells as its level, in reading order.
+    public static func offering(_ opponent: Opponent) -> [CellAppearance] {
+        var cells = [CellAppearance](repeating: .empty, count: 9)
+        switch opponent {
+        case .person:
+            cells[0] = .offered(.x)
+            cells[2] = .offered(.o)
+        case .computer(let level):
+            for index in 0..<level.rawValue { cells[index] = .offered(.o) }
+        }
+        return cells
+    }
+}
+
+/// What one cell shows.
+public enum CellAppearance: Sendable, Hashable, CaseIterable {
+    case empty
+    /// A player's mark, in a game in progress or off the winning lines of a won one.
+    case mark(Player)
+    /// A mark on a line the winner completed.
+    case winning(Player)
+    /// A mark of a drawn game.
+    case drawn(Player)
+    /// A refused press, for ``GameTimings/illegalFlash``: on an empty cell (`nil`, in the
+    /// computer's turn) or on a mark.
+    case refused(Player?)
+    /// A cell standing for a player in the choice of opponent.
+    case offered(Player)
+
+    public static let allCases: [CellAppearance] =
+        [.empty] + Player.allCases.map(Self.mark) + Player.allCases.map(Self.winning) + Player.allCases.map(Self.drawn)
+        + [.refused(nil)] + Player.allCases.map(Self.refused) + Player.allCases.map(Self.offered)
+
+    /// The appearance's name in the board's API and the page's class: "empty", "x", "o-winning",
+    /// "refused-empty", "refused-x", "x-offered", …
+    public var name: String {
+        switch self {
+        case .empty: "empty"
+        case .mark(let player): player.rawValue.lowercased()
+        case .winning(let player): "\(player.rawValue.lowercased())-winning"
+        case .drawn(let player): "\(player.rawValue.lowercased())-drawn"
+        case .refused(nil): "refused-empty"
+        case .refused(let player?): "refused-\(player.rawValue.lowercased())"
+        case .offered(let player): "\(player.rawValue.lowercased())-offered"
+        }
+    }
+
+    /// The mark in the cell, if any (a refused press on a mark keeps it).
+    public var mark: Player? {
+        switch self {
+        case .empty, .refused(nil): nil
+        case .mark(let player), .winning(let player), .drawn(let player), .refused(let player?), .offered(let player): player
+        }
+    }
+
+    /// In a sentence: "empty", "X", "X, on the winning line", "a refused press on X", …
+    public var words: String {
+        switch self {
+        case .empty: "empty"
+        case .mark(let player): player.rawValue
+        case .winning(let player): "\(player.rawValue), on the winning line"
+        case .drawn(let player): "\(player.rawValue), in a drawn game"
+        case .refused(nil): "a refused press on an empty cell"
+        case .refused(let player?): "a refused press on \(player.rawValue)"
+        case .offered(let player): "\(player.rawValue), in the choice of opponent"
+        }
+    }
+}
+
+/// What the board says as a whole.
+public enum Headline: Sendable, Hashable {
+    /// A person's turn: X's, or O's against a second player.
+    case toMove(Player)
+    /// O's turn against the computer: its move comes after ``GameTimings/computerThinking``.
+    case thinking
+    case won(Player)
+    case draw
+    /// The lights went dark after ``GameTimings/idleSleep``; a press wakes them.
+    case asleep
+    /// The opponent was just chosen: the cells show who, for ``GameTimings/opponentShown``.
+    case choosingOpponent(Opponent)
+    /// A remote view (`tictactoe watch`, the page) cannot reach the board. The board itself
+    /// never is in this state; its lights are dark when its service is not running.
+    case unreachable
+
+    /// The headline of `state` (the choice of opponent aside: ``Appearance/init(_:)``).
+    public init(_ state: SessionState) {
+        if state.isAsleep {
+            self = .asleep
+            return
+        }
+        switch state.board.outcome {
+        case .inProgress(let next): self = state.awaitsComputer ? .thinking : .toMove(next)
+        case .won(let winner, _): self = .won(winner)
+        case .draw: self = .draw
+        }
+    }
+
+    /// One of each kind, for the table of states (one opponent stands for the choice).
+    public static let examples: [Headline] =
+        Player.allCases.map(Self.toMove) + [.thinking] + Player.allCases.map(Self.won)
+        + [.draw, .asleep] + Opponent.allCases.map(Self.choosingOpponent) + [.unreachable]
+
+    /// The headline's name in the board's API: "x-to-move", "o-thinking", "x-wins", "draw",
+    /// "asleep", "choosing-opponent", "unreachable".
+    public var name: String {
+        switch self {
+        case .toMove(let player): "\(player.rawValue.lowercased())-to-move"
+        case .thinking: "o-thinking"
+        case .won(let player): "\(player.rawValue.lowercased())-wins"
+        case .draw: "draw"
+        case .asleep: "asleep"
+        case .choosingOpponent: "choosing-opponent"
+        case .unreachable: "unreachable"
+        }
+    }
+}
