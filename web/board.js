@@ -34,7 +34,8 @@ const lookWords = {
   "x-offered": "X, in the choice of opponent",
   "o-offered": "O, in the choice of opponent",
 };
-// How many of the last things said the log keeps on the page (a screen reader has heard each).
+// How many of the last things said the log keeps on the page (a screen reader has heard each),
+// unless more came at once.
 const saidKept = 3;
 
 function nameOf(mark, state) {
@@ -71,13 +72,16 @@ function headlineText(headline, state) {
   }
 }
 
-// Adds to the log: a screen reader says each addition once, in order; the oldest go.
-function say(text) {
+// Adds to the log, in order: a screen reader says each addition once. The oldest items go to
+// make room, but never one added in the same turn: removed before it was said, it is never said.
+function say(...texts) {
   const log = $("said");
-  const item = document.createElement("p");
-  item.textContent = text;
-  log.append(item);
-  while (log.childElementCount > saidKept) log.firstElementChild.remove();
+  while (log.childElementCount > 0 && log.childElementCount + texts.length > saidKept) log.firstElementChild.remove();
+  for (const text of texts) {
+    const item = document.createElement("p");
+    item.textContent = text;
+    log.append(item);
+  }
 }
 
 function send(message) {
@@ -116,7 +120,7 @@ function drawState(state, previous) {
   showHeadline(state.headline, state);
   $("opponent").value = state.opponent;
   drawScores(state);
-  if (previous) happenings(state, previous).forEach(say);
+  if (previous) say(...happenings(state, previous));
   if (state.outcome !== "playing" && (!previous || previous.outcome === "playing")) send({ command: "history" });
 }
 
