@@ -190,9 +190,11 @@ BOARD_BOX = """(() => { const r = document.getElementById("board").getBoundingCl
   return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height, scale: 1}; })()"""
 
 
-def see_without_colour_or_motion(page):
-    """The page as the eye sees it: reduced motion asked for, and every colour removed."""
-    page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+def see_without_colour_or_motion(page, scheme="light"):
+    """The page as the eye sees it: reduced motion asked for, and every colour removed; in the
+    light colour scheme (headless Chromium's) or the dark one."""
+    page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"},
+                                                          {"name": "prefers-color-scheme", "value": scheme}]})
     # Set through the CSS object model, which the page's Content-Security-Policy allows.
     page.evaluate("document.documentElement.style.filter = 'grayscale(1)'")
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")

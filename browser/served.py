@@ -164,14 +164,14 @@ class Client:
 
 
 class Web:
-    """tictactoe-web on a free port of loopback."""
+    """tictactoe-web on a free port of loopback, serving the page in `page` (this tree's)."""
 
-    def __init__(self, folder, board, allow="play"):
+    def __init__(self, folder, board, allow="play", page=ROOT / "web"):
         assert (BIN / "tictactoe-web").exists(), f"{BIN / 'tictactoe-web'} is missing: build it first"
         self.log = pathlib.Path(folder) / "web.log"
         self.process = subprocess.Popen(
             [BIN / "tictactoe-web", "--socket", board.socket, "--listen", "127.0.0.1:0", "--allow", allow,
-             "--page", ROOT / "web", "--config", ROOT / "Hardware" / "tictactoe.toml"],
+             "--page", page, "--config", ROOT / "Hardware" / "tictactoe.toml"],
             stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
         line = self.process.stdout.readline()
         assert "the board's page is at " in line, line + self.log.read_text()

@@ -15,6 +15,7 @@ board's own names for what it shows (`looks`, `headline`). Driven on the real bo
 Grayscale screenshots of a double win, a draw and a refused press go to
 test-results/browser/monochrome/."""
 
+import difflib
 import json
 import os
 import pathlib
@@ -216,6 +217,9 @@ def test_every_state_of_the_table_reads_the_same_without_colour_or_motion(browse
     state = look("double-win", [(cell, "x-winning") for cell in [7, 8, 9, 5, 2]] + [(4, "o"), (1, "o")])
     assert sorted(map(sorted, state["winningLines"])) == [[2, 5, 8], [7, 8, 9]]
     assert state["headline"] == "x-wins"
+    monochrome.see_without_colour_or_motion(eye.page, scheme="dark")  # another fill for empty cells
+    look("double-win-dark")
+    monochrome.see_without_colour_or_motion(eye.page)
 
     client.command("new-game")  # O starts the next game: it ends in a draw
     assert look()["headline"] == "o-to-move"
@@ -434,10 +438,14 @@ def test_a_seeded_soak_of_random_games_reads_the_same_without_colour(browser, se
 
     misread = [(d["state"], monochrome.from_dom(d)) for d in drawn if monochrome.from_dom(d) != names(d["state"])]
     assert not misread, f"{len(misread)} of {len(drawn)} states misread from the DOM, the first: {misread[0]}"
-    # The page drew every state the board sent, in order (each client is sent each change).
+    # The page drew the states the board sent, in order. Each client is sent each change, but one
+    # that falls behind has a state not yet sent replaced by the newest (docs/API.md): the web
+    # view's link and this client may each, rarely, miss one the other saw.
     sent = [json.dumps(state, sort_keys=True) for state in client.states]
     shown = [json.dumps(d["state"], sort_keys=True) for d in drawn]
-    assert shown[-len(sent):] == sent, "the page skipped or reordered states"
+    matched = sum(block.size for block in difflib.SequenceMatcher(None, shown, sent, autojunk=False).get_matching_blocks())
+    missed = len(sent) - matched
+    assert missed <= max(2, len(sent) // 1000), f"the page did not draw {missed} of the {len(sent)} states the board sent"
     looks = {look for d in drawn for look in d["state"]["looks"]}
     headlines = {d["state"]["headline"] for d in drawn}
     if games >= 1000:  # a shorter soak (SOAK_GAMES) may miss the rarer states
@@ -446,7 +454,8 @@ def test_a_seeded_soak_of_random_games_reads_the_same_without_colour(browser, se
             assert soak.counts[what] > 0, f"no {what} in the soak: {soak.counts}"
     print_margins(eye.read_states)
     print(f"\nsoak (seed {seed}): {soak.counts}; {len(drawn)} state messages read from the DOM, all as the board "
-          f"sent them; {len(eye.read_states)} grayscale screenshots read, all right; {took:.0f} s")
+          f"sent them ({missed} of the {len(sent)} this client saw not drawn); {len(eye.read_states)} grayscale "
+          f"screenshots read, all right; {took:.0f} s")
 
 
 # The live region -----------------------------------------------------------------------------
@@ -493,9 +502,10 @@ def test_the_live_region_says_what_happened_in_order_each_once(browser, served):
     moves([1, 5, 9, 2, 8, 7, 3, 6, 4])
     expected.append("A draw.")
     assert client.latest["outcome"] == "draw", client.latest
-    said = wait(lambda: (lambda items: items if len(items) >= len(expected) else None)(page.evaluate("window.saidItems")),
-                f"the live region to say {len(expected)} things")
-    assert said == expected
+    try:
+        wait(lambda: len(page.evaluate("window.saidItems")) >= len(expected), f"the live region to say {len(expected)} things")
+    finally:
+        assert page.evaluate("window.saidItems") == expected
     # Nothing more comes.
     client.command("status")
     assert page.evaluate("window.saidItems") == expected
