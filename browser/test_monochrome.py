@@ -10,10 +10,12 @@ board's own names for what it shows (`looks`, `headline`). Driven on the real bo
 - a seeded soak of random games (SOAK_GAMES, default 1,000; SOAK_SEED), read from the DOM at
   every state message the page draws and from a screenshot every 20th state;
 - the eye itself, shown blind to a cue the page does not draw;
-- the live region: what it adds, in order, is what happened, each once.
+- the end of a game's blink: the fill only, a few times, and never under reduced motion;
+- the live region: what a screen reader hears of it, in order, is what happened, each once;
+- the PNG reader, on every filter.
 
-Grayscale screenshots of a double win, a draw and a refused press go to
-test-results/browser/monochrome/."""
+Grayscale screenshots of a double win (in both colour schemes), a draw, a refused press and a
+board out of reach go to test-results/browser/monochrome/."""
 
 import difflib
 import json
