@@ -23,8 +23,8 @@ RESULTS = ROOT / "test-results" / "appliance"
 X_CENTRE_O_CORNER = "g . .|. R .|. . .|X:on O:off"
 AFTER_THIRD_MOVE = "g . .|. R .|. . R|X:off O:dim"
 PAGE_CELLS = """[7, 8, 9, 4, 5, 6, 1, 2, 3].map((n) => {
-  const cell = document.querySelector(`.cell[data-cell="${n}"]`);
-  return cell.classList.contains("x") ? "X" : cell.classList.contains("o") ? "O" : ".";
+  const mark = (document.querySelector(`.cell[data-cell="${n}"]`).dataset.look || "").match(/^(?:refused-)?([xo])(?:-|$)/);
+  return mark ? mark[1].toUpperCase() : ".";
 }).join("")"""
 
 
