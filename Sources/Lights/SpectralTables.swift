@@ -10,8 +10,8 @@
 /// Laboratory (CVRL, UCL) tabulates them at 1 nm; taken at every fifth nm, to CVRL's six
 /// significant figures. One family throughout: the normal eye's V* and the dichromats' single
 /// cones agree about the same eye, so that a ratio within one eye means the same in each.
-/// `Tests/LightsTests/test_spectral_tables.py` compares every value here with the copy that
-/// the `colour-science` package ships (`make unit-test` runs it).
+/// `spectral/test_spectral_tables.py` compares every value here with the copy that the
+/// `colour-science` package ships (`make spectral-test`, part of `make test`).
 enum SpectralTables {
     /// The first and last wavelength tabulated, and the step, in nm.
     static let first = 490.0
