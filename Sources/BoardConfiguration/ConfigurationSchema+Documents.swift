@@ -36,7 +36,7 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
-        case .opponent, .marks: text += " Allowed: \(key.allowed)."
+        case .opponent, .marks, .figure: text += " Allowed: \(key.allowed)."
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break
         }

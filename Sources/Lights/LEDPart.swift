@@ -7,6 +7,10 @@ public struct LEDDie: Sendable, Hashable {
     /// part are rated at.
     public var luminousIntensity: Double
 
+    /// The luminous intensities a die of a 5 mm indicator LED can be rated at, mcd: a faint
+    /// low-current part to the brightest.
+    public static let intensities: ClosedRange<Double> = 1...100_000
+
     public init(dominantWavelength: Double, luminousIntensity: Double) {
         self.dominantWavelength = dominantWavelength
         self.luminousIntensity = luminousIntensity
@@ -37,6 +41,11 @@ public struct LEDPart: Sendable, Hashable {
     public enum Die: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case red, green
         public var description: String { rawValue }
+
+        /// The dominant wavelengths, nm, that a die of this colour has: orange-red (600) to
+        /// deep red (700), and blue-green (490, an InGaN "pure green") to yellow-green (580, a
+        /// GaP green); within ``Eye/wavelengths``, and apart, so that red is the longer.
+        public var wavelengths: ClosedRange<Double> { self == .red ? 600...700 : 490...580 }
     }
 
     public var red: LEDDie
