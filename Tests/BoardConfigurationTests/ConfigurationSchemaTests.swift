@@ -187,3 +187,14 @@ struct ConfigurationSchemaTests {
         }
     }
 }
+
+@Suite("The dim cue's table")
+struct DimCueTableTests {
+    @Test("docs/CONFIGURATION.md's table of X's light over O's per eye is the one the defaults give")
+    func documented() {
+        let document = repositoryFile("docs/CONFIGURATION.md")
+        #expect(document.contains(ConfigurationSchema.dimCueTable), "paste into docs/CONFIGURATION.md:\n\(ConfigurationSchema.dimCueTable)")
+        // (Each eye's figure at least the margin: DimCycleTests.)
+        #expect(document.contains("lit \(BoardSettings().dimCycle)"), "the prose names the default cycle")
+    }
+}

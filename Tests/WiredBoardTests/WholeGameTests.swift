@@ -110,7 +110,7 @@ struct WholeGameTests {
         #expect(tap(p(2, 0)) == ". . .\n. . .\ng . .\nX:on O:off")
     }
 
-    @Test("a new game with O to start, nothing lit but O's dim LED: the loop wakes 333 times a second for the LED's pulse, not 2,000 for a row scan")
+    @Test("a new game with O to start, nothing lit but O's dim LED: the loop wakes twice a dim cycle for the LED's pulse (222 times a second by default), not 2,000 for a row scan")
     func oToStartIsNotScanned() {
         tap(p(1, 1))
         tap(p(0, 0))
@@ -121,8 +121,11 @@ struct WholeGameTests {
         #expect(board.lights.isPulsing && !board.lights.isScanning)
         let actions = scheduler.completedActions
         scheduler.advance(by: .seconds(1))
-        // Two a 6 ms cycle at the default 0.5 ms row period (a scan: one every row period).
-        #expect((332...336).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) actions")
+        // Two a dim cycle: its frames of three rows at the default 0.5 ms row period (a scan: one
+        // every row period).
+        let settings = BoardSettings(), cycle = settings.scanRowPeriod * 3 * settings.dimCycle.frames
+        let perSecond = Int((2 * (Duration.seconds(1) / cycle)).rounded(.down))
+        #expect((perSecond - 1...perSecond + 3).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) actions")
         #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:off O:dim")
         #expect(tap(p(2, 2)) == ". . .\n. . .\n. . g\nX:on O:off")
         #expect(board.lights.isScanning && !board.lights.isPulsing)
