@@ -254,6 +254,40 @@ struct GameBoardStartTests {
         }
     }
 
+    @Test("LEDs whose green is ten times the default's need a dim cycle the default row period cannot refresh: refused, saying why; their own cycle is the scan's once it can")
+    func cycleFromTheLEDs() throws {
+        var settings = BoardSettings()
+        settings.leds.green.luminousIntensity *= 10
+        #expect(settings.dimCycle.frames > BoardSettings().dimCycle.frames)
+        #expect {
+            _ = try GameBoard(chip: SimulatedChip(clock: scheduler), settings: settings, scheduler: scheduler)
+        } throws: { error in
+            (error as? BoardError)?.description.contains("(\(settings.dimCycle), as these LEDs need") == true
+        }
+        // At the longest row period the cycle allows, the board starts and lights O one frame in that many.
+        settings.scanRowPeriod = settings.longestScanRow
+        let chip = SimulatedChip(clock: scheduler)
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        board.start()
+        let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler, dimCycle: settings.dimCycle)
+        person.tap(Position.all[4])
+        scheduler.advance(by: .milliseconds(200))
+        person.tap(Position.all[0])
+        scheduler.advance(by: .milliseconds(200))
+        #expect(person.seenFrame.description.hasPrefix("g . .\n. R ."), "\(person.seenFrame)")
+        #expect(settings.slowestRefreshRate >= Double(BoardSettings.minimumFrameRate))
+        // O's mark comes on once a cycle: the scan's frames a second over the cycle's frames.
+        let before = chip.outputHistory.count
+        scheduler.advance(by: .seconds(1))
+        var onsets = 0, wasOn = true
+        for write in chip.outputHistory.dropFirst(before) {
+            let on = settings.pins.cellColors(at: write.levels)[0] == .green
+            if on && !wasOn { onsets += 1 }
+            wasOn = on
+        }
+        #expect(abs(Double(onsets) - settings.slowestRefreshRate) <= 2, "\(onsets) a second, \(settings.slowestRefreshRate) expected")
+    }
+
     @Test("a released board frees its view model and pad: no retain cycles")
     func noCycles() throws {
         let chip = SimulatedChip(clock: scheduler)
