@@ -110,7 +110,7 @@ struct ConfigurationReader {
         let scanRow = ConfigurationSchema.scanRow, marks = ConfigurationSchema.marks
         let us = ConfigurationSchema.TimeUnit.microseconds, cycle = settings.dimCycle
         let intensities = LEDPart.Die.allCases.map { ConfigurationSchema.intensity($0).path }.joined(separator: " and ")
-        let why = "\(scanRow.path) (\(us.count(of: settings.scanRowPeriod)) µs) refreshes O's dim marks only \(Int(settings.slowestRefreshRate)) times a second, and they flicker below \(BoardSettings.minimumFrameRate): with these LEDs O must be lit one frame in \(cycle.frames) for X's light to be \(ConfigurationSchema.written(DimCycle.margin)) times O's to every eye (to a \(DimCycle.hardestEye(with: settings.leds)) eye's most of all)."
+        let why = "\(scanRow.path) (\(us.count(of: settings.scanRowPeriod)) µs) refreshes O's dim marks only \(Int(settings.slowestRefreshRate)) times a second, and they flicker below \(BoardSettings.minimumFrameRate): with these LEDs O must be lit one frame in \(cycle.frames) for X's light to be \(ConfigurationSchema.written(DimCycle.margin)) times O's to every eye (a \(DimCycle.hardestEye(with: settings.leds)) eye needs the most)."
         let otherwise = "LEDs whose red is brighter beside their green (\(intensities), as their datasheet rates them), or \(marks.path) = \"\(MarkStyle.colour.rawValue)\"."
         guard case .duration(_, _, let range, _) = scanRow.value, us.count(of: settings.longestScanRow) >= range.lowerBound else {
             throw error(scanRow.path, "\(why) Not even the shortest \(scanRow.path) is short enough for that: use \(otherwise)")
