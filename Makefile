@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -53,11 +53,16 @@ deb: setup-packaging
 ## package installed with apt on Debian 13 arm64, run by systemd, played through gpio-sim in
 ## QEMU's arm64 virt machine). Kernels, root file systems and the arm64 sysroot are made once and
 ## cached in ~/.cache/tictactoe-gpio.
-test: setup-tests unit-test trixie-unit-test storage-test browser-test hostile-test package-test kernel-test appliance-test
+test: setup-tests unit-test spectral-test trixie-unit-test storage-test browser-test hostile-test package-test kernel-test appliance-test
 
 unit-test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## The spectral tables the LEDs' light is weighed with (Sources/Lights/SpectralTables.swift)
+## against colour-science's copy of CVRL's CIE 2006 tables.
+spectral-test: setup-tests
+	python3 -m pytest -v -s spectral/test_spectral_tables.py
 
 ## The unit tests again with Swift 6.0.3, the toolchain Raspberry Pi OS Trixie ships.
 trixie-unit-test: setup-tests

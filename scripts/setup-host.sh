@@ -107,3 +107,8 @@ for need in "${python_needs[@]}"; do
     python3 -m pip install --quiet "${need#*:}"
   fi
 done
+# The spectral tables' test compares with colour-science, pinned by hash with its numpy.
+if [[ $mode == --tests ]] && ! python3 -c "import colour.colorimetry" >/dev/null 2>&1; then
+  echo "setup: installing colour-science for $(command -v python3)"
+  python3 -m pip install --quiet --require-hashes -r "$(dirname "$0")/../spectral/requirements.txt"
+fi

@@ -179,8 +179,8 @@ def test_latency_is_measured_against_gpiomon(vm):
     assert all(0 < seconds < 3 for seconds in latency["gpiomon"]), latency
     # Relative to gpiomon on the same kernel in the same run, so a loaded machine slows both:
     # gpiomon is a bare edge print; the board adds its hop onto the game loop, the debounce
-    # decision, the frame and up to one 1.5 ms scan frame (four for a dim O mark, lit one frame
-    # in four), and with v2 the kernel's 2 ms debounce. Measured here over 16 runs, 6 of them
+    # decision, the frame and up to one 1.5 ms scan frame (a dim cycle's for a dim O mark, lit one
+    # frame in N: six at the default LEDs), and with v2 the kernel's 2 ms debounce. Measured here over 16 runs, 6 of them
     # beside a parallel release build: 0.9–1.8× (v1) and 1.1–4.8× (v2, whose medians of five move
     # most under load), before O's marks were dim. And within a human's notice, even here.
     assert board < 6 * monitor + 0.010, (board, monitor)

@@ -42,7 +42,7 @@ struct ConfigurationReader {
             pins[group] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
-        case .name, .opponent, .duration, .marks:
+        case .name, .opponent, .duration, .marks, .figure:
             try read(key, into: &configuration.settings)
         case .web(let web):
             // The web view's own reading: the board checks the table as the web view reads it.
@@ -76,6 +76,16 @@ struct ConfigurationReader {
                 throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
             }
             settings[keyPath: field] = marks
+        case .figure(let field, let unit, _):
+            guard let value = value(key) else { return }
+            let number: Double
+            switch value {
+            case .integer(let whole): number = Double(whole)
+            case .float(let fraction) where fraction.isFinite: number = fraction
+            default: throw error(key.path, "\(key.path) must be a number of \(unit) from the LED's datasheet, not \(value.described).")
+            }
+            if let problem = key.problem(withFigure: number) { throw error(key.path, "\(key.path) \(problem)") }
+            settings[keyPath: field] = number
         case .chip, .pins, .polarity, .web:
             return
         }
@@ -93,12 +103,19 @@ struct ConfigurationReader {
         return chip == "auto" ? nil : chip
     }
 
-    /// The scan's limit with dim marks: each LED must still be refreshed often enough.
+    /// The scan's limit with dim marks: each LED must still be refreshed often enough, and how
+    /// dim O must be comes from the LEDs.
     private func checkTogether(_ settings: BoardSettings) throws(ConfigurationError) {
         guard settings.scanRowPeriod > settings.longestScanRow else { return }
         let scanRow = ConfigurationSchema.scanRow, marks = ConfigurationSchema.marks
-        let us = ConfigurationSchema.TimeUnit.microseconds
-        throw error(scanRow.path, "\(scanRow.path) (\(us.count(of: settings.scanRowPeriod)) µs) lights O's dim marks only \(Int(settings.slowestRefreshRate)) times a second with \(marks.path) = \"\(settings.marks.rawValue)\" (one frame in \(Brightness.dimFrames)), and they flicker below \(BoardSettings.minimumFrameRate). Use at most \(us.count(of: settings.longestScanRow)) µs, or \(marks.path) = \"\(MarkStyle.colour.rawValue)\".")
+        let us = ConfigurationSchema.TimeUnit.microseconds, cycle = settings.dimCycle
+        let intensities = LEDPart.Die.allCases.map { ConfigurationSchema.intensity($0).path }.joined(separator: " and ")
+        let why = "\(scanRow.path) (\(us.count(of: settings.scanRowPeriod)) µs) refreshes O's dim marks only \(Int(settings.slowestRefreshRate)) times a second, and they flicker below \(BoardSettings.minimumFrameRate): with these LEDs O must be lit one frame in \(cycle.frames) for X's light to be \(ConfigurationSchema.written(DimCycle.margin)) times O's to every eye (a \(DimCycle.hardestEye(with: settings.leds)) eye needs the most)."
+        let otherwise = "LEDs whose red is brighter beside their green (\(intensities), as their datasheet rates them), or \(marks.path) = \"\(MarkStyle.colour.rawValue)\"."
+        guard case .duration(_, _, let range, _) = scanRow.value, us.count(of: settings.longestScanRow) >= range.lowerBound else {
+            throw error(scanRow.path, "\(why) Not even the shortest \(scanRow.path) is short enough for that: use \(otherwise)")
+        }
+        throw error(scanRow.path, "\(why) Use \(scanRow.path) of at most \(us.count(of: settings.longestScanRow)) µs, \(otherwise)")
     }
 
     /// The limits one key alone cannot say.

@@ -1,4 +1,9 @@
 import ConfigurationFile
+#if canImport(Glibc)
+import Glibc
+#endif
+import Lights
+import WiredBoard
 
 /// The two documents written from the schema: the default file and the reference table in docs/CONFIGURATION.md.
 extension ConfigurationSchema {
@@ -36,7 +41,7 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name: text += " Allowed: \(key.allowed)."
-        case .opponent, .marks: text += " Allowed: \(key.allowed)."
+        case .opponent, .marks, .figure: text += " Allowed: \(key.allowed)."
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break
         }
@@ -55,5 +60,29 @@ extension ConfigurationSchema {
             current += " " + word
         }
         return lines + [current]
+    }
+}
+
+extension ConfigurationSchema {
+    /// docs/CONFIGURATION.md's table of the dim cue at the default LEDs: for each eye, X's light
+    /// over O's (the red die full, the green one lit one frame of the dim cycle), and how many
+    /// times as bright that looks, between the cube root and the square root of the light.
+    public static var dimCueTable: String {
+        let settings = BoardSettings(), cycle = settings.dimCycle
+        var rows = [
+            "| eye | X : O in light (O lit \(cycle)) | X looks (∛ to √ of the light) |",
+            "| --- | --- | --- |",
+        ]
+        for eye in Eye.allCases {
+            let contrast = cycle.contrast(for: eye, with: settings.leds)
+            rows.append("| \(eye) | \(oneDecimal(contrast)) : 1 | \(oneDecimal(cbrt(contrast))) to \(oneDecimal(contrast.squareRoot())) times as bright |")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    /// `number` to one decimal place, as the documents write ratios.
+    private static func oneDecimal(_ number: Double) -> String {
+        let tenths = Int((number * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -33,6 +33,8 @@ public enum ConfigurationSchema {
         case duration(WritableKeyPath<BoardSettings, Duration> & Sendable, TimeUnit, range: ClosedRange<Int>, why: String?)
         /// How the lights tell the marks apart.
         case marks(WritableKeyPath<BoardSettings, MarkStyle> & Sendable)
+        /// A figure of the LEDs' datasheet: a number of `unit`, a decimal allowed, within `range`.
+        case figure(WritableKeyPath<BoardSettings, Double> & Sendable, unit: String, range: ClosedRange<Double>)
         /// A key of the web view's table, which the web view's settings define and read.
         case web(WebSettings.Key)
     }
@@ -119,7 +121,23 @@ public enum ConfigurationSchema {
 
     public static let marks = Key(
         table: "lights", name: "marks", value: .marks(\.marks),
-        documentation: "How X's marks are told from O's: \"colour\", red and green only; \"colour-and-brightness\", O's marks and status LED also dim (lit one frame in \(Brightness.dimFrames)), so that a player who cannot tell red from green, or sees no colour, still reads the board. The amber flash and the blinking stay as they are.")
+        documentation: "How X's marks are told from O's: \"colour\", red and green only; \"colour-and-brightness\", O's marks and status LED also dim (lit one frame in as many as the LEDs below need: \(DimCycle.standard.frames) for the default ones), so that a player who cannot tell red from green, or sees no colour, still reads the board. The refused press's flicker and the blinking stay as they are.")
+
+    /// The LED part's figures: the dies that show X (red) and O (green).
+    public static func wavelength(_ die: LEDPart.Die) -> Key {
+        Key(table: "lights", name: "\(die)_wavelength_nm",
+            value: .figure(\.leds[die].dominantWavelength, unit: "nm", range: die.wavelengths),
+            documentation: "The \(die) die's dominant wavelength (λd) as its datasheet gives it; \(die == .red ? "X's" : "O's") marks and status LED.")
+    }
+    public static func intensity(_ die: LEDPart.Die) -> Key {
+        Key(table: "lights", name: "\(die)_intensity_mcd",
+            value: .figure(\.leds[die].luminousIntensity, unit: "mcd", range: LEDDie.intensities),
+            documentation: "The \(die) die's luminous intensity (typical Iv) as its datasheet gives it, at the same current as the \(die == .red ? "green" : "red") die's.")
+    }
+    public static let ledKeys = LEDPart.Die.allCases.flatMap { [wavelength($0), intensity($0)] }
+
+    /// What the `[lights]` table's LED figures are for.
+    static let ledsDocumentation = "The LEDs, from their datasheet (the defaults are a typical 5 mm red/green bi-colour part, Hardware/README.md). O is lit one frame in the fewest that give X \(written(DimCycle.margin)) times O's light to a normal, a protan and a deutan eye (docs/CONFIGURATION.md, \"Why O is dim\"); tictactoe selftest shows X's mark beside O's to check. The status LEDs are taken to match the matrix's dies."
 
     /// The file's sections in order; `chip` stands alone at the top.
     public static let tables: [Table] = [
@@ -151,7 +169,7 @@ public enum ConfigurationSchema {
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
-        Table(name: "lights", documentation: nil, keys: [marks]),
+        Table(name: "lights", documentation: ledsDocumentation, keys: [marks] + ledKeys),
         Table(
             name: WebSettings.table, documentation: WebSettings.tableDocumentation,
             keys: WebSettings.Key.allCases.map { Key(table: WebSettings.table, name: $0.name, value: .web($0), documentation: $0.documentation) }),
@@ -177,6 +195,14 @@ extension ConfigurationSchema.Key {
         return "is \(number) \(unit.rawValue); it must be between \(range.lowerBound) and \(range.upperBound)\(why.map { " (\($0))" } ?? "")."
     }
 
+    /// Why `number` is out of this figure's range, or nil when it is in it: "is 800 nm; it must
+    /// be between 600 and 700.". The caller puts the key's name before it.
+    public func problem(withFigure number: Double) -> String? {
+        guard case .figure(_, let unit, let range) = value, !range.contains(number) else { return nil }
+        let written = ConfigurationSchema.written
+        return "is \(written(number)) \(unit); it must be between \(written(range.lowerBound)) and \(written(range.upperBound))."
+    }
+
     /// The default as the file writes it, read from the defaults of the types the key sets.
     public var defaultText: String {
         let settings = BoardSettings()
@@ -189,6 +215,7 @@ extension ConfigurationSchema.Key {
         case .opponent(let key): return "\"\(settings[keyPath: key].name)\""
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
         case .marks(let key): return "\"\(settings[keyPath: key].rawValue)\""
+        case .figure(let key, _, _): return ConfigurationSchema.written(settings[keyPath: key])
         case .web(let key): return key.defaultText
         }
     }
@@ -204,12 +231,20 @@ extension ConfigurationSchema.Key {
         case .opponent: Opponent.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .duration(_, let unit, let range, let why): "\(range.lowerBound)–\(range.upperBound) \(unit.rawValue)" + (why.map { " (\($0))" } ?? "")
         case .marks: MarkStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .figure(_, let unit, let range):
+            "\(ConfigurationSchema.written(range.lowerBound))–\(ConfigurationSchema.written(range.upperBound)) \(unit)"
         case .web(let key): key.allowed
         }
     }
 }
 
 extension ConfigurationSchema {
+    /// A figure as the file and messages write it: a whole number without a point (625), a
+    /// fraction as short as it reads back exactly (12.5).
+    public static func written(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? "\(Int(number))" : "\(number)"
+    }
+
     /// Why `text` cannot be a player's name, or nil when it can (``PlayerNames/problem(with:)``).
     public static func nameProblem(_ text: String) -> String? { PlayerNames.problem(with: text) }
 }

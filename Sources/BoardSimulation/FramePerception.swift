@@ -8,18 +8,22 @@ import SimulatedGPIO
 ///
 /// The matrix is never fully lit at any instant — one row at a time — so a single sample of the
 /// lines says little. Like the eye, this integrates over a window. A cell lit at full brightness
-/// has its row and column on for about a third of the window, a dim one for a third of
-/// ``Brightness/dimFrames``; each judgement is drawn halfway to what it tells apart: a die counts
-/// as lit when on for at least half the dim share, and a lit cell as full when on for at least
-/// half the full share. A status LED alike, against the whole window.
+/// has its row and column on for about a third of the window, a dim one for a third of one
+/// frame in ``dimFrames``; each judgement is drawn halfway to what it tells apart: a die counts
+/// as lit when on for at least half the dim share, and a lit cell as full when on for more than
+/// halfway from the dim share to the full one (a cycle of two frames puts dim at half of full).
+/// A status LED alike, against the whole window.
 public struct FramePerception: Sendable {
     public let pins: PinMap
     /// How long the eye integrates.
     public let window: Duration
+    /// A dim LED is lit one frame in this many (the board's ``DimCycle``).
+    public let dimFrames: Int
 
-    public init(pins: PinMap, window: Duration = .milliseconds(30)) {
+    public init(pins: PinMap, window: Duration = .milliseconds(30), dimCycle: DimCycle = .standard) {
         self.pins = pins
         self.window = window
+        self.dimFrames = dimCycle.frames
     }
 
     /// How long each die, each cell as a whole and each status LED was lit within a window.
@@ -57,11 +61,13 @@ public struct FramePerception: Sendable {
     }
 
     /// Whether `time` of the window is enough to count a die as lit (half a dim share), and
-    /// enough to count it as full (half a full share); `share` is the most the LED can get: a
-    /// third of the window for a cell, all of it for a status LED.
+    /// enough to count it as full (halfway from a dim share to a full one: (1 + 1/N) / 2 of
+    /// it); `share` is the most the LED can get: a third of the window for a cell, all of it for
+    /// a status LED.
     private func judge(_ time: Int64, share: Int64) -> (lit: Bool, brightness: Brightness) {
-        let total = max(window.nanoseconds, 1), dimFrames = Int64(Brightness.dimFrames)
-        return (time * 2 * share * dimFrames >= total, time * 2 * share >= total ? .full : .dim)
+        let total = max(window.nanoseconds, 1), dimFrames = Int64(dimFrames)
+        let lit = time * 2 * share * dimFrames >= total
+        return (lit, time * 2 * share * dimFrames >= total * (dimFrames + 1) ? .full : .dim)
     }
 
     /// The frame seen over the window ending at `end`, from the levels at the window's start

@@ -14,11 +14,14 @@ public final class SimulatedBoard: Sendable {
     public let scheduler: any Scheduler
     public let eye: FramePerception
 
-    public init(chip: SimulatedChip, pins: PinMap, scheduler: any Scheduler, eyeWindow: Duration = .milliseconds(30)) {
+    /// - Parameter dimCycle: the board's (its settings'), so that the eye knows how dim a dim LED is.
+    public init(
+        chip: SimulatedChip, pins: PinMap, scheduler: any Scheduler, eyeWindow: Duration = .milliseconds(30), dimCycle: DimCycle = .standard
+    ) {
         self.chip = chip
         self.pins = pins
         self.scheduler = scheduler
-        self.eye = FramePerception(pins: pins, window: eyeWindow)
+        self.eye = FramePerception(pins: pins, window: eyeWindow, dimCycle: dimCycle)
     }
 
     /// Pushes a cell's button down (and keeps it down).

@@ -13,14 +13,15 @@ import Reactive
 ///   columns off) and then, in a second write, sets the next row's columns, switches that row
 ///   on and sets the status LEDs. Every level inside the second write is a subset of the target,
 ///   so no LED of another row can flash (ghosting), whatever order the chip applies the lines in.
-/// - A dim LED is lit in one frame (three row steps) of every ``Brightness/dimFrames`` and dark
-///   in the others, within the same writes: brightness adds no write and no wake-up.
+/// - A dim LED is lit in one frame (three row steps) of every `dimCycle.frames` (the
+///   ``DimCycle`` chosen from the LED part) and dark in the others, within the same writes:
+///   brightness adds no write and no wake-up.
 /// - The row scan runs only while a cell is lit. A frame with no cell lit and no status LED dim
 ///   is written once (the matrix blank, the status LEDs set) and nothing is then scheduled at
 ///   all; the next frame that needs more starts it again. A dark board costs no wake-ups.
 /// - A dim status LED with no cell lit (a new game with O to start) is pulsed on its own, with
 ///   the matrix blank: lit for a frame's time (three row periods) at the start of every
-///   ``Brightness/dimFrames`` frames' time and dark for the rest, the same light on its line as
+///   `dimCycle.frames` frames' time and dark for the rest, the same light on its line as
 ///   the scan gives it, in two writes and two wake-ups a cycle instead of two writes each row
 ///   period (docs/BENCHMARKS.md has the figures). A new frame restarts the cycle, lit.
 /// - ``framesWritten`` sends once each new frame has been written out in full while started:
@@ -46,14 +47,16 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
     public let framesWritten: Signal<Void>
 
     /// The board's LEDs on `lines`, which must include the pin map's matrix and status lines.
+    /// - Parameter dimCycle: how dim LEDs are lit (the board's settings choose it from the part).
     /// - Parameter persistentFailure: when failed writes stop the scan and are reported.
     public init(
-        lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
+        lines: any OutputLines, pins: PinMap, rowPeriod: Duration, dimCycle: DimCycle = .standard, scheduler: any Scheduler,
         persistentFailure: PersistentWriteFailure = .standard
     ) {
         let failures = Signal<LEDFailure>.pipe(confinedTo: scheduler), framesWritten = Signal<Void>.pipe(confinedTo: scheduler)
         scan = LightScan(
-            lines: lines, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler, persistentFailure: persistentFailure,
+            lines: lines, pins: pins, rowPeriod: rowPeriod, dimFrames: dimCycle.frames, scheduler: scheduler,
+            persistentFailure: persistentFailure,
             failures: failures.input, framesWritten: framesWritten.input)
         self.failures = failures.output
         self.framesWritten = framesWritten.output
@@ -90,13 +93,15 @@ private final class LightScan: @unchecked Sendable {
     private let lines: any OutputLines
     private let scheduler: any Scheduler
     private let rowPeriod: Duration
+    /// A dim LED is lit in one frame of this many (``DimCycle/frames``).
+    private let dimFrames: Int
     private let allOff: [LineSetting]
     /// The blank write, never changed: held here as well, because a `let` of the scan is passed
     /// to the chip without a retain, where one inside `writes` would be copied on every step.
     private let blank: [LineSetting]
     private(set) var writes: RowScan
     private var row = 2
-    /// The frame of the dim cycle the scan is in (`0..<Brightness.dimFrames`).
+    /// The frame of the dim cycle the scan is in (`0..<dimFrames`).
     private var dimFrame = 0
     private var isRunning = false
     private var scanTimer: (any Disposable)?
@@ -113,10 +118,11 @@ private final class LightScan: @unchecked Sendable {
     private let failureInput: Signal<LEDFailure>.Input
     private let framesWrittenInput: Signal<Void>.Input
 
-    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, scheduler: any Scheduler,
+    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, dimFrames: Int, scheduler: any Scheduler,
          persistentFailure: PersistentWriteFailure, failures: Signal<LEDFailure>.Input, framesWritten: Signal<Void>.Input) {
         self.lines = lines
         self.rowPeriod = rowPeriod
+        self.dimFrames = dimFrames
         self.scheduler = scheduler
         self.persistentFailure = persistentFailure
         allOff = pins.allLEDsOff
@@ -172,7 +178,7 @@ private final class LightScan: @unchecked Sendable {
     /// Starts the status LEDs' own dim cycle: lit now and at the start of every cycle, dark
     /// from a frame's time (three row periods) into it, as the scan would light them.
     private func pulse() {
-        let now = scheduler.now, frameTime = rowPeriod * 3, cycle = frameTime * Brightness.dimFrames
+        let now = scheduler.now, frameTime = rowPeriod * 3, cycle = frameTime * dimFrames
         pulseTimers = (
             lit: scheduler.schedule(at: now + cycle, repeatingEvery: cycle) { [self] in pulse(lit: true) },
             dark: scheduler.schedule(at: now + frameTime, repeatingEvery: cycle) { [self] in pulse(lit: false) })
@@ -204,7 +210,7 @@ private final class LightScan: @unchecked Sendable {
     /// One scan step: blank, then light the next row. Runs on the scheduler.
     private func step() {
         row = (row + 1) % 3
-        if row == 0 { dimFrame = (dimFrame + 1) % Brightness.dimFrames }
+        if row == 0 { dimFrame = (dimFrame + 1) % dimFrames }
         guard write(blank), write(writes.write(row: row, frame: dimFrame)), let rows = rowsToWrite else { return }
         // A row counts once written with every LED the frame lights, dim ones included.
         guard dimFrame == 0 || !writes.hasDim else { return }

@@ -8,8 +8,8 @@ import Lights
 /// of a board that needs no scan (twice: as shown, and with dim status LEDs dark, the two
 /// halves of their pulse when no cell is lit).
 ///
-/// A dim LED (``Brightness/dim``) is lit in the first frame of every ``Brightness/dimFrames``
-/// and dark in the others: its duty is part of the row writes, so dimming costs no write and no
+/// A dim LED (``Brightness/dim``) is lit in the first frame of every ``DimCycle`` and dark in
+/// the others (the scan counts the frames): its duty is part of the row writes, so dimming costs no write and no
 /// wake-up of its own while the matrix is scanned.
 ///
 /// Pure and allocation-free after `init`: ``show(_:)`` rewrites the prepared writes in place,
@@ -66,7 +66,7 @@ public struct RowScan: Sendable {
         statusLevels = (pins.statusPolarity.level(active: false), pins.statusPolarity.level(active: true))
     }
 
-    /// The write that lights `row` in frame `frame` of the dim cycle (`0..<Brightness.dimFrames`;
+    /// The write that lights `row` in frame `frame` of the dim cycle (`0..<DimCycle.frames`;
     /// dim LEDs are lit in frame 0).
     public func write(row: Int, frame: Int) -> [LineSetting] {
         frame == 0 ? rows[row] : dimDarkRows[row]

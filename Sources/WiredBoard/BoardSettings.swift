@@ -18,14 +18,18 @@ public struct BoardSettings: Sendable, Hashable {
     /// twelve cannot tell the matrix's red from its green, and the one who set the board up is
     /// rarely the one who needs it.
     public var marks: MarkStyle
+    /// The LEDs the board is built with, as their datasheet rates them: how dim O must be for
+    /// every eye to read it as the dimmer (``dimCycle``).
+    public var leds: LEDPart
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
         scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
-        marks: MarkStyle = .standard
+        marks: MarkStyle = .standard, leds: LEDPart = .standard
     ) {
         self.opponent = opponent
         self.marks = marks
+        self.leds = leds
         self.pins = pins
         self.buttons = buttons
         self.game = game
@@ -40,10 +44,13 @@ public struct BoardSettings: Sendable, Hashable {
     /// three rows make a frame.
     public static let longestScanRow: Duration = .seconds(1) / (3 * minimumFrameRate)
 
+    /// How dim O's marks and status LED are, chosen from ``leds`` (``DimCycle/init(for:)``).
+    public var dimCycle: DimCycle { DimCycle(for: leds) }
+
     /// The longest row period that refreshes every lit LED ``minimumFrameRate`` times a second
-    /// with these marks: a dim LED is lit only one frame in ``Brightness/dimFrames``.
+    /// with these marks: a dim LED is lit only one frame of ``dimCycle``.
     public var longestScanRow: Duration {
-        marks == .colour ? Self.longestScanRow : Self.longestScanRow / Brightness.dimFrames
+        marks == .colour ? Self.longestScanRow : Self.longestScanRow / dimCycle.frames
     }
 
     /// Full matrix frames per second at this row period.
@@ -53,6 +60,6 @@ public struct BoardSettings: Sendable, Hashable {
 
     /// How many times a second the dimmest lit LED is refreshed at this row period.
     public var slowestRefreshRate: Double {
-        marks == .colour ? scanFrameRate : scanFrameRate / Double(Brightness.dimFrames)
+        marks == .colour ? scanFrameRate : scanFrameRate / Double(dimCycle.frames)
     }
 }

@@ -64,7 +64,8 @@ public final class GameBoard: Sendable {
             throw .gpio(error)
         }
 
-        lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, scheduler: scheduler)
+        lights = LEDBoard(
+            lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, dimCycle: settings.dimCycle, scheduler: scheduler)
         let remote = Signal<Position>.pipe(confinedTo: scheduler)
         remotePresses = remote.input
         viewModel = GameViewModel(

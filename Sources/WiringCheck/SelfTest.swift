@@ -6,7 +6,8 @@ import Reactive
 import TicTacToe
 
 /// Walks a builder through the board: every cell red, green and amber, the two brightness levels
-/// (when the marks use them), each status LED, then every button in order, and names the wiring fault behind each wrong answer: a button wired
+/// and X's mark beside O's (when the marks use brightness), each status LED, then every button
+/// in order, and names the wiring fault behind each wrong answer: a button wired
 /// to another cell's line, a button stuck down, a line that never changes, a dead row or
 /// column, swapped rows, columns or colours.
 ///
@@ -14,21 +15,35 @@ import TicTacToe
 /// chip; only the questions go through the ``SelfTestOperator``.
 ///
 /// The check uses the board's own configuration: its pin map, its debounce timings (a button
-/// that the game would read is read alike here), its scan row period and whether O's marks are
-/// dim.
+/// that the game would read is read alike here), its scan row period, whether O's marks are
+/// dim and how dim (the ``DimCycle`` its LEDs' figures choose).
+///
+/// X's mark beside O's is where a maker checks those figures on the real LEDs: brightness
+/// alone must tell X (red, full) from O (green, dim), whatever the datasheet said. When it does
+/// not, the finding names the configuration keys to tune (``intensityKeys``).
 public struct SelfTest: Sendable {
     public let pins: PinMap
     public let buttons: ButtonTimings
     public let rowPeriod: Duration
     /// Whether the board shows marks at two brightness levels, which must then look different.
     public let dimMarks: Bool
+    /// How dim a dim LED is: the board's, chosen from its LEDs' figures.
+    public let dimCycle: DimCycle
+    /// The configuration keys of the red and green dies' intensities, as the maker's file
+    /// names them: what to change when X and O do not look apart.
+    public let intensityKeys: (red: String, green: String)
     public let buttonTimeout: Duration
 
-    public init(pins: PinMap, buttons: ButtonTimings, rowPeriod: Duration, dimMarks: Bool, buttonTimeout: Duration = .seconds(20)) {
+    public init(
+        pins: PinMap, buttons: ButtonTimings, rowPeriod: Duration, dimMarks: Bool, dimCycle: DimCycle = .standard,
+        intensityKeys: (red: String, green: String) = ("the red intensity", "the green intensity"), buttonTimeout: Duration = .seconds(20)
+    ) {
         self.pins = pins
         self.buttons = buttons
         self.rowPeriod = rowPeriod
         self.dimMarks = dimMarks
+        self.dimCycle = dimCycle
+        self.intensityKeys = intensityKeys
         self.buttonTimeout = buttonTimeout
     }
 
@@ -54,7 +69,7 @@ public struct SelfTest: Sendable {
             outputs.release()
             throw error
         }
-        let lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: rowPeriod, scheduler: scheduler)
+        let lights = LEDBoard(lines: outputs, pins: pins, rowPeriod: rowPeriod, dimCycle: dimCycle, scheduler: scheduler)
         // The device is confined to the scheduler: frames reach it there.
         let frame = MutableProperty(Frame.dark)
         let bindings = CompositeDisposable([lights <~ frame.signal.observe(on: scheduler)])
@@ -71,7 +86,10 @@ public struct SelfTest: Sendable {
 
         var faults = stuckButtons(pad)
         faults += try checkMatrix(frame: frame, person: person)
-        if dimMarks && faults.isEmpty { faults += try checkBrightness(frame: frame, person: person) }
+        if dimMarks && faults.isEmpty {
+            faults += try checkBrightness(frame: frame, person: person)
+            faults += try checkMarks(frame: frame, person: person)
+        }
         faults += try checkStatus(frame: frame, person: person)
         frame.value = .dark
         faults += checkButtons(pad: pad, person: person, skipping: stuckLines(pad))
@@ -188,7 +206,29 @@ public struct SelfTest: Sendable {
             if seen == bright { right += 1 }
         }
         guard right < 2 else { return [] }
-        return ["cells lit one frame in \(Brightness.dimFrames) did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights]."]
+        return ["cells lit \(dimCycle) did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights]."]
+    }
+
+    /// X's mark and O's side by side as the game shows them, then swapped: brightness alone,
+    /// colour aside, must tell them apart, with these LEDs as they really are.
+    private func checkMarks(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {
+        let keys = intensityKeys
+        person.say("""
+            Marks: X's (red) beside O's (green, lit \(dimCycle)), as the game shows them. Judge brightness alone, \
+            not colour (half-close your eyes): X must look clearly the brighter, and O still easy to see. If O \
+            is hard to see, lower \(keys.green) (or raise \(keys.red)) in the configuration, and run this again.
+            """)
+        var right = 0
+        for (x, o) in [(3, 4), (4, 3)] {
+            var cells = FrameCells()
+            cells.set(.red, .full, at: x)
+            cells.set(.green, .dim, at: o)
+            frame.value = Frame(cells: cells, xStatus: false, oStatus: false)
+            let seen = try person.brighterCell(prompt: "Colour aside, which lit cell is the brighter? (expected: \(cellName(x)), X's red)")
+            if seen == x { right += 1 }
+        }
+        guard right < 2 else { return [] }
+        return ["X's red mark did not look brighter than O's green one lit \(dimCycle): the LEDs are not as their figures in the configuration say. Raise \(keys.green) (or lower \(keys.red)) until X looks clearly the brighter; better, set both to the part's datasheet figures."]
     }
 
     private func checkStatus(frame: MutableProperty<Frame>, person: any SelfTestOperator) throws(NoAnswer) -> [String] {

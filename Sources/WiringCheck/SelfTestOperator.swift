@@ -9,8 +9,9 @@ public protocol SelfTestOperator: Sendable {
     func seenCell(prompt: String) throws(NoAnswer) -> SeenCell?
     /// Asks which status LEDs are lit. Throws when no answer can come.
     func seenStatus(prompt: String) throws(NoAnswer) -> (x: Bool, o: Bool)
-    /// Two cells are lit in one colour, one of them dim: asks which is the brighter (its index in
-    /// reading order). Nil when they look the same. Throws when no answer can come.
+    /// Two cells are lit, one of them dim (in one colour, or X's red beside O's green): asks
+    /// which is the brighter, colour aside (its index in reading order). Nil when they look the
+    /// same. Throws when no answer can come.
     func brighterCell(prompt: String) throws(NoAnswer) -> Int?
     /// Asks the operator to press the physical button `target`, and gives them up to `timeout`
     /// to do it. Returns once `pressed()` holds or the time is up.

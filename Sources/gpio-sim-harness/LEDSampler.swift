@@ -15,8 +15,8 @@ import Lights
 /// to come on; a status LED, set in every row write: each time any row is). Neither can make a
 /// dark LED lit or a full one dim; each can hide a dim one's lit frames or lengthen them.
 ///
-/// - Lit (in red, in green) when on in at least an eighth of its chances (half of a dim LED's
-///   share, one frame in four) counted either way.
+/// - Lit (in red, in green) when on in at least half of a dim LED's share of its chances (one
+///   frame in ``dimFrames``) counted either way.
 /// - Brightness is judged over the stretch in which it was seen lit at all, from its first lit
 ///   chance to its last, so that an LED that starts or stops blinking within the window reads
 ///   as the brightness it had: full when lit in at least half its chances there counted both
@@ -24,6 +24,9 @@ import Lights
 struct LEDSampler {
     let sim: GPIOSim
     let pins: PinMap
+    /// A dim LED is lit one frame in this many: the default LEDs' cycle, which the appliance's
+    /// configuration (the default file) keeps.
+    static let dimFrames = DimCycle.standard.frames
     private let rows: [ValueReader]
     private let red: [ValueReader]
     private let green: [ValueReader]
@@ -57,7 +60,7 @@ struct LEDSampler {
     /// the rows it left dark.
     func frame(over duration: TimeInterval) -> Frame {
         var seen = Sightings()
-        let enough = 2 * Brightness.dimFrames
+        let enough = 2 * LEDSampler.dimFrames
         let started = Date()
         let deadline = started.addingTimeInterval(duration), limit = started.addingTimeInterval(2 * duration)
         while true {
@@ -142,8 +145,8 @@ struct LEDSampler {
         }
 
         func isLit(of chances: (samples: Int, visits: Int)) -> Bool {
-            bySample.count * 2 * Brightness.dimFrames >= max(chances.samples, 1)
-                || (chances.visits > 0 && byVisit.count * 2 * Brightness.dimFrames >= chances.visits)
+            bySample.count * 2 * LEDSampler.dimFrames >= max(chances.samples, 1)
+                || (chances.visits > 0 && byVisit.count * 2 * LEDSampler.dimFrames >= chances.visits)
         }
 
         /// Full only when full both ways; counted per visit only when visits were seen.
@@ -237,7 +240,7 @@ struct LEDSampler {
             var cells: [String: Timing] = [:]
             for index in 0..<9 {
                 let chances = visits[index / 3]
-                guard chances > 0, litVisits[index] * 2 * Brightness.dimFrames >= chances else { continue }
+                guard chances > 0, litVisits[index] * 2 * LEDSampler.dimFrames >= chances else { continue }
                 cells["\(index)"] = Timing(duty: Double(litVisits[index]) / Double(chances), hz: Double(litVisits[index]) / seconds)
             }
             let (status, chances) = steps > 0 ? (perStep, steps) : (perSample, samples)

@@ -23,8 +23,10 @@ struct CheckConfig: ParsableCommand {
         }
         do {
             let configuration = try Configuration.load(file: file)
-            let pins = configuration.settings.pins
-            say("\(file): OK. Chip \(configuration.chip ?? "auto (the Raspberry Pi header chip)"); \(pins.inputOffsets.count) button lines, \(pins.outputOffsets.count) LED lines; \(Int(configuration.settings.scanFrameRate)) matrix frames a second.")
+            let settings = configuration.settings, pins = settings.pins
+            // With dim marks, how dim the LEDs' figures make O, and how often it still comes on.
+            let dim = settings.marks == .colour ? "" : "; O lit \(settings.dimCycle), \(Int(settings.slowestRefreshRate)) times a second"
+            say("\(file): OK. Chip \(configuration.chip ?? "auto (the Raspberry Pi header chip)"); \(pins.inputOffsets.count) button lines, \(pins.outputOffsets.count) LED lines; \(Int(settings.scanFrameRate)) matrix frames a second\(dim).")
         } catch {
             printError(error.description)
             throw ExitStatus.badConfiguration

@@ -18,7 +18,8 @@ struct SelfTestCommand: ParsableCommand {
         commandName: "selftest",
         abstract: "Check the wiring: every LED and button, with you at the board.",
         discussion: """
-            Lights each cell red, green and amber and each status LED, asking what you see, then \
+            Lights each cell red, green and amber, X's mark beside O's (with dim marks: check that \
+            brightness alone tells them apart) and each status LED, asking what you see, then \
             asks you to press each button in turn, and names the wiring fault behind each wrong \
             answer. Stop the tictactoe service first (it holds the lines). With \
             --non-interactive it only checks that no button reads pressed at rest. Exit status \
@@ -38,7 +39,9 @@ struct SelfTestCommand: ParsableCommand {
         let loaded = try chooseConfiguration(config).configuration
         let settings = loaded.settings
         let test = SelfTest(
-            pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod, dimMarks: settings.marks == .colourAndBrightness)
+            pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod, dimMarks: settings.marks == .colourAndBrightness,
+            dimCycle: settings.dimCycle,
+            intensityKeys: (ConfigurationSchema.intensity(.red).path, ConfigurationSchema.intensity(.green).path))
         let scheduler = QueueScheduler(label: "tictactoe.selftest")
         // A signal (Ctrl-C, a closed terminal, kill) ends the test with every LED off.
         let stop = SelfTestStop()

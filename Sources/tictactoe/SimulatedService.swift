@@ -31,7 +31,7 @@ struct SimulatedService {
         var configuration = Configuration()
         configuration.settings = settings
         let ledLog = try ledsFile.map { file throws(ExitCode) in
-            try LEDLog(file: file, seeing: SimulatedBoard(chip: chip, pins: settings.pins, scheduler: loop))
+            try LEDLog(file: file, seeing: SimulatedBoard(chip: chip, pins: settings.pins, scheduler: loop, dimCycle: settings.dimCycle))
         }
         defer { ledLog?.stop() }
         let service = BoardService(

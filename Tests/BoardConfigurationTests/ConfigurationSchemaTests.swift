@@ -88,6 +88,9 @@ struct ConfigurationSchemaTests {
                 let number = try #require(Int(key.defaultText))
                 changed = "\(number == range.upperBound ? number - 1 : number + 1)"
             case .marks: changed = key.defaultText == "\"colour\"" ? "\"colour-and-brightness\"" : "\"colour\""
+            case .figure(_, _, let range):
+                let number = try #require(Double(key.defaultText))
+                changed = ConfigurationSchema.written(number + 1 > range.upperBound ? number - 1 : number + 1)
             case .web(.listen): changed = "\"127.0.0.1:8000\""
             case .web(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
             case .web(.hosts): changed = "[\"board.home.arpa\"]"
@@ -113,6 +116,33 @@ struct ConfigurationSchemaTests {
             for number in [range.lowerBound - 1, range.upperBound + 1] {
                 #expect(throws: ConfigurationError.self, "\(key.path) = \(number)") {
                     try Configuration.parse(mutated(key, "\(number)"), file: "t.toml")
+                }
+            }
+        }
+    }
+
+    @Test("each LED figure's range is the reader's: both ends taken (or refused only for the scan they would need), one past refused; decimals read")
+    func figureRanges() throws {
+        for key in ConfigurationSchema.keys {
+            guard case .figure(let field, let unit, let range) = key.value else { continue }
+            for number in [range.lowerBound, range.upperBound, (range.lowerBound + range.upperBound) / 2 + 0.25] {
+                let text = mutated(key, ConfigurationSchema.written(number))
+                do {
+                    let configuration = try Configuration.parse(text, file: "t.toml")
+                    #expect(configuration.settings[keyPath: field] == number)
+                } catch {
+                    #expect(error.message.contains("they flicker below"), "\(key.path) = \(number): \(error)")
+                }
+            }
+            for number in [range.lowerBound - 1, range.upperBound + 1] {
+                let written = ConfigurationSchema.written(number)
+                #expect(throws: ConfigurationError.self, "\(key.path) = \(number)") {
+                    try Configuration.parse(mutated(key, written), file: "t.toml")
+                }
+                do {
+                    _ = try Configuration.parse(mutated(key, written), file: "t.toml")
+                } catch {
+                    #expect(error.message == "\(key.path) is \(written) \(unit); it must be between \(ConfigurationSchema.written(range.lowerBound)) and \(ConfigurationSchema.written(range.upperBound)).")
                 }
             }
         }
@@ -155,5 +185,16 @@ struct ConfigurationSchemaTests {
                 #expect(error.description.contains("U+"), "\(error)")
             }
         }
+    }
+}
+
+@Suite("The dim cue's table")
+struct DimCueTableTests {
+    @Test("docs/CONFIGURATION.md's table of X's light over O's per eye is the one the defaults give")
+    func documented() {
+        let document = repositoryFile("docs/CONFIGURATION.md")
+        #expect(document.contains(ConfigurationSchema.dimCueTable), "paste into docs/CONFIGURATION.md:\n\(ConfigurationSchema.dimCueTable)")
+        // (Each eye's figure at least the margin: DimCycleTests.)
+        #expect(document.contains("lit \(BoardSettings().dimCycle)"), "the prose names the default cycle")
     }
 }

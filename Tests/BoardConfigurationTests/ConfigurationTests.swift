@@ -102,7 +102,18 @@ private let badFiles: [BadFile] = [
     BadFile(name: "unknown marks", text: edited("marks = \"colour-and-brightness\"", "marks = \"brightness\""), at: "marks = \"brightness\"",
             message: "lights.marks is \"brightness\"; it must be \"colour\" or \"colour-and-brightness\"."),
     BadFile(name: "scan too slow for dim marks", text: edited("scan_row_us = 500", "scan_row_us = 1000"), at: "scan_row_us = 1000",
-            message: "timings.scan_row_us (1000 µs) lights O's dim marks only 83 times a second with lights.marks = \"colour-and-brightness\" (one frame in 4), and they flicker below 100. Use at most 833 µs, or lights.marks = \"colour\"."),
+            message: "timings.scan_row_us (1000 µs) refreshes O's dim marks only 55 times a second, and they flicker below 100: with these LEDs O must be lit one frame in 6 for X's light to be 3 times O's to every eye (a protan eye needs the most). Use timings.scan_row_us of at most 555 µs, LEDs whose red is brighter beside their green (lights.red_intensity_mcd and lights.green_intensity_mcd, as their datasheet rates them), or lights.marks = \"colour\"."),
+    BadFile(name: "LEDs whose green is ten times their red's: a cycle the scan cannot refresh",
+            text: edited("green_intensity_mcd = 20", "green_intensity_mcd = 400"), at: "scan_row_us = 500",
+            message: "timings.scan_row_us (500 µs) refreshes O's dim marks only 6 times a second, and they flicker below 100: with these LEDs O must be lit one frame in 106 for X's light to be 3 times O's to every eye (a protan eye needs the most). Not even the shortest timings.scan_row_us is short enough for that: use LEDs whose red is brighter beside their green (lights.red_intensity_mcd and lights.green_intensity_mcd, as their datasheet rates them), or lights.marks = \"colour\"."),
+    BadFile(name: "a red die's wavelength out of range", text: edited("red_wavelength_nm = 625", "red_wavelength_nm = 590"), at: "red_wavelength_nm = 590",
+            message: "lights.red_wavelength_nm is 590 nm; it must be between 600 and 700."),
+    BadFile(name: "an intensity as text", text: edited("green_intensity_mcd = 20", "green_intensity_mcd = \"20 mcd\""), at: "green_intensity_mcd = \"20",
+            message: "lights.green_intensity_mcd must be a number of mcd from the LED's datasheet, not text (\"20 mcd\")."),
+    BadFile(name: "an intensity of nothing", text: edited("red_intensity_mcd = 40", "red_intensity_mcd = 0.5"), at: "red_intensity_mcd = 0.5",
+            message: "lights.red_intensity_mcd is 0.5 mcd; it must be between 1 and 100000."),
+    BadFile(name: "a wavelength not a number", text: edited("green_wavelength_nm = 570", "green_wavelength_nm = nan"), at: "green_wavelength_nm = nan",
+            message: "lights.green_wavelength_nm must be a number of nm from the LED's datasheet, not a decimal number (nan)."),
 ]
 
 @Suite("Configuration file")

@@ -18,11 +18,13 @@ struct LEDBoardTests {
     let lines: any OutputLines
     let matrix: LEDBoard
     let frame = MutableProperty(Frame.dark)
+    /// The default LEDs' dim cycle, as a board with the default settings has it.
+    let cycle = DimCycle.standard
 
     init() throws {
         chip = SimulatedChip(clock: scheduler)
         lines = try chip.requestOutputs(OutputConfiguration(offsets: PinMap.standard.outputOffsets, initialLevel: .low, consumer: "t"))
-        matrix = LEDBoard(lines: lines, pins: .standard, rowPeriod: .microseconds(500), scheduler: scheduler)
+        matrix = LEDBoard(lines: lines, pins: .standard, rowPeriod: .microseconds(500), dimCycle: cycle, scheduler: scheduler)
         matrix <~ frame
         matrix.start()
     }
@@ -203,7 +205,7 @@ struct LEDBoardTests {
         return onsets
     }
 
-    @Test("a dim LED is lit one frame in four, in the scan's own writes, and still refreshed at least 100 times a second")
+    @Test("a dim LED is lit one frame in the dim cycle's, in the scan's own writes, and still refreshed at least 100 times a second")
     func dimDuty() {
         frame.value = sample
         scheduler.advance(by: .seconds(1))
@@ -219,8 +221,8 @@ struct LEDBoardTests {
         let red = onsets(lit(0, .red)).filter { $0 > second }.count
         let green = onsets(lit(4, .green)).filter { $0 > second }.count
         let status = onsets { $0[pins.oStatus] == .high }.filter { $0 > second }.count
-        // Full: once a frame; dim: once every four frames; both at least 100 times a second.
-        #expect(abs(red - 4 * green) <= 4, "red \(red), green \(green)")
+        // Full: once a frame; dim: once every cycle's frames; both at least 100 times a second.
+        #expect(abs(red - cycle.frames * green) <= cycle.frames, "red \(red), green \(green) in \(cycle)")
         #expect(green >= 100 && status >= 100, "green \(green), O's status \(status)")
         #expect(abs(green - status) <= 1)
     }
@@ -231,7 +233,7 @@ struct LEDBoardTests {
         matrix.framesWritten.observeValues { written.withValue { $0 += 1 } }
         frame.value = dimmed
         var steps = 0
-        while written.value == 0 && steps < 24 {
+        while written.value == 0 && steps < 3 * (cycle.frames + 2) {
             scheduler.advance(by: .microseconds(500))
             steps += 1
         }
@@ -269,22 +271,28 @@ struct LEDBoardTests {
     /// O to move in a new game with the default marks: no cell lit, O's status LED dim.
     private var oToStart: Frame { Frame(cells: FrameCells(), xStatus: false, oStatus: true, oStatusBrightness: .dim) }
 
-    @Test("a dim status LED alone: two wake-ups and two writes a cycle (333 a second at 0.5 ms rows, not 2,000), the same light on its line as in the scan")
+    /// The dim cycle's length: its frames of three 0.5 ms rows.
+    private var cycleTime: Duration { .microseconds(500) * 3 * cycle.frames }
+    /// Dim cycles a second.
+    private var cyclesPerSecond: Double { Duration.seconds(1) / cycleTime }
+
+    @Test("a dim status LED alone: two wake-ups and two writes a cycle (222 a second at 0.5 ms rows and 6 frames, not 2,000), the same light on its line as in the scan")
     func dimStatusPulse() {
         frame.value = oToStart
         scheduler.advance(by: .seconds(1))
         let (actions, writes) = (scheduler.completedActions, chip.outputHistory.count)
         scheduler.advance(by: .seconds(1))
-        // A cycle is four frames of three 0.5 ms rows: 6 ms, 166.7 a second, each a lit write and a dark one.
-        #expect((332...334).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) wake-ups")
-        #expect((332...334).contains(chip.outputHistory.count - writes), "\(chip.outputHistory.count - writes) writes")
+        // Each cycle a lit write and a dark one.
+        let perSecond = Int((2 * cyclesPerSecond).rounded(.down))
+        #expect((perSecond - 1...perSecond + 1).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) wake-ups")
+        #expect((perSecond - 1...perSecond + 1).contains(chip.outputHistory.count - writes), "\(chip.outputHistory.count - writes) writes")
         #expect(!matrix.isScanning && matrix.isPulsing)
         let second = scheduler.now - .seconds(1)
         let pulses = chip.outputHistory.filter { $0.time > second }
         #expect(pulses.allSatisfy { write in pins.rows.allSatisfy { write.levels[$0] == .low } }, "a row switched on")
         let status = onsets { $0[pins.oStatus] == .high }.filter { $0 > second }
-        #expect((166...167).contains(status.count), "\(status.count) onsets")
-        #expect(abs(litShare(of: pins.oStatus, over: Self.wholeCycles) - 0.25) < 0.001)
+        #expect(abs(Double(status.count) - cyclesPerSecond) <= 1, "\(status.count) onsets")
+        #expect(abs(litShare(of: pins.oStatus, over: wholeCycles) - cycle.duty(of: .dim)) < 0.001)
         #expect(FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now) == oToStart)
     }
 
@@ -294,12 +302,12 @@ struct LEDBoardTests {
         withMark.cells[0] = .red
         frame.value = withMark
         scheduler.advance(by: .seconds(1))
-        let scanned = litShare(of: pins.oStatus, over: Self.wholeCycles)
+        let scanned = litShare(of: pins.oStatus, over: wholeCycles)
         let scannedOnsets = onsets { $0[pins.oStatus] == .high }.filter { $0 > scheduler.now - .seconds(1) }.count
         frame.value = oToStart
         scheduler.advance(by: .seconds(1))
-        #expect(abs(scanned - 0.25) < 0.001, "\(scanned)")
-        let pulsed = litShare(of: pins.oStatus, over: Self.wholeCycles)
+        #expect(abs(scanned - cycle.duty(of: .dim)) < 0.001, "\(scanned)")
+        let pulsed = litShare(of: pins.oStatus, over: wholeCycles)
         #expect(matrix.isPulsing && abs(pulsed - scanned) < 0.001, "\(pulsed) against \(scanned)")
         #expect(abs(onsets { $0[pins.oStatus] == .high }.filter { $0 > scheduler.now - .seconds(1) }.count - scannedOnsets) <= 1)
         // A cell lit again: the scan takes over, the pulse stops.
@@ -320,13 +328,47 @@ struct LEDBoardTests {
         #expect(written.value == 1 && chip.level(of: pins.xStatus) == .low)
         scheduler.advance(by: .microseconds(1_500))  // the dark write: X's full LED on, O's dark
         #expect(chip.level(of: pins.xStatus) == .high && chip.level(of: pins.oStatus) == .low && written.value == 1)
-        scheduler.advance(by: .microseconds(4_500))  // the next lit write
+        scheduler.advance(by: cycleTime - .microseconds(1_500))  // the next lit write
         #expect(chip.level(of: pins.oStatus) == .high && written.value == 2)
     }
 
-    /// 166 dim cycles of 6 ms (four frames of three 0.5 ms rows): a share of time over them does
-    /// not depend on where the cycle started.
-    private static let wholeCycles = Duration.milliseconds(996)
+    /// As many whole dim cycles as fit in a second: a share of time over them does not depend
+    /// on where the cycle started.
+    private var wholeCycles: Duration { cycleTime * Int(cyclesPerSecond.rounded(.down)) }
+
+    @Test("another part's dim cycle (not the default's) is the scan's and the pulse's: lit one frame in that many, and the eye reads it dim",
+          arguments: [2, 4, 9, 13])
+    func otherCycles(frames: Int) throws {
+        let scheduler = TestScheduler(), chip = SimulatedChip(clock: scheduler), cycle = DimCycle(frames: frames)
+        let lines = try chip.requestOutputs(OutputConfiguration(offsets: pins.outputOffsets, initialLevel: .low, consumer: "t"))
+        let board = LEDBoard(lines: lines, pins: pins, rowPeriod: .microseconds(500), dimCycle: cycle, scheduler: scheduler)
+        let shown = MutableProperty(dimmed)
+        board <~ shown
+        board.start()
+        scheduler.advance(by: .seconds(1))
+        // Onsets in the last second.
+        func onsets(_ isOn: (LineLevels) -> Bool) -> Int {
+            let second = scheduler.now - .seconds(1)
+            var count = 0, wasOn = false
+            for write in chip.outputHistory {
+                let on = isOn(write.levels)
+                if on && !wasOn && write.time > second { count += 1 }
+                wasOn = on
+            }
+            return count
+        }
+        let red = onsets { pins.cellColors(at: $0)[0] == .red }, green = onsets { pins.cellColors(at: $0)[4] == .green }
+        #expect(abs(red - frames * green) <= frames, "red \(red), green \(green), one frame in \(frames)")
+        #expect(FramePerception(pins: pins, dimCycle: cycle).frame(on: chip, endingAt: scheduler.now) == dimmed)
+        // O's status LED alone is pulsed on the same cycle: lit one frame in `frames`.
+        shown.value = oToStart
+        scheduler.advance(by: .seconds(1))
+        let pulses = onsets { $0[pins.oStatus] == .high }
+        let expected = Duration.seconds(1) / (.microseconds(500) * 3 * frames)
+        #expect(board.isPulsing && abs(Double(pulses) - expected) <= 1, "\(pulses) pulses, \(expected) cycles a second")
+        #expect(FramePerception(pins: pins, dimCycle: cycle).frame(on: chip, endingAt: scheduler.now) == oToStart)
+        board.stop()
+    }
 
     @Test("stopped while pulsing: every line off, and nothing written after")
     func dimStatusPulseStopped() {

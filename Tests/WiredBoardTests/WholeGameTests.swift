@@ -110,7 +110,7 @@ struct WholeGameTests {
         #expect(tap(p(2, 0)) == ". . .\n. . .\ng . .\nX:on O:off")
     }
 
-    @Test("a new game with O to start, nothing lit but O's dim LED: the loop wakes 333 times a second for the LED's pulse, not 2,000 for a row scan")
+    @Test("a new game with O to start, nothing lit but O's dim LED: the loop wakes twice a dim cycle for the LED's pulse (222 times a second by default), not 2,000 for a row scan")
     func oToStartIsNotScanned() {
         tap(p(1, 1))
         tap(p(0, 0))
@@ -121,8 +121,11 @@ struct WholeGameTests {
         #expect(board.lights.isPulsing && !board.lights.isScanning)
         let actions = scheduler.completedActions
         scheduler.advance(by: .seconds(1))
-        // Two a 6 ms cycle at the default 0.5 ms row period (a scan: one every row period).
-        #expect((332...336).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) actions")
+        // Two a dim cycle: its frames of three rows at the default 0.5 ms row period (a scan: one
+        // every row period).
+        let settings = BoardSettings(), cycle = settings.scanRowPeriod * 3 * settings.dimCycle.frames
+        let perSecond = Int((2 * (Duration.seconds(1) / cycle)).rounded(.down))
+        #expect((perSecond - 1...perSecond + 3).contains(scheduler.completedActions - actions), "\(scheduler.completedActions - actions) actions")
         #expect(person.seenFrame.description == ". . .\n. . .\n. . .\nX:off O:dim")
         #expect(tap(p(2, 2)) == ". . .\n. . .\n. . g\nX:on O:off")
         #expect(board.lights.isScanning && !board.lights.isPulsing)
@@ -249,6 +252,40 @@ struct GameBoardStartTests {
         #expect(throws: BoardError.self) {
             _ = try GameBoard(chip: chip, settings: BoardSettings(scanRowPeriod: .milliseconds(5)), scheduler: scheduler)
         }
+    }
+
+    @Test("LEDs whose green is ten times the default's need a dim cycle the default row period cannot refresh: refused, saying why; their own cycle is the scan's once it can")
+    func cycleFromTheLEDs() throws {
+        var settings = BoardSettings()
+        settings.leds.green.luminousIntensity *= 10
+        #expect(settings.dimCycle.frames > BoardSettings().dimCycle.frames)
+        #expect {
+            _ = try GameBoard(chip: SimulatedChip(clock: scheduler), settings: settings, scheduler: scheduler)
+        } throws: { error in
+            (error as? BoardError)?.description.contains("(\(settings.dimCycle), as these LEDs need") == true
+        }
+        // At the longest row period the cycle allows, the board starts and lights O one frame in that many.
+        settings.scanRowPeriod = settings.longestScanRow
+        let chip = SimulatedChip(clock: scheduler)
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
+        board.start()
+        let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler, dimCycle: settings.dimCycle)
+        person.tap(Position.all[4])
+        scheduler.advance(by: .milliseconds(200))
+        person.tap(Position.all[0])
+        scheduler.advance(by: .milliseconds(200))
+        #expect(person.seenFrame.description.hasPrefix("g . .\n. R ."), "\(person.seenFrame)")
+        #expect(settings.slowestRefreshRate >= Double(BoardSettings.minimumFrameRate))
+        // O's mark comes on once a cycle: the scan's frames a second over the cycle's frames.
+        let before = chip.outputHistory.count
+        scheduler.advance(by: .seconds(1))
+        var onsets = 0, wasOn = true
+        for write in chip.outputHistory.dropFirst(before) {
+            let on = settings.pins.cellColors(at: write.levels)[0] == .green
+            if on && !wasOn { onsets += 1 }
+            wasOn = on
+        }
+        #expect(abs(Double(onsets) - settings.slowestRefreshRate) <= 2, "\(onsets) a second, \(settings.slowestRefreshRate) expected")
     }
 
     @Test("a released board frees its view model and pad: no retain cycles")

@@ -21,7 +21,7 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
     var beforeWalkingAway: () -> Void = {}
 
     init(chip: SimulatedChip, scheduler: TestScheduler, actual: PinMap, answers: Int? = nil) {
-        board = SimulatedBoard(chip: chip, pins: actual, scheduler: scheduler)
+        board = SimulatedBoard(chip: chip, pins: actual, scheduler: scheduler, dimCycle: .standard)
         self.scheduler = scheduler
         answersLeft = answers
     }
@@ -58,13 +58,22 @@ final class SimulatedBuilder: SelfTestOperator, @unchecked Sendable {
 
     /// Whether they can tell bright from dim at all (LEDs driven so hard that both look the same).
     var seesBrightness = true
+    /// The eye they look with, and the LEDs as they really are (which need not be as the
+    /// figures the self-test was given say), lit dim as the board's cycle lights them.
+    var eye = Eye.normal
+    var part = LEDPart.standard
+    var cycle = DimCycle.standard
 
+    /// The cell that gives the more light to their eye, colour aside, when it gives half as much
+    /// again as the other (a difference seen at a glance); nil when the two look alike.
     func brighterCell(prompt: String) throws(NoAnswer) -> Int? {
         try answer()
         let frame = look()
         let lit = frame.cells.indices.filter { frame.cells[$0].isLit }
         guard seesBrightness, lit.count == 2 else { return nil }
-        return lit.first { frame.cells.brightness(at: $0) == .full && lit.contains { other in frame.cells.brightness(at: other) == .dim } }
+        let light = lit.map { part.light(showing: frame.cells[$0], for: eye) * cycle.duty(of: frame.cells.brightness(at: $0)) }
+        if light[0] >= 1.5 * light[1] { return lit[0] }
+        return light[1] >= 1.5 * light[0] ? lit[1] : nil
     }
 
     func press(_ target: ButtonTarget, prompt: String, waitingUpTo timeout: Duration, until pressed: @escaping @Sendable () -> Bool) {
@@ -144,9 +153,39 @@ struct SelfTestTests {
             builder.seesBrightness = false
             let test = SelfTest(pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500), dimMarks: dimMarks)
             let faults = try test.run(chip: chip, scheduler: scheduler, operator: builder)
-            #expect(faults == (dimMarks ? ["cells lit one frame in 4 did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights]."] : []))
+            #expect(faults == (dimMarks ? [
+                "cells lit \(DimCycle.standard) did not look dimmer than cells lit in every frame: the LEDs may be too bright at this current to show it (larger column resistors, Hardware/README.md), or set marks = \"colour\" in [lights].",
+                "X's red mark did not look brighter than O's green one lit \(DimCycle.standard): the LEDs are not as their figures in the configuration say. Raise the green intensity (or lower the red intensity) until X looks clearly the brighter; better, set both to the part's datasheet figures.",
+            ] : []))
             #expect(leftDark(chip))
         }
+    }
+
+    @Test("X's mark beside O's, with the LEDs as their figures say: a normal, a protan and a deutan builder each see X the brighter", arguments: Eye.allCases)
+    func marksSideBySide(eye: Eye) throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard)
+        builder.eye = eye
+        #expect(try standardTest.run(chip: chip, scheduler: scheduler, operator: builder) == [])
+    }
+
+    @Test("LEDs whose green is ten times the figure given: to a normal or a protan eye X's mark beside O's no longer looks the brighter, and the finding names the keys to change",
+          arguments: [Eye.normal, .protan])
+    func marksUnlikeTheirFigures(eye: Eye) throws {
+        let scheduler = TestScheduler()
+        let chip = SimulatedChip(clock: scheduler)
+        let builder = SimulatedBuilder(chip: chip, scheduler: scheduler, actual: .standard)
+        builder.eye = eye
+        builder.part.green.luminousIntensity *= 10
+        let test = SelfTest(
+            pins: .standard, buttons: ButtonTimings(), rowPeriod: .microseconds(500), dimMarks: true,
+            intensityKeys: ("lights.red_intensity_mcd", "lights.green_intensity_mcd"))
+        let faults = try test.run(chip: chip, scheduler: scheduler, operator: builder)
+        #expect(faults == [
+            "X's red mark did not look brighter than O's green one lit \(DimCycle.standard): the LEDs are not as their figures in the configuration say. Raise lights.green_intensity_mcd (or lower lights.red_intensity_mcd) until X looks clearly the brighter; better, set both to the part's datasheet figures.",
+        ])
+        #expect(leftDark(chip))
     }
 
     @Test("swapped buttons are named")

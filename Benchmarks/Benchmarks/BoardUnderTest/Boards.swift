@@ -154,6 +154,8 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
     let marks = MarkStyle.colour
     var row = 2
     var dimFrame = 0
+    /// The dim cycle of the default LEDs, as the full stack's settings have it.
+    let dimFrames = DimCycle.standard.frames
     var now = MonotonicInstant(nanoseconds: 1_000_000_000)
     var replay = GameReplay()
     let cellByOffset: [Int]
@@ -191,7 +193,7 @@ public struct ImperativeBoard<Chip: BenchmarkChip> {
 
     mutating func scanStep() {
         row = (row + 1) % 3
-        if row == 0 { dimFrame = (dimFrame + 1) % Brightness.dimFrames }
+        if row == 0 { dimFrame = (dimFrame + 1) % dimFrames }
         try? outputs.set(scan.blank)
         if scan.needsScan { try? outputs.set(scan.write(row: row, frame: dimFrame)) }
     }
