@@ -292,11 +292,21 @@ def by_colour(frame):
 
 def as_frame(watched):
     """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation, by
-    colour only (it draws the state, not the LEDs' brightness)."""
+    colour only (it draws the state, not the LEDs' brightness). Its cells are the terminal's
+    texts (Console's TerminalLook, docs/VIEWS.md): the mark's letter, or · for none, between two
+    signs: none for a steady mark, [ ] on a winning line and = = in a drawn game (both blink:
+    lower case here), ! ! a refused press (amber), < > the choice of opponent."""
     rows = watched.split("|")[:3]
-    cells = [row.split("X(red)")[0].strip() for row in rows]
-    status = rows[1].split("X(red)")[1].split()
-    return "|".join(cells) + f"|X:{status[0]} O:{status[2]}"
+    colour = {"X": "R", "O": "G", "·": "."}
+
+    def cell(text):
+        if text[0] == "!":
+            return "A"
+        return colour[text[1]].lower() if text[0] in "[=" else colour[text[1]]
+
+    cells = [" ".join(cell(row[2 + 4 * column:5 + 4 * column]) for column in range(3)) for row in rows]
+    status = re.search(r"status LEDs: X (.+), O (.+)$", rows[1])
+    return "|".join(cells) + f"|X:{status.group(1)} O:{status.group(2)}"
 
 
 def test_the_api_socket_is_systemds_and_only_for_the_tictactoe_group(vm):

@@ -47,7 +47,7 @@ public enum FrameRenderer {
     /// What the lights show for `state` at this moment: its appearance, with the blink and the
     /// flicker in the phases the state holds.
     public static func frame(of state: SessionState, marks: MarkStyle = .standard) -> Frame {
-        frame(of: Appearance(state), phase: Light.Phase(blinkOn: state.blinkOn, flickerOn: state.flashLit), marks: marks)
+        frame(of: Appearance(state), phase: Light.Phase(of: state), marks: marks)
     }
 
     /// What the lights show for `appearance` in `phase`.
@@ -105,6 +105,11 @@ public struct Light: Sendable, Hashable {
 
         /// Both on: what a still picture of each state shows.
         public static let lit = Phase(blinkOn: true, flickerOn: true)
+
+        /// Where `state`'s blink and flicker stand.
+        public init(of state: SessionState) {
+            self.init(blinkOn: state.blinkOn, flickerOn: state.flashLit)
+        }
     }
 
     /// - Parameter between: what shows in the off phase (`nil`: dark); steady in itself.
