@@ -1,11 +1,12 @@
 import Lights
 
 extension Light {
-    /// The light in words, colour included: "red, full, steady"; "amber, full, flickers (50 ms on,
-    /// 50 ms off, for 400 ms), red between".
-    public func words(timings: GameTimings = GameTimings()) -> String {
-        var text = "\(color), \(brightness), \(patternWords(timings))"
-        if betweenColor.isLit { text += ", \(betweenColor) \(betweenBrightness) between" }
+    /// The light in words, colour included: "red, full, steady"; "green, dim (one frame in 6),
+    /// steady"; "amber, full, flickers (50 ms on, as long off, for 400 ms), red full between".
+    public func words(timings: GameTimings = GameTimings(), dimCycle: DimCycle = .standard) -> String {
+        func level(_ brightness: Brightness) -> String { brightness == .dim ? "dim (\(dimCycle))" : "\(brightness)" }
+        var text = "\(color), \(level(brightness)), \(patternWords(timings))"
+        if betweenColor.isLit { text += ", \(betweenColor) \(level(betweenBrightness)) between" }
         return text
     }
 
