@@ -60,7 +60,7 @@ def look_from_label(label):
 
 
 HEADLINES = [
-    (re.compile(r"^The board is asleep"), lambda m: "asleep"),
+    (re.compile(r"^The lights are asleep"), lambda m: "asleep"),
     (re.compile(r"^The board cannot be reached"), lambda m: "unreachable"),
     (re.compile(r"^O is now played by "), lambda m: "choosing-opponent"),
     (re.compile(r"^A draw\.$"), lambda m: "draw"),

@@ -57,7 +57,7 @@ def expected_turn(state):
     def name(mark):
         return "the computer (O)" if mark == "O" and state["opponent"] != "two-players" else mark
     if state["asleep"]:
-        return "The board is asleep: press any cell to wake it."
+        return "The lights are asleep: press any cell to wake them."
     if state["outcome"] == "playing":
         return "The computer (O) is thinking…" if state["thinking"] else f"{name(state['turn'])} to move."
     if state["outcome"] == "draw":

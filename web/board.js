@@ -65,7 +65,7 @@ function headlineText(headline, state) {
     case "x-wins": return sentence(`${nameOf("X", state)} wins.`);
     case "o-wins": return sentence(`${nameOf("O", state)} wins.`);
     case "draw": return "A draw.";
-    case "asleep": return "The board is asleep: press any cell to wake it.";
+    case "asleep": return "The lights are asleep: press any cell to wake them.";
     case "choosing-opponent": return `O is now played by ${opponentWords(state.opponent)}.`;
     case "unreachable": return "The board cannot be reached.";
     default: return "";

@@ -142,8 +142,8 @@ public enum ConfigurationSchema {
     /// The file's sections in order; `chip` stands alone at the top.
     public static let tables: [Table] = [
         Table(name: "players", documentation: "Optional names for the logs and the terminal (\"Alice (X) vs Bob (O)\"); empty means just X and O.", keys: [
-            Key(table: "players", name: "x", value: .name(\.x), documentation: "The player with the red marks."),
-            Key(table: "players", name: "o", value: .name(\.o), documentation: "The player with the green marks."),
+            Key(table: "players", name: "x", value: .name(\.x), documentation: "Player X (red, bright marks)."),
+            Key(table: "players", name: "o", value: .name(\.o), documentation: "Player O (green, dim marks)."),
             opponent,
         ]),
         Table(name: "buttons", documentation: nil, keys: [

@@ -19,7 +19,7 @@ public struct ViewState: Codable, Sendable, Hashable {
     public var outcome: String
     /// Every line the winner completed, each as three cell numbers.
     public var winningLines: [[Int]]
-    /// The cell flashing amber after a refused press, by number.
+    /// The cell flickering amber after a refused press, by number.
     public var flashing: Int?
     public var asleep: Bool
     /// Who plays O, by name: "two-players", "computer-1" … "computer-4".

@@ -42,8 +42,22 @@ public enum BoardRenderer {
         lines.append("  " + TerminalLook.words(for: appearance.headline, players: players))
         lines.append("  \(message)")
         lines.append("")
-        lines.append("  " + help)
+        lines += wrapped(help).map { "  " + $0 }
         return lines.map { $0 + "\(TerminalLook.escape)K" }.joined(separator: "\r\n")
+    }
+
+    /// `help`'s items (separated by " · ") on as few lines as fit an 80-column terminal with the
+    /// screen's margin: a wrapped line would push the screen down and leave debris on a redraw.
+    static func wrapped(_ help: String, width: Int = 76) -> [String] {
+        var lines: [String] = []
+        for item in help.split(separator: " · ").map(String.init) {
+            if let last = lines.last, last.count + 3 + item.count <= width {
+                lines[lines.count - 1] = last + " · " + item
+            } else {
+                lines.append(item)
+            }
+        }
+        return lines
     }
 
     /// The grid in box-drawing lines, each row beside its keys and a line of the legend.
@@ -80,7 +94,7 @@ public enum BoardRenderer {
     public static func message(for event: GameEvent, players: PlayerNames) -> String {
         switch event {
         case .ignored: event.text(players: players) + " Press n for a new game."
-        case .fellAsleep: event.text(players: players) + " Any key wakes them."
+        case .fellAsleep: event.text(players: players) + " A cell key or n wakes them."
         default: event.text(players: players)
         }
     }

@@ -30,11 +30,13 @@ public final class RemoteWatch {
         return BoardRenderer.screen(appearance, players: view.players, score: score(of: view), message: message, help: help, phase: phase)
     }
 
-    /// The screen while no board answers: nine empty cells (nothing is known of them) under
-    /// ``Headline/unreachable``, with the last names seen and `why` as the message.
+    /// The screen while no board answers: the cells last seen (as the page keeps them), empty
+    /// if none was, uncoloured under ``Headline/unreachable``, with the last names seen and `why`
+    /// as the message.
     public static func unreachableScreen(lastSeen view: ViewState?, why: String) -> String {
-        let nothing = Appearance(cells: Array(repeating: .empty, count: Position.all.count), headline: .unreachable)
-        return BoardRenderer.screen(nothing, players: view?.players ?? PlayerNames(), score: nil, message: why, help: help)
+        let cells = view.flatMap(appearance(of:))?.cells ?? Array(repeating: .empty, count: Position.all.count)
+        let lastSeen = Appearance(cells: cells, headline: .unreachable)
+        return BoardRenderer.screen(lastSeen, players: view?.players ?? PlayerNames(), score: nil, message: why, help: help)
     }
 
     /// One state as plain text: the board as ``BoardRenderer/plain(_:players:marks:)`` writes

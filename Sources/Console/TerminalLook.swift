@@ -67,8 +67,8 @@ public enum TerminalLook {
         case .thinking: "\(players.label(for: .o)) is thinking…"
         case .won(let player): "\(players.label(for: player)) wins."
         case .draw: "A draw."
-        case .asleep: "The lights are asleep; a press wakes them."
-        case .choosingOpponent(let opponent): "Opponent chosen: \(opponent); a new game starts."
+        case .asleep: "The lights are asleep: press any cell to wake them."
+        case .choosingOpponent(let opponent): "O is now played by \(opponent); a new game starts."
         case .unreachable: "The board cannot be reached."
         }
     }

@@ -3,7 +3,7 @@ import Reactive
 import TicTacToe
 
 /// The view model's engine: the session state, one `modify` per input, and the timers that
-/// animate it (amber flash, end-of-game blink, the shown choice of opponent, idle sleep).
+/// animate it (a refused press's flicker, end-of-game blink, the shown choice of opponent, idle sleep).
 ///
 /// Confined to the game's scheduler: every input and every timer runs there (the contract of
 /// ``GameViewModel``), so its timer fields need no lock, and its state is a loop-confined

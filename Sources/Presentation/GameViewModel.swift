@@ -22,7 +22,7 @@ import TicTacToe
 ///   and everything derived from it are loop-confined properties (see
 ///   ``MutableProperty/init(_:confinedTo:)``): they change without a lock, and observers may
 ///   still come and go, and read them, from any thread.
-/// - A free cell takes the mover's mark; an occupied cell flashes amber for
+/// - A free cell takes the mover's mark; an occupied cell flickers amber for
 ///   ``GameTimings/illegalFlash`` and changes nothing; a press after the game ended is ignored.
 /// - A win blinks every line the winning mark completed and the winner's status LED; a draw
 ///   blinks every cell and both status LEDs; the blink runs until the next game, and pauses
@@ -35,7 +35,7 @@ import TicTacToe
 /// - After ``GameTimings/idleSleep`` without a press of any button (a refused one counts), the
 ///   lights go dark; the next press of any button only wakes them.
 /// - Against the computer (it plays O): ``GameTimings/computerThinking`` after O's turn comes,
-///   its move arrives like a press; a person's press in its turn flashes amber and changes
+///   its move arrives like a press; a person's press in its turn flickers amber and changes
 ///   nothing. ``nextOpponent`` steps through ``Opponent/allCases``, starts a new game, shows
 ///   the choice on the matrix for ``GameTimings/opponentShown``; each pairing keeps its score.
 public final class GameViewModel: Sendable {
@@ -63,7 +63,7 @@ public final class GameViewModel: Sendable {
     public var canMakeMove: Property<Bool> { state.map(\.board.canMakeMove).skipRepeats() }
     public var score: Property<Score> { state.map(\.score).skipRepeats() }
     public var isAsleep: Property<Bool> { state.map(\.isAsleep).skipRepeats() }
-    /// The occupied cell flashing amber after an illegal press, if any.
+    /// The cell flickering amber after a refused press, if any.
     public var flashingCell: Property<Position?> { state.map(\.flashing).skipRepeats() }
     public let players: PlayerNames
     /// How the frames tell X's marks from O's.

@@ -60,7 +60,7 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// A cell was pressed, by a person at the buttons or by the computer: it wakes the lights, or
-    /// takes the mover's mark, or flashes amber on an occupied cell (or, against the computer,
+    /// takes the mover's mark, or flickers amber on an occupied cell (or, against the computer,
     /// on any cell a person presses in the computer's turn), or is ignored after the end. A
     /// move that ends the game scores it for the pairing and starts the blink on its bright
     /// phase.
@@ -117,7 +117,7 @@ public struct SessionState: Sendable, Hashable {
     /// The choice of opponent has been shown long enough.
     public mutating func endShowingOpponent() { showsOpponent = false }
 
-    /// The amber flash is over.
+    /// The refused press's flicker is over.
     public mutating func endFlash() {
         flashing = nil
         flashLit = true

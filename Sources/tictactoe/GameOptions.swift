@@ -8,11 +8,11 @@ import WiredBoard
 /// The options every way of playing shares: player names, the opponent and the idle time.
 struct GameOptions: ParsableArguments {
     /// Name of the player with the red marks (X), shown in the title and messages.
-    @Option(name: .customLong("x-name"), help: "Name of player X (red).")
+    @Option(name: .customLong("x-name"), help: "Name of player X (red, bright marks).")
     var xName: String?
 
     /// Name of the player with the green marks (O).
-    @Option(name: .customLong("o-name"), help: "Name of player O (green).")
+    @Option(name: .customLong("o-name"), help: "Name of player O (green, dim marks).")
     var oName: String?
 
     /// Who plays O: a second person, or the computer at a level.

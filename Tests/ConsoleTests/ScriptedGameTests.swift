@@ -70,7 +70,7 @@ struct ScriptedGameTests {
     func sleep() throws {
         let lines = try play("5 z 1 1")
         #expect(block(lines, 1)[1...4] == [
-            "   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O off", "   ·   ·   ·", "The lights are asleep; a press wakes them.",
+            "   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O off", "   ·   ·   ·", "The lights are asleep: press any cell to wake them.",
         ])
         #expect(block(lines, 2)[0] == "> 1: press cell 1 — Awake again.")
         #expect(block(lines, 2)[1...4] == ["   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move."])
@@ -90,7 +90,7 @@ struct ScriptedGameTests {
         #expect(block(lines, 0)[0] == "> m: hold new game and tap a cell — Against the computer at level 1 now. New game: Computer (O) starts.")
         #expect(block(lines, 0)[1...4] == [
             "  <O>  ·   ·", "   ·   ·   ·     status LEDs: X off, O off", "   ·   ·   ·",
-            "Opponent chosen: the computer at level 1; a new game starts.",
+            "O is now played by the computer at level 1; a new game starts.",
         ], "level 1: one of O's cells")
         // Each move of X's that leaves the game open is followed by the computer's thinking (its
         // own moves are its choice: the first may take the cell a key of the script names).
