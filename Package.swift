@@ -109,7 +109,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
-        .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe", "WriteLog"]),
+        .executableTarget(
+            name: "gpio-sim-harness", dependencies: ["BoardSimulation", "Console", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WriteLog"]),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
         .target(name: "WriteLog"),
