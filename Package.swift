@@ -155,7 +155,9 @@ let package = Package(
         .testTarget(
             name: "WiringCheckTests",
             dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["BoardAPI", "BoardProtocol", "Basics", "Console", "Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe", "WiredBoard"]),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.
         .testTarget(name: "tictactoeTests", dependencies: ["TestSupport", "TicTacToe"]),

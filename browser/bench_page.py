@@ -145,13 +145,14 @@ def main():
             page.evaluate("""(() => { window.shown = [];
                 const order = [7, 8, 9, 4, 5, 6, 1, 2, 3];
                 document.addEventListener('mousedown', () => { window.clickedAt = performance.now(); }, true);
+                // A cell shows a move once its look names a mark: "x", "o-winning", ….
                 new MutationObserver((changes) => changes.forEach((change) => {
                   const cell = change.target;
-                  if ((cell.classList.contains('x') || cell.classList.contains('o')) && !cell.dataset.seen) {
+                  if (/^[xo](-|$)/.test(cell.dataset.look) && !cell.dataset.seen) {
                     cell.dataset.seen = '1';
                     window.shown.push(performance.now() - window.clickedAt);
                   }
-                })).observe(document.getElementById('board'), { attributes: true, subtree: true, attributeFilter: ['class'] });
+                })).observe(document.getElementById('board'), { attributes: true, subtree: true, attributeFilter: ['data-look'] });
             })()""")
             on_page, on_leds = [], []
             for _ in range(games):
@@ -162,7 +163,7 @@ def main():
                     page.wait_for(f"window.shown.length === {len(on_page) + 1}")
                     on_page.append(page.evaluate(f"window.shown[{len(on_page)}]"))
                     # Who moved: the starter alternates from game to game.
-                    is_x = page.evaluate(f"document.querySelector('.cell[data-cell=\"{cell}\"]').classList.contains('x')")
+                    is_x = page.evaluate(f"document.querySelector('.cell[data-cell=\"{cell}\"]').dataset.look.startsWith('x')")
                     colour = "red" if is_x else "green"
                     seen = wait(lambda: [r for r in board.leds(clicked) if r["cells"][index] == colour],
                                 "the LEDs to show the press")
@@ -175,7 +176,7 @@ def main():
                 # whenever a game took longer than a tenth of a second and the next one went fast.
                 time.sleep(1.2)
                 page.click("#new-game")
-                page.wait_for("[...document.querySelectorAll('.cell')].every((c) => !c.classList.contains('x') && !c.classList.contains('o'))")
+                page.wait_for("[...document.querySelectorAll('.cell')].every((c) => c.dataset.look === 'empty')")
             rss_after = rss_mb(web.process.pid)
 
             client = BoardClient(board.socket)

@@ -54,13 +54,15 @@ class Chromium:
     def log_text(self):
         return (pathlib.Path(self.profile) / "chromium.log").read_text(errors="replace")[-2000:]
 
-    def open(self, url):
-        """A new tab at `url`, as a `Page`."""
+    def open(self, url, scripts=()):
+        """A new tab at `url`, as a `Page`; `scripts` run in it before the page's own."""
         target = self.connection.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.connection.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self.connection, session, target)
         page.call("Page.enable")
         page.call("Runtime.enable")
+        for script in scripts:
+            page.call("Page.addScriptToEvaluateOnNewDocument", {"source": script})
         page.navigate(url)
         return page
 

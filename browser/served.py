@@ -2,11 +2,15 @@
 view (`tictactoe-web`), both built from this tree, run as a user runs them: for the page's tests
 and its benchmark."""
 
+import contextlib
 import json
 import os
 import pathlib
+import queue
 import signal
+import socket
 import subprocess
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -41,10 +45,12 @@ def wait(predicate, what, timeout=15):
 
 class Board:
     """The simulated board, headless, serving its API; restartable on the same socket and state.
-    `wrapper` is a command to run it under (strace, for the storage suite)."""
+    `wrapper` is a command to run it under (strace, for the storage suite); `arguments` are
+    more of simulate's options (`--idle-sleep 10`)."""
 
-    def __init__(self, folder, wrapper=()):
+    def __init__(self, folder, wrapper=(), arguments=()):
         self.folder = pathlib.Path(folder)
+        self.arguments = [str(argument) for argument in arguments]
         self.socket = self.folder / "board.sock"
         self.leds_file = self.folder / "leds.jsonl"
         self.state_dir = self.folder / "state"
@@ -58,7 +64,7 @@ class Board:
         self.socket.unlink(missing_ok=True)
         self.process = subprocess.Popen(
             [*wrapper, BIN / "tictactoe", "simulate", "--serve", self.socket, "--state-dir", self.state_dir,
-             "--leds", self.leds_file],
+             "--leds", self.leds_file, *self.arguments],
             stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
         wait(lambda: self.socket.exists() or self.process.poll() is not None, "the board's socket")
         assert self.process.poll() is None, self.log.read_text()
@@ -75,6 +81,17 @@ class Board:
     def stop(self):
         os.kill(self.pid, signal.SIGTERM)
         assert self.process.wait(timeout=30) == 0, self.log.read_text()
+
+    @contextlib.contextmanager
+    def frozen(self):
+        """The board stopped (SIGSTOP) while the block runs: its timers (the refused flash, the
+        computer's thinking, the choice of opponent shown) wait, so that what it last sent stays
+        on the page for as long as a test looks."""
+        os.kill(self.pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            os.kill(self.pid, signal.SIGCONT)
 
     def status(self):
         result = subprocess.run([BIN / "tictactoe", "status", "--json", "--socket", self.socket],
@@ -93,15 +110,68 @@ class Board:
         return seen
 
 
-class Web:
-    """tictactoe-web on a free port of loopback."""
+class Client:
+    """A client of the board's socket, as `tictactoe press` is: its commands, each answered in
+    turn, and every state the board sent it, in order (read as they come, on a thread)."""
 
-    def __init__(self, folder, board, allow="play"):
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(str(path))
+        self.file = self.socket.makefile("rb")
+        self.states = []
+        self.replies = queue.Queue()
+        self.arrived = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        wait(lambda: self.states, "the board's first state")
+
+    def _read(self):
+        for line in self.file:
+            message = json.loads(line)
+            if message["type"] == "state":
+                with self.arrived:
+                    self.states.append(message["state"])
+                    self.arrived.notify_all()
+            elif message["type"] != "hello":
+                self.replies.put(message)
+
+    def command(self, command, **arguments):
+        """The board's answer (`ok` or `error`) to a command; its state has come before it."""
+        self.socket.sendall((json.dumps({"command": command, **arguments}) + "\n").encode())
+        return self.replies.get(timeout=30)
+
+    def press(self, cell):
+        return self.command("press", cell=cell)
+
+    @property
+    def latest(self):
+        with self.arrived:
+            return self.states[-1]
+
+    def wait_for(self, predicate, what, timeout=30):
+        """The latest state, once `predicate` holds for it."""
+        deadline = time.monotonic() + timeout
+        with self.arrived:
+            while not predicate(self.states[-1]):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"waited {timeout} s for {what}; the board shows {self.states[-1]}")
+                self.arrived.wait(left)
+            return self.states[-1]
+
+    def close(self):
+        self.socket.close()
+
+
+class Web:
+    """tictactoe-web on a free port of loopback, serving the page in `page` (this tree's)."""
+
+    def __init__(self, folder, board, allow="play", page=ROOT / "web"):
         assert (BIN / "tictactoe-web").exists(), f"{BIN / 'tictactoe-web'} is missing: build it first"
         self.log = pathlib.Path(folder) / "web.log"
         self.process = subprocess.Popen(
             [BIN / "tictactoe-web", "--socket", board.socket, "--listen", "127.0.0.1:0", "--allow", allow,
-             "--page", ROOT / "web", "--config", ROOT / "Hardware" / "tictactoe.toml"],
+             "--page", page, "--config", ROOT / "Hardware" / "tictactoe.toml"],
             stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
         line = self.process.stdout.readline()
         assert "the board's page is at " in line, line + self.log.read_text()

@@ -158,7 +158,7 @@ def test_the_packaged_binary_plays_a_game_to_a_win(package):
     arch, _, unpacked = package
     result = smoke(arch, unpacked, "simulate", "--x-name", "Alice", "--o-name", "Bob", stdin=WIN_SCRIPT)
     assert result.returncode == 0, result.stderr
-    assert re.search(r"— Alice \(X\) took \(0, 2\)\. Alice \(X\) wins along", result.stdout), result.stdout[-2000:]
+    assert re.search(r"— Alice \(X\) took cell 9\. Alice \(X\) wins along", result.stdout), result.stdout[-2000:]
     assert result.stdout.rstrip().endswith("score: Alice (X) 1 · Bob (O) 0 · draws 0"), result.stdout[-500:]
 
 

@@ -23,8 +23,8 @@ RESULTS = ROOT / "test-results" / "appliance"
 X_CENTRE_O_CORNER = "g . .|. R .|. . .|X:on O:off"
 AFTER_THIRD_MOVE = "g . .|. R .|. . R|X:off O:dim"
 PAGE_CELLS = """[7, 8, 9, 4, 5, 6, 1, 2, 3].map((n) => {
-  const cell = document.querySelector(`.cell[data-cell="${n}"]`);
-  return cell.classList.contains("x") ? "X" : cell.classList.contains("o") ? "O" : ".";
+  const mark = (document.querySelector(`.cell[data-cell="${n}"]`).dataset.look || "").match(/^(?:refused-)?([xo])(?:-|$)/);
+  return mark ? mark[1].toUpperCase() : ".";
 }).join("")"""
 
 
@@ -292,11 +292,21 @@ def by_colour(frame):
 
 def as_frame(watched):
     """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation, by
-    colour only (it draws the state, not the LEDs' brightness)."""
+    colour only (it draws the state, not the LEDs' brightness). Its cells are the terminal's
+    texts (Console's TerminalLook, docs/VIEWS.md): the mark's letter, or · for none, between two
+    signs: none for a steady mark, [ ] on a winning line and = = in a drawn game (both blink:
+    lower case here), ! ! a refused press (amber), < > the choice of opponent."""
     rows = watched.split("|")[:3]
-    cells = [row.split("X(red)")[0].strip() for row in rows]
-    status = rows[1].split("X(red)")[1].split()
-    return "|".join(cells) + f"|X:{status[0]} O:{status[2]}"
+    colour = {"X": "R", "O": "G", "·": "."}
+
+    def cell(text):
+        if text[0] == "!":
+            return "A"
+        return colour[text[1]].lower() if text[0] in "[=" else colour[text[1]]
+
+    cells = [" ".join(cell(row[2 + 4 * column:5 + 4 * column]) for column in range(3)) for row in rows]
+    status = re.search(r"status LEDs: X (.+), O (.+)$", rows[1])
+    return "|".join(cells) + f"|X:{status.group(1)} O:{status.group(2)}"
 
 
 def test_the_api_socket_is_systemds_and_only_for_the_tictactoe_group(vm):

@@ -17,6 +17,27 @@ const page = {
 const $ = (id) => document.getElementById(id);
 const cells = [...document.querySelectorAll(".cell")];
 
+// The cells' looks and the board's headline, in words. The names are the board's (its table of
+// states, docs/VIEWS.md); how each is drawn is board.css's, how each is said is here. The page
+// decides no look of its own: it draws and says the names the board sends.
+const lookWords = {
+  "empty": "empty",
+  "x": "X",
+  "o": "O",
+  "x-winning": "X, on the winning line",
+  "o-winning": "O, on the winning line",
+  "x-drawn": "X, in a drawn game",
+  "o-drawn": "O, in a drawn game",
+  "refused-empty": "a refused press on an empty cell",
+  "refused-x": "a refused press on X",
+  "refused-o": "a refused press on O",
+  "x-offered": "X, in the choice of opponent",
+  "o-offered": "O, in the choice of opponent",
+};
+// How many of the last things said the log keeps on the page (a screen reader has heard each),
+// unless more came at once.
+const saidKept = 3;
+
 function nameOf(mark, state) {
   const names = state.names || {};
   if (mark === "X") return names.x ? `${names.x} (X)` : "X";
@@ -29,8 +50,38 @@ function sentence(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function say(text) {
-  $("said").textContent = text;
+// Who plays O, as the chooser names it ("the computer, level 2").
+function opponentWords(opponent) {
+  const option = [...$("opponent").options].find((item) => item.value === opponent);
+  return option ? option.textContent : opponent;
+}
+
+// The headline as the turn line says it; "" for a name of a later board.
+function headlineText(headline, state) {
+  switch (headline) {
+    case "x-to-move": return sentence(`${nameOf("X", state)} to move.`);
+    case "o-to-move": return sentence(`${nameOf("O", state)} to move.`);
+    case "o-thinking": return sentence(`${nameOf("O", state)} is thinking…`);
+    case "x-wins": return sentence(`${nameOf("X", state)} wins.`);
+    case "o-wins": return sentence(`${nameOf("O", state)} wins.`);
+    case "draw": return "A draw.";
+    case "asleep": return "The board is asleep: press any cell to wake it.";
+    case "choosing-opponent": return `O is now played by ${opponentWords(state.opponent)}.`;
+    case "unreachable": return "The board cannot be reached.";
+    default: return "";
+  }
+}
+
+// Adds to the log, in order: a screen reader says each addition once. The oldest items go to
+// make room, but never one added in the same turn: removed before it was said, it is never said.
+function say(...texts) {
+  const log = $("said");
+  while (log.childElementCount > 0 && log.childElementCount + texts.length > saidKept) log.firstElementChild.remove();
+  for (const text of texts) {
+    const item = document.createElement("p");
+    item.textContent = text;
+    log.append(item);
+  }
 }
 
 function send(message) {
@@ -48,42 +99,61 @@ function newGame() {
   else send({ command: "new-game" });
 }
 
+// The headline drawn: the turn line says it, board.css draws it from `data-headline`.
+function showHeadline(headline, state) {
+  $("view").dataset.headline = headline;
+  $("turn").textContent = headlineText(headline, state);
+}
+
 function drawState(state, previous) {
   // For docs/BENCHMARKS.md: page load to the first board drawn, and each move drawn.
   if (!previous) performance.mark("board-drawn");
-  const lines = new Set((state.winningLines || []).flat());
-  const board = $("board");
-  board.classList.toggle("asleep", state.asleep);
+  const looks = state.looks || [];
   state.cells.forEach((mark, index) => {
-    const cell = cells.find((button) => Number(button.dataset.cell) === keypadOrder[index]);
     const number = keypadOrder[index];
-    cell.classList.toggle("x", mark === "X");
-    cell.classList.toggle("o", mark === "O");
-    cell.classList.toggle("flashing", state.flashing === number);
-    cell.classList.toggle("winning", lines.has(number));
-    const holder = mark === "" ? "free" : nameOf(mark, state);
-    cell.setAttribute("aria-label", `cell ${number}, ${holder}${lines.has(number) ? ", winning line" : ""}`);
+    const cell = cells.find((button) => Number(button.dataset.cell) === number);
+    const look = looks[index] || "empty";
+    cell.dataset.look = look;
+    cell.setAttribute("aria-label", `cell ${number}, ${lookWords[look] || look}`);
     cell.setAttribute("aria-disabled", String(!page.play));
   });
-  let turn;
-  if (state.asleep) turn = "The board is asleep: press any cell to wake it.";
-  else if (state.outcome === "playing") turn = state.thinking ? "The computer (O) is thinking…" : `${nameOf(state.turn, state)} to move.`;
-  else if (state.outcome === "draw") turn = "A draw.";
-  else turn = sentence(`${nameOf(state.outcome === "x-wins" ? "X" : "O", state)} wins!`);
-  $("turn").textContent = turn;
+  showHeadline(state.headline, state);
   $("opponent").value = state.opponent;
   drawScores(state);
-  if (previous) announce(state, previous);
+  if (previous) say(...happenings(state, previous));
   if (state.outcome !== "playing" && (!previous || previous.outcome === "playing")) send({ command: "history" });
 }
 
-// Moves and endings, said in the live region for a screen reader.
-function announce(state, previous) {
-  state.cells.forEach((mark, index) => {
-    if (mark !== "" && previous.cells[index] === "") say(sentence(`${nameOf(mark, state)} took cell ${keypadOrder[index]}.`));
-  });
-  if (state.outcome !== previous.outcome && state.outcome !== "playing") say($("turn").textContent);
-  if (state.outcome === "playing" && previous.outcome !== "playing") say("A new game.");
+// Whether `state` is another game than `previous`'s: marks never leave a game, a finished game
+// is never played on, and each new game has the other starter.
+function startsNewGame(state, previous) {
+  if (previous.outcome !== "playing" && state.outcome === "playing") return true;
+  if (previous.cells.some((mark, index) => mark !== "" && state.cells[index] !== mark)) return true;
+  return state.starter !== previous.starter;
+}
+
+// What happened between two states, each once and in order, for the log: a game given up, a new
+// opponent, a new game, the moves (the mover's first, should two arrive at once) and how it ended.
+function happenings(state, previous) {
+  const said = [];
+  const fresh = startsNewGame(state, previous);
+  const before = fresh ? state.cells.map(() => "") : previous.cells;
+  if (fresh && previous.outcome === "playing" && previous.cells.some((mark) => mark !== "")) said.push("The game was given up.");
+  const choosing = state.headline === "choosing-opponent";
+  if (state.opponent !== previous.opponent || (choosing && (previous.headline !== "choosing-opponent" || fresh))) {
+    said.push(headlineText("choosing-opponent", state));
+  }
+  if (fresh) said.push("A new game.");
+  const first = fresh ? state.starter : previous.turn;
+  for (const mover of first === "O" ? ["O", "X"] : ["X", "O"]) {
+    state.cells.forEach((mark, index) => {
+      if (mark === mover && before[index] === "") said.push(sentence(`${nameOf(mark, state)} took cell ${keypadOrder[index]}.`));
+    });
+  }
+  if (state.outcome !== "playing" && (fresh || previous.outcome === "playing")) {
+    said.push(headlineText(state.outcome, state)); // "x-wins", "o-wins", "draw": the headlines' names
+  }
+  return said;
 }
 
 function drawScores(state) {
@@ -117,11 +187,13 @@ function drawHistory(games) {
   }
 }
 
+// A line saying the board or the web view cannot be reached, and the headline that says so
+// (the one the page gives itself); the board's next state draws its own again.
 function showLink(text) {
   const link = $("link");
   link.hidden = !text;
   link.textContent = text || "";
-  $("board").classList.toggle("stale", Boolean(text));
+  if (text) showHeadline("unreachable", page.state || {});
 }
 
 function receive(message) {

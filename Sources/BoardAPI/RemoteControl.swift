@@ -88,9 +88,9 @@ public final class RemoteControl: Sendable {
         let names = viewModel.names
         switch event {
         case .moved(let player, let position)?:
-            return .ok(command, "\(names.label(for: player)) took cell \(position.keypadKey).")
+            return .ok(command, GameEvent.moved(player, position).text(players: names))
         case .refused(let position, .cellOccupied(_, let owner))?:
-            return .error(command, "cell \(position.keypadKey) is taken by \(owner): press a free cell.")
+            return .error(command, "\(position.name) is taken by \(owner): press a free cell.")
         case .refused(_, .gameOver)?, .ignored?:
             return .error(command, "the game is over: send new-game to start the next one.")
         case .computersTurn?:

@@ -16,8 +16,9 @@ extension ViewState {
             looks: appearance.cells.map(\.name), headline: appearance.headline.name)
     }
 
-    /// The session this state shows, as far as it can be rebuilt: for a client that draws the
-    /// board with the simulator's renderer. `nil` when the cells are not a board play reaches.
+    /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
+    /// to what the LEDs showed (a view draws the `looks` and `headline` instead, as `watch` does).
+    /// `nil` when the cells are not a board play reaches.
     public var session: SessionState? {
         guard let starter = Player(rawValue: starter), cells.count == 9 else { return nil }
         let marks = cells.map { Player(rawValue: $0) }

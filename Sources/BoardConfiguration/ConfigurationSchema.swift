@@ -99,7 +99,7 @@ public enum ConfigurationSchema {
         documentation: "How long new game must be held to abandon a game in progress; longer than debounce_ms.")
     public static let illegalFlash = Key(
         table: "timings", name: "illegal_flash_ms", value: .duration(\.game.illegalFlash, .milliseconds, range: 50...5000, why: nil),
-        documentation: "How long a refused press flashes its cell amber.")
+        documentation: "How long a refused press flickers its cell amber (on and off every \(TimeUnit.milliseconds.count(of: GameTimings().flickerHalfPeriod)) ms).")
     public static let blink = Key(
         table: "timings", name: "blink_ms", value: .duration(\.game.blinkHalfPeriod, .milliseconds, range: 50...5000, why: nil),
         documentation: "Half a blink period of the winning lines and of a draw.")

@@ -2,62 +2,74 @@ import Lights
 import Presentation
 import TicTacToe
 
-/// Draws the board as the LEDs look: plain text for scripts and logs, ANSI colour for the
-/// interactive terminal.
+/// Draws an ``Appearance`` in the terminal through ``TerminalLook``: plain text for scripts and
+/// logs, the full screen with colour for the simulator and `tictactoe watch`. Both keep every
+/// state readable with their colour escapes taken out (the monochrome eye in ConsoleTests reads
+/// each back); neither decides anything of its own about what a state looks like.
 public enum BoardRenderer {
-    /// Three rows of cells (`.` off, `R` red, `G` green, `A` amber; lower case while blinking)
-    /// beside the status LEDs.
-    public static func plain(_ seen: SeenBoard) -> String {
+    /// Three rows of cells, the status LEDs in words beside the middle one, then what the board
+    /// says, for scripts and logs:
+    ///
+    ///       [X]  O   O
+    ///        O  [X]  ·     status LEDs: X blinking, O off
+    ///        ·   O  [X]
+    ///     Alice (X) wins.
+    public static func plain(_ appearance: Appearance, players: PlayerNames, marks: MarkStyle = .standard) -> String {
         let rows = (0..<3).map { row in
-            "  " + (0..<3).map { column -> String in
-                let index = row * 3 + column
-                if let color = seen.blinkingCells[index] { return color.symbol.lowercased() }
-                return seen.frame.cells[index].symbol
-            }.joined(separator: " ")
+            "  " + appearance.cells[row * 3..<row * 3 + 3].map(TerminalLook.text(of:)).joined(separator: " ")
         }
-        func led(_ on: Bool, _ blinking: Bool) -> String { blinking ? "blinking" : (on ? "on" : "off") }
-        let status = "X(red) \(led(seen.frame.xStatus, seen.xBlinking))  O(green) \(led(seen.frame.oStatus, seen.oBlinking))"
-        return [rows[0], rows[1] + "    " + status, rows[2]].joined(separator: "\n")
+        let status = TerminalLook.plainStatus(for: appearance.headline, marks: marks)
+        return [rows[0].trimmingTrailingSpaces, rows[1] + "    " + status, rows[2].trimmingTrailingSpaces,
+                TerminalLook.words(for: appearance.headline, players: players)].joined(separator: "\n")
     }
 
-    /// The full interactive screen: title (with the computer's level when it plays), the
-    /// pairing's score, the matrix in colour, the status LEDs, a message and the key help. Lines end with "clear to end of line" so a redraw in place
-    /// leaves no debris.
-    public static func screen(frame: Frame, players: PlayerNames, score: Score, message: String, help: String = simulatorHelp) -> String {
-        let clear = "\u{1B}[K"
+    /// The full interactive screen: the title (with the computer's level when it plays), the
+    /// pairing's score (`nil`: not known), the grid beside its keys and legend, the status LEDs,
+    /// what the board says, a message and the key help; colour as the LEDs show in `phase`.
+    /// Lines end with "clear to end of line" so a redraw in place leaves no debris.
+    public static func screen(
+        _ appearance: Appearance, players: PlayerNames, score: Score?, message: String, help: String = simulatorHelp,
+        marks: MarkStyle = .standard, phase: Light.Phase = .lit
+    ) -> String {
         var lines: [String] = []
-        lines.append("  \u{1B}[1m\(players.matchTitle)\u{1B}[0m")
-        lines.append("  score: \(scoreLine(score, players: players))")
+        lines.append("  \(TerminalLook.escape)1m\(players.matchTitle)\(TerminalLook.escape)0m")
+        lines.append("  score: " + (score.map { scoreLine($0, players: players) } ?? "not known"))
         lines.append("")
-        lines.append("     ┌───┬───┬───┐")
-        for row in 0..<3 {
-            let cells = (0..<3).map { column in " \(dot(frame[row, column], frame.cells.brightness(at: row * 3 + column))) " }.joined(separator: "│")
-            lines.append("     │\(cells)│   keys \((0..<3).map { String(KeyCommand.key(for: Position.all[row * 3 + $0])) }.joined(separator: " "))")
-            lines.append(row < 2 ? "     ├───┼───┼───┤" : "     └───┴───┴───┘")
-        }
+        lines += grid(appearance, marks: marks, phase: phase)
         lines.append("")
-        lines.append("  \(dot(frame.xStatus ? .red : .off, frame.xStatusBrightness)) \(players.label(for: .x))      \(dot(frame.oStatus ? .green : .off, frame.oStatusBrightness)) \(players.label(for: .o))")
+        lines.append("  " + TerminalLook.statusLine(for: appearance.headline, players: players, marks: marks, phase: phase))
         lines.append("")
+        lines.append("  " + TerminalLook.words(for: appearance.headline, players: players))
         lines.append("  \(message)")
         lines.append("")
         lines.append("  " + help)
-        return lines.map { $0 + clear }.joined(separator: "\r\n")
+        return lines.map { $0 + "\(TerminalLook.escape)K" }.joined(separator: "\r\n")
+    }
+
+    /// The grid in box-drawing lines, each row beside its keys and a line of the legend.
+    static func grid(_ appearance: Appearance, marks: MarkStyle, phase: Light.Phase) -> [String] {
+        let lightsOut = FrameRenderer.isDark(appearance.headline)
+        var lines = ["     ┌───┬───┬───┐"]
+        for row in 0..<3 {
+            let cells = (0..<3).map { column in
+                TerminalLook.styled(appearance.cells[row * 3 + column], marks: marks, phase: phase, lightsOut: lightsOut)
+            }
+            let keys = (0..<3).map { String(KeyCommand.key(for: Position.all[row * 3 + $0])) }.joined(separator: " ")
+            lines.append("     │\(cells.joined(separator: "│"))│   keys \(keys)" + legendLine(row))
+            lines.append(row < 2 ? "     ├───┼───┼───┤" : "     └───┴───┴───┘")
+        }
+        return lines
+    }
+
+    /// Row `row`'s part of the legend: what the signs around a mark mean, the last row taking
+    /// what is left, so that the screen fits 80 columns.
+    private static func legendLine(_ row: Int) -> String {
+        let entries = row < 2 ? TerminalLook.legend.dropFirst(row).prefix(1) : TerminalLook.legend.dropFirst(2)
+        return entries.map { "    \(TerminalLook.text(of: $0.example)) \($0.meaning)" }.joined()
     }
 
     /// The simulator's keys.
     public static let simulatorHelp = "1–9 press a cell · n new game (once over) · N hold new game (restart mid-game) · m next opponent · q quit"
-
-    /// A lit LED as a bold disc in its colour; a dim one as a small faint dot, so that it reads
-    /// as dimmer in shape too, on a terminal without colour.
-    private static func dot(_ color: LEDColor, _ brightness: Brightness = .full) -> String {
-        let (style, glyph) = brightness == .dim ? ("2", "•") : ("1", "●")
-        switch color {
-        case .off: return "\u{1B}[2m○\u{1B}[0m"
-        case .red: return "\u{1B}[\(style);31m\(glyph)\u{1B}[0m"
-        case .green: return "\u{1B}[\(style);32m\(glyph)\u{1B}[0m"
-        case .amber: return "\u{1B}[\(style);33m\(glyph)\u{1B}[0m"
-        }
-    }
 
     /// "Alice (X) 1 · Computer (O) 2 · draws 0": the score of the pairing `players` stand in.
     public static func scoreLine(_ score: Score, players: PlayerNames) -> String {
@@ -71,5 +83,12 @@ public enum BoardRenderer {
         case .fellAsleep: event.text(players: players) + " Any key wakes them."
         default: event.text(players: players)
         }
+    }
+}
+
+extension String {
+    /// The string without the spaces at its end.
+    var trimmingTrailingSpaces: String {
+        String(self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)])
     }
 }

@@ -1,6 +1,7 @@
 import BoardAPI
 import Basics
 import BoardProtocol
+import Lights
 import Presentation
 import TicTacToe
 #if canImport(Glibc)
@@ -8,8 +9,9 @@ import Glibc
 #endif
 
 /// `tictactoe watch`: the running board, live in the terminal, drawn from its API's state
-/// messages by the simulator's renderer. Keys 1–9 press a cell and n asks for a new game, as
-/// the API's commands; q quits. When the board goes away it says so and waits for it to return.
+/// messages (the appearance each names: its `looks` and `headline`) by the simulator's renderer.
+/// Keys 1–9 press a cell and n asks for a new game, as the API's commands; q quits. When the
+/// board goes away it says so (``Headline/unreachable``) and waits for it to return.
 public final class RemoteWatch {
     private let path: String
     private let connect: (String) throws(UnixSocket.Failure) -> BoardConnection
@@ -21,35 +23,46 @@ public final class RemoteWatch {
 
     public static let help = "1–9 press a cell · n new game · q quit"
 
-    /// The screen for a state and a message line, as the simulator draws its own.
-    public static func screen(_ view: ViewState, blinkOn: Bool, message: String) -> String {
-        guard var state = view.session else { return "  the board sent a state this program cannot draw" }
-        state.blinkOn = blinkOn
-        return BoardRenderer.screen(
-            frame: FrameRenderer.frame(of: state), players: view.players, score: state.score, message: message, help: help)
+    /// The screen for a state and a message line, as the simulator draws its own; colour as the
+    /// LEDs show in `phase` (the board sends no blink: the watch keeps its own).
+    public static func screen(_ view: ViewState, phase: Light.Phase, message: String) -> String {
+        guard let appearance = appearance(of: view) else { return "  " + undrawable }
+        return BoardRenderer.screen(appearance, players: view.players, score: score(of: view), message: message, help: help, phase: phase)
     }
 
-    /// One state as plain text: the board as the LEDs show it (lower case blinking), then
-    /// whose turn or how it ended, and the score.
+    /// The screen while no board answers: nine empty cells (nothing is known of them) under
+    /// ``Headline/unreachable``, with the last names seen and `why` as the message.
+    public static func unreachableScreen(lastSeen view: ViewState?, why: String) -> String {
+        let nothing = Appearance(cells: Array(repeating: .empty, count: Position.all.count), headline: .unreachable)
+        return BoardRenderer.screen(nothing, players: view?.players ?? PlayerNames(), score: nil, message: why, help: help)
+    }
+
+    /// One state as plain text: the board as ``BoardRenderer/plain(_:players:marks:)`` writes
+    /// it, then the pairing and its score.
     public static func plain(_ view: ViewState) -> String {
-        guard let state = view.session else { return "the board sent a state this program cannot draw" }
+        guard let appearance = appearance(of: view) else { return undrawable }
         let players = view.players
-        return BoardRenderer.plain(SeenBoard(showing: state)) + "\n" + summary(view) + "\n"
-            + players.matchTitle + ": " + BoardRenderer.scoreLine(state.score, players: players)
+        return BoardRenderer.plain(appearance, players: players) + "\n" + players.matchTitle + ": "
+            + (score(of: view).map { BoardRenderer.scoreLine($0, players: players) } ?? "score not known")
     }
 
-    /// "X (red) to move", "Alice (X) wins", "a draw", "asleep", with the computer's thinking.
-    public static func summary(_ view: ViewState) -> String {
-        let players = view.players
-        if view.asleep { return "The lights are asleep; a press wakes them." }
-        if let winner = OutcomeName.winner(view.outcome) { return "\(players.label(for: winner)) wins." }
-        switch view.outcome {
-        case OutcomeName.draw: return "A draw."
-        default:
-            guard let turn = view.turn.flatMap(Player.init(rawValue:)) else { return "" }
-            return view.thinking ? "\(players.label(for: turn)) is thinking…" : "\(players.label(for: turn)) to move."
+    /// What `view` shows, from the names the board sends (its `looks` and `headline`), or `nil`
+    /// for a name this program does not know (a newer board).
+    public static func appearance(of view: ViewState) -> Appearance? {
+        let cells = view.looks.compactMap { name in CellAppearance.allCases.first { $0.name == name } }
+        let opponent = Opponent(name: view.opponent)
+        let headlines = Headline.examples.filter {
+            if case .choosingOpponent(let shown) = $0 { shown == opponent } else { true }
         }
+        guard cells.count == Position.all.count, view.looks.count == cells.count,
+              let headline = headlines.first(where: { $0.name == view.headline }) else { return nil }
+        return Appearance(cells: cells, headline: headline)
     }
+
+    /// The score of the pairing at the board.
+    static func score(of view: ViewState) -> Score? { view.scores[view.opponent]?.score }
+
+    static let undrawable = "the board sent a state this program cannot draw"
 
     /// Watches until q (or Ctrl-C, Ctrl-D, or a signal that ends the program).
     public func run() {
@@ -84,6 +97,8 @@ public final class RemoteWatch {
     /// message line and the blink's phase.
     private struct Watch {
         var blinkOn = true
+        /// Why no board answers, while none does.
+        var unreachable: String?
         var message = ""
         var view: ViewState?
         var connection: BoardConnection?
@@ -107,17 +122,20 @@ public final class RemoteWatch {
                     }
                 } else if hungUp && !current.hasBufferedMessage {
                     connection = nil
-                    message = "The board's service stopped; waiting for it to return…"
+                    unreachable = "The board's service stopped; waiting for it to return…"
                 }
             } catch {
                 connection = nil
-                message = "\(error)"
+                unreachable = "\(error)"
             }
         }
 
         func draw() {
-            if let view {
-                RawTerminal.write("\u{1B}[H" + RemoteWatch.screen(view, blinkOn: blinkOn, message: message.isEmpty ? RemoteWatch.summary(view) : message))
+            if let unreachable {
+                RawTerminal.write("\u{1B}[H" + RemoteWatch.unreachableScreen(lastSeen: view, why: unreachable))
+            } else if let view {
+                let phase = Light.Phase(blinkOn: blinkOn, flickerOn: true)
+                RawTerminal.write("\u{1B}[H" + RemoteWatch.screen(view, phase: phase, message: message))
             } else if connection != nil || !message.isEmpty {
                 RawTerminal.write("\u{1B}[H\u{1B}[2J  \(message)\r\n")
             }
@@ -127,11 +145,12 @@ public final class RemoteWatch {
     private func connect(_ watch: inout Watch) {
         do throws(UnixSocket.Failure) {
             watch.connection = try connect(path)
+            watch.view = nil
+            watch.unreachable = nil
             watch.message = "Connected to the board at \(path.shownPath)."
         } catch {
-            watch.view = nil
             let why = error.isPermissionDenied ? "not allowed to use \(path.shownPath): join the tictactoe group" : "no board is listening at \(path.shownPath) (systemctl status tictactoe)"
-            RawTerminal.write("\u{1B}[H\u{1B}[2J  \(why); waiting for it to return… q quits\r\n")
+            watch.unreachable = "\(why); waiting for it to return…"
         }
     }
 

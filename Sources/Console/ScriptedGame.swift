@@ -7,13 +7,15 @@ import SimulatedGPIO
 import WiredBoard
 
 /// The terminal game without a terminal: plays a ``KeyScript`` on the real stack over a
-/// simulated chip in virtual time, and prints what the board showed after each key.
+/// simulated chip in virtual time, and prints what the board showed after each key, as
+/// ``BoardRenderer/plain(_:players:marks:)`` writes its appearance.
 ///
 /// Each key is pressed (and released 120 ms later, as a finger would), then the board is looked
-/// at 150 ms after the press, once the release has registered, and watched for most of a second
-/// to tell steady lights from blinking ones. Nothing sleeps: virtual time runs as fast as the
-/// machine can run the game, LED scan included (docs/BENCHMARKS.md has the cost of a key and of
-/// a `z`, which plays the whole idle time), so each block is handed on as it is seen.
+/// at 150 ms after the press, once the release has registered, and the rest of ``keyLength``
+/// passes before the next key (the computer's thinking, a flash's end). Nothing sleeps: virtual
+/// time runs as fast as the machine can run the game, LED scan included (docs/BENCHMARKS.md has
+/// the cost of a key and of a `z`, which plays the whole idle time), so each block is handed on
+/// as it is seen.
 public struct ScriptedGame: Sendable {
     public var settings: BoardSettings
     /// Press and release every button with contact bounce.
@@ -25,8 +27,10 @@ public struct ScriptedGame: Sendable {
     }
 
     /// How long after a key's press the board is looked at: after the 120 ms tap is released
-    /// (a short press of new game acts on release) and within the 400 ms amber flash.
+    /// (a short press of new game acts on release) and within the 400 ms refused flash.
     static let lookDelay: Duration = .milliseconds(150)
+    /// How long a key lasts in virtual time, from its press to the next key's.
+    static let keyLength: Duration = .seconds(1)
 
     /// Plays `script` and returns the whole transcript.
     public func play(_ script: KeyScript) throws(BoardError) -> String {
@@ -50,9 +54,11 @@ public struct ScriptedGame: Sendable {
         }
         defer { listening.dispose() }
 
+        let look = { BoardRenderer.plain(Appearance(viewModel.state.value), players: viewModel.names, marks: viewModel.marks) }
         write(viewModel.names.matchTitle)
         scheduler.advance(by: .milliseconds(100))
-        write(BoardRenderer.plain(SeenBoard.watch(person, advance: scheduler.advance(by:))))
+        write(look())
+        scheduler.advance(by: Self.keyLength - Self.lookDelay)
 
         for step in script.steps {
             messages.withValue { $0 = [] }
@@ -62,10 +68,11 @@ public struct ScriptedGame: Sendable {
             }
             act(step.command, on: person, advancing: scheduler)
             scheduler.advance(by: Self.lookDelay)
-            let seen = SeenBoard.watch(person, advance: scheduler.advance(by:))
+            let seen = look()
+            scheduler.advance(by: Self.keyLength - Self.lookDelay)
             let said = messages.value
             write("> \(step.key): \(Self.describe(step.command))" + (said.isEmpty ? "" : " — " + said.joined(separator: " ")))
-            write(BoardRenderer.plain(seen))
+            write(seen)
         }
         board.shutdown()
         write("score: " + BoardRenderer.scoreLine(viewModel.score.value, players: viewModel.names))
@@ -89,7 +96,7 @@ public struct ScriptedGame: Sendable {
 
     private static func describe(_ command: KeyCommand) -> String {
         switch command {
-        case .cell(let position): "press cell \(position)"
+        case .cell(let position): "press \(position.name)"
         case .newGame: "press new game"
         case .holdNewGame: "hold new game"
         case .nextOpponent: "hold new game and tap a cell"

@@ -14,9 +14,11 @@ import Glibc
 /// The interactive terminal game: the real stack on a simulated chip, in real time.
 ///
 /// Keys drive the chip's button lines (1–9 in keypad layout, `n`, `N` for a held new game, `m`
-/// for the opponent gesture, `q` or Ctrl-C to quit); the picture is decoded from the chip's LED lines 20 times a second,
-/// exactly as an eye would see the multiplexed matrix. On quit or SIGTERM the board shuts down
-/// (every LED off, lines released) and the terminal is restored.
+/// for the opponent gesture, `q` or Ctrl-C to quit), which the board reads as it reads real
+/// buttons; 20 times a second the screen draws the appearance of the session's state, in the
+/// LEDs' colours and phase (``BoardRenderer/screen(_:players:score:message:help:marks:phase:)``).
+/// On quit or SIGTERM the board shuts down (every LED off, lines released) and the terminal is
+/// restored.
 public final class TerminalGame: Sendable {
     private let settings: BoardSettings
     private let bounce: Bool
@@ -37,7 +39,7 @@ public final class TerminalGame: Sendable {
         let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
         let terminal = RawTerminal()
         terminal.enable()
-        let redrawing = Self.redrawing(board, seenBy: person, on: scheduler)
+        let redrawing = Self.redrawing(board, on: scheduler)
         board.start()
 
         let finished = DispatchSemaphore(value: 0)
@@ -81,8 +83,8 @@ public final class TerminalGame: Sendable {
         }
     }
 
-    /// The screen redrawn from what an eye sees of the LEDs, with the last event's message, every 50 ms.
-    private static func redrawing(_ board: GameBoard, seenBy person: SimulatedBoard, on scheduler: QueueScheduler) -> any Disposable {
+    /// The screen redrawn from the session's appearance, with the last event's message, every 50 ms.
+    private static func redrawing(_ board: GameBoard, on scheduler: QueueScheduler) -> any Disposable {
         let viewModel = board.viewModel
         let message = Protected("New game: \(viewModel.names.label(for: viewModel.board.value.starter)) starts. Press 1–9.")
         let listening = viewModel.events.observeValues { event in
@@ -90,8 +92,10 @@ public final class TerminalGame: Sendable {
             if !text.isEmpty { message.withValue { $0 = text } }
         }
         let redraw = scheduler.schedule(every: .milliseconds(50)) {
+            let state = viewModel.state.value
             let screen = BoardRenderer.screen(
-                frame: person.seenFrame, players: viewModel.names, score: viewModel.score.value, message: message.value)
+                Appearance(state), players: viewModel.names, score: state.score, message: message.value, marks: viewModel.marks,
+                phase: Light.Phase(of: state))
             RawTerminal.write("\u{1B}[H" + screen)
         }
         return CompositeDisposable([listening, redraw])

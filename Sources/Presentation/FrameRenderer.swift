@@ -20,7 +20,8 @@ public enum FrameRenderer {
             Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: .steady)
         case .winning(let player), .drawn(let player):
             Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: .blink)
-        case .refused: Light(color: .amber, brightness: .full, pattern: .flicker)
+        case .refused(let mark):
+            Light(color: .amber, brightness: .full, pattern: .flicker, between: mark.flatMap { light(of: .mark($0), marks: marks) })
         }
     }
 
@@ -46,7 +47,7 @@ public enum FrameRenderer {
     /// What the lights show for `state` at this moment: its appearance, with the blink and the
     /// flicker in the phases the state holds.
     public static func frame(of state: SessionState, marks: MarkStyle = .standard) -> Frame {
-        frame(of: Appearance(state), phase: Light.Phase(blinkOn: state.blinkOn, flickerOn: state.flashLit), marks: marks)
+        frame(of: Appearance(state), phase: Light.Phase(of: state), marks: marks)
     }
 
     /// What the lights show for `appearance` in `phase`.
@@ -54,8 +55,8 @@ public enum FrameRenderer {
         guard !isDark(appearance.headline) else { return .dark }
         var frame = Frame.dark
         for (index, cell) in appearance.cells.enumerated() {
-            guard let light = light(of: cell, marks: marks), light.isOn(in: phase) else { continue }
-            frame.cells.set(light.color, light.brightness, at: index)
+            guard let shown = light(of: cell, marks: marks)?.shown(in: phase) else { continue }
+            frame.cells.set(shown.color, shown.brightness, at: index)
         }
         let status = statusLights(of: appearance.headline, marks: marks)
         frame.xStatus = status.x?.isOn(in: phase) ?? false
@@ -76,6 +77,10 @@ public struct Light: Sendable, Hashable {
     public var color: LEDColor
     public var brightness: Brightness
     public var pattern: Pattern
+    /// What shows in the pattern's off phase: dark, or (a refused press on a mark) the mark, so
+    /// that the flicker tells an empty cell from X and from O.
+    public var betweenColor: LEDColor
+    public var betweenBrightness: Brightness
 
     /// An LED's pattern in time, the cue that needs no colour.
     public enum Pattern: String, Sendable, Hashable, CaseIterable {
@@ -100,12 +105,26 @@ public struct Light: Sendable, Hashable {
 
         /// Both on: what a still picture of each state shows.
         public static let lit = Phase(blinkOn: true, flickerOn: true)
+
+        /// Where `state`'s blink and flicker stand.
+        public init(of state: SessionState) {
+            self.init(blinkOn: state.blinkOn, flickerOn: state.flashLit)
+        }
     }
 
-    public init(color: LEDColor, brightness: Brightness, pattern: Pattern) {
+    /// - Parameter between: what shows in the off phase (`nil`: dark); steady in itself.
+    public init(color: LEDColor, brightness: Brightness, pattern: Pattern, between: Light? = nil) {
         self.color = color
         self.brightness = brightness
         self.pattern = pattern
+        betweenColor = between?.color ?? .off
+        betweenBrightness = between?.brightness ?? .full
+    }
+
+    /// The colour and brightness shown in `phase`, or `nil` for dark.
+    public func shown(in phase: Phase) -> (color: LEDColor, brightness: Brightness)? {
+        if isOn(in: phase) { return (color, brightness) }
+        return betweenColor.isLit ? (betweenColor, betweenBrightness) : nil
     }
 
     /// Whether the LED is lit in `phase`.

@@ -6,11 +6,11 @@ extension GameEvent {
     public func text(players: PlayerNames) -> String {
         switch self {
         case .started(let starter): "New game: \(players.label(for: starter)) starts."
-        case .moved(let player, let position): "\(players.label(for: player)) took \(position)."
-        case .refused(let position, let error): "Not allowed at \(position): \(error)."
-        case .ignored(let position): "The game is over; \(position) ignored."
+        case .moved(let player, let position): "\(players.label(for: player)) took \(position.name)."
+        case .refused(_, let error): "Not allowed: \(error)."
+        case .ignored(let position): "The game is over; \(position.name) ignored."
         case .newGameNeedsHold: "The game is not over: hold new game to abandon it."
-        case .computersTurn(let position): "Wait: it is the computer's turn; \(position) ignored."
+        case .computersTurn(let position): "Wait: it is the computer's turn; \(position.name) ignored."
         case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."
         case .opponentChosen(.computer(let level), let starter):
             "Against the computer at \(level) now. New game: \(players.label(for: starter)) starts."

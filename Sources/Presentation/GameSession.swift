@@ -96,14 +96,16 @@ final class GameSession: @unchecked Sendable {
     }
 
     /// The refused press's flicker: on and off every half period, then over after the flash.
+    /// The end is scheduled first: where it falls on a flicker step, it runs first and cancels
+    /// that step, so the flash ends in one change.
     private func startFlash() {
         cancelFlash()
-        flickerTimer = scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
-            self?.state.modify { $0.toggleFlash() }
-        }
         flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
             self?.cancelFlash()
             self?.state.modify { $0.endFlash() }
+        }
+        flickerTimer = scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
+            self?.state.modify { $0.toggleFlash() }
         }
     }
 

@@ -7,7 +7,7 @@ public enum MoveError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cellOccupied(let position, let player): "cell \(position) is already taken by \(player)"
+        case .cellOccupied(let position, let player): "\(position.name) is already taken by \(player)"
         case .gameOver: "the game is over; start a new game"
         }
     }

@@ -8,4 +8,8 @@ extension Position {
 
     /// The numeric-keypad key of this cell (7 for the top left).
     public var keypadKey: Int { (2 - row) * 3 + column + 1 }
+
+    /// The cell as a player names it, by the key that presses it: "cell 7" is the top left.
+    /// Every message about a cell says it so (the terminal's, the log's, the API's, the page's).
+    public var name: String { "cell \(keypadKey)" }
 }

@@ -3,7 +3,7 @@ import Testing
 import WiredBoard
 @testable import Console
 
-/// The scripted terminal game: the full stack in virtual time, read back from the LED lines.
+/// The scripted terminal game: the full stack in virtual time, its appearance after each key in plain text.
 @Suite("Scripted terminal game")
 struct ScriptedGameTests {
     private func play(_ keys: String, bounce: Bool = false) throws -> [String] {
@@ -13,55 +13,68 @@ struct ScriptedGameTests {
         return transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// The block printed after the key at `index` (0-based): its header and three rows.
+    /// The block printed after the key at `index` (0-based): its header, three rows and the
+    /// headline.
     private func block(_ lines: [String], _ index: Int) -> [String] {
-        let start = 1 + 3 + index * 4
-        return Array(lines[start..<(start + 4)])
+        let start = 1 + 4 + index * 5
+        return Array(lines[start..<(start + 5)])
     }
 
-    @Test("X wins on a diagonal, presses after the end, new game, an illegal press, a draw")
+    @Test("X wins on a diagonal, presses after the end, new game, a refused press, a draw")
     func completeRun() throws {
         // X: 7 5 3 (diagonal), O: 8 9. Then 1 after the end, n, then O starts:
-        // 5 (O), 5 again (amber), and a draw.
+        // 5 (O), 5 again (refused), and a draw.
         let lines = try play("7 8 5 9 3  1  n  5 5  7 9 1 4 6 8 2 3", bounce: true)
         #expect(lines[0] == "Alice (X) vs Bob (O)")
-        #expect(Array(lines[1...3]) == ["  . . .", "  . . .    X(red) on  O(green) off", "  . . ."])
-        #expect(block(lines, 0) == ["> 7: press cell (0, 0) — Alice (X) took (0, 0).", "  R . .", "  . . .    X(red) off  O(green) on", "  . . ."])
+        #expect(Array(lines[1...4]) == ["   ·   ·   ·", "   ·   ·   ·     status LEDs: X on, O off", "   ·   ·   ·", "Alice (X) to move."])
+        #expect(block(lines, 0) == [
+            "> 7: press cell 7 — Alice (X) took cell 7.",
+            "   X   ·   ·", "   ·   ·   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move.",
+        ])
         #expect(block(lines, 4) == [
-            "> 3: press cell (2, 2) — Alice (X) took (2, 2). Alice (X) wins along the diagonal from top left!",
-            "  r G G", "  . r .    X(red) blinking  O(green) off", "  . . r",
+            "> 3: press cell 3 — Alice (X) took cell 3. Alice (X) wins along the diagonal from top left!",
+            "  [X]  O   O", "   ·  [X]  ·     status LEDs: X blinking, O off", "   ·   ·  [X]", "Alice (X) wins.",
         ])
         #expect(block(lines, 5) == [
-            "> 1: press cell (2, 0) — The game is over; (2, 0) ignored. Press n for a new game.",
-            "  r G G", "  . r .    X(red) blinking  O(green) off", "  . . r",
+            "> 1: press cell 1 — The game is over; cell 1 ignored. Press n for a new game.",
+            "  [X]  O   O", "   ·  [X]  ·     status LEDs: X blinking, O off", "   ·   ·  [X]", "Alice (X) wins.",
         ])
-        #expect(block(lines, 6) == ["> n: press new game — New game: Bob (O) starts.", "  . . .", "  . . .    X(red) off  O(green) on", "  . . ."])
-        #expect(block(lines, 7)[1...3] == ["  . . .", "  . G .    X(red) on  O(green) off", "  . . ."])
+        #expect(block(lines, 6) == [
+            "> n: press new game — New game: Bob (O) starts.",
+            "   ·   ·   ·", "   ·   ·   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move.",
+        ])
+        #expect(block(lines, 7)[1...4] == ["   ·   ·   ·", "   ·   O   ·     status LEDs: X on, O off", "   ·   ·   ·", "Alice (X) to move."])
         #expect(block(lines, 8) == [
-            "> 5: press cell (1, 1) — Not allowed at (1, 1): cell (1, 1) is already taken by O.",
-            "  . . .", "  . A .    X(red) on  O(green) off", "  . . .",
+            "> 5: press cell 5 — Not allowed: cell 5 is already taken by O.",
+            "   ·   ·   ·", "   ·  !O!  ·     status LEDs: X on, O off", "   ·   ·   ·", "Alice (X) to move.",
         ])
         // The draw (X O O / O O X / X X O): every cell and both status LEDs blink.
-        let last = block(lines, 16)
-        #expect(last == ["> 3: press cell (2, 2) — Bob (O) took (2, 2). A draw.",
-                         "  r g g", "  g g r    X(red) blinking  O(green) blinking", "  r r g"])
+        #expect(block(lines, 16) == [
+            "> 3: press cell 3 — Bob (O) took cell 3. A draw.",
+            "  =X= =O= =O=", "  =O= =O= =X=    status LEDs: X blinking, O dim blinking", "  =X= =X= =O=", "A draw.",
+        ])
         #expect(lines.last(where: { !$0.isEmpty }) == "score: Alice (X) 1 · Bob (O) 0 · draws 1")
     }
 
     @Test("holding new game restarts mid-game; a short press mid-game does not")
     func holdToRestart() throws {
         let lines = try play("5 n N")
-        #expect(block(lines, 1)[1...3] == ["  . . .", "  . R .    X(red) off  O(green) on", "  . . ."])
-        #expect(block(lines, 2) == ["> N: hold new game — New game: Bob (O) starts.", "  . . .", "  . . .    X(red) off  O(green) on", "  . . ."])
+        #expect(block(lines, 1)[1...4] == ["   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move."])
+        #expect(block(lines, 2) == [
+            "> N: hold new game — New game: Bob (O) starts.",
+            "   ·   ·   ·", "   ·   ·   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move.",
+        ])
     }
 
-    @Test("z waits until the lights sleep; the next key only wakes them")
+    @Test("z waits until the lights sleep: the marks stay, the words say so; the next key only wakes them")
     func sleep() throws {
         let lines = try play("5 z 1 1")
-        #expect(block(lines, 1)[1...3] == ["  . . .", "  . . .    X(red) off  O(green) off", "  . . ."])
-        #expect(block(lines, 2)[0] == "> 1: press cell (2, 0) — Awake again.")
-        #expect(block(lines, 2)[1...3] == ["  . . .", "  . R .    X(red) off  O(green) on", "  . . ."])
-        #expect(block(lines, 3)[3] == "  G . .")
+        #expect(block(lines, 1)[1...4] == [
+            "   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O off", "   ·   ·   ·", "The lights are asleep; a press wakes them.",
+        ])
+        #expect(block(lines, 2)[0] == "> 1: press cell 1 — Awake again.")
+        #expect(block(lines, 2)[1...4] == ["   ·   ·   ·", "   ·   X   ·     status LEDs: X off, O dim", "   ·   ·   ·", "Bob (O) to move."])
+        #expect(block(lines, 3)[3] == "   O   ·   ·")
     }
 
     @Test("q ends the script early")
@@ -71,12 +84,21 @@ struct ScriptedGameTests {
         #expect(!lines.contains { $0.hasPrefix("> 1") })
     }
 
-    @Test("m steps through the opponents; against the computer its moves show after its thinking time")
+    @Test("m steps through the opponents; against the computer it thinks, and its moves show after")
     func againstTheComputer() throws {
         let lines = try play("m . 5 . 1 . 9 . 3 . 7 .")
         #expect(block(lines, 0)[0] == "> m: hold new game and tap a cell — Against the computer at level 1 now. New game: Computer (O) starts.")
-        #expect(block(lines, 0)[1...3] == ["  G . .", "  . . .    X(red) off  O(green) off", "  . . ."], "level 1: one green cell")
-        #expect(lines.contains { $0.contains("Computer (O) took") })
+        #expect(block(lines, 0)[1...4] == [
+            "  <O>  ·   ·", "   ·   ·   ·     status LEDs: X off, O off", "   ·   ·   ·",
+            "Opponent chosen: the computer at level 1; a new game starts.",
+        ], "level 1: one of O's cells")
+        // Each move of X's that leaves the game open is followed by the computer's thinking (its
+        // own moves are its choice: the first may take the cell a key of the script names).
+        let xMoved = (1..<12).map { block(lines, $0) }.filter { block in
+            block[0].contains("Alice (X) took cell") && !block[0].contains("wins") && !block[0].contains("draw")
+        }
+        #expect(!xMoved.isEmpty && xMoved.allSatisfy { $0[4] == "Computer (O) is thinking…" }, "\(xMoved)")
+        #expect(lines.contains { $0.contains("Computer (O) took cell") })
         #expect(lines[0] == "Alice (X) vs Bob (O)")
         #expect(lines.last(where: { !$0.isEmpty })?.hasPrefix("score: Alice (X) ") == true)
         #expect(lines.last(where: { !$0.isEmpty })?.contains("Computer (O)") == true)

@@ -27,7 +27,7 @@ struct ComputerOpponentTests {
     @Test("the computer's move comes after its thinking time, with its status LED on meanwhile")
     func thinksThenMoves() {
         input.send(p(1, 1))
-        #expect(viewModel.frame.value.description == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(viewModel.frame.value.description == ". . .\n. R .\n. . .\nX:off O:dim")
         scheduler.advance(by: .milliseconds(599))
         #expect(viewModel.board.value.moveCount == 1, "moved before its thinking time was up")
         scheduler.advance(by: .milliseconds(1))
@@ -104,11 +104,11 @@ struct ComputerOpponentTests {
         }
         #expect(viewModel.state.value.opponent == .computer(.perfect), "five steps from level 4 come round to it")
         #expect(shown == [
-            "R . G\n. . .\n. . .\nX:off O:off",
-            "G . .\n. . .\n. . .\nX:off O:off",
-            "G G .\n. . .\n. . .\nX:off O:off",
-            "G G G\n. . .\n. . .\nX:off O:off",
-            "G G G\nG . .\n. . .\nX:off O:off",
+            "R . g\n. . .\n. . .\nX:off O:off",
+            "g . .\n. . .\n. . .\nX:off O:off",
+            "g g .\n. . .\n. . .\nX:off O:off",
+            "g g g\n. . .\n. . .\nX:off O:off",
+            "g g g\ng . .\n. . .\nX:off O:off",
         ])
         #expect(events.values.contains(.opponentChosen(.person, starter: .o)))
     }

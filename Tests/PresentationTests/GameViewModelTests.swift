@@ -41,26 +41,31 @@ struct GameViewModelTests {
     @Test("step by step: each move lights the mover's colour and passes the turn")
     func stepByStep() {
         play(p(1, 1))
-        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:dim")
         #expect(viewModel.turn.value == .o)
         play(p(0, 0))
-        #expect(picture(viewModel.frame.value) == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(picture(viewModel.frame.value) == "g . .\n. R .\n. . .\nX:on O:off")
         #expect(viewModel.turn.value == .x)
         #expect(viewModel.board.value[p(0, 0)] == .o)
     }
 
-    @Test("an occupied cell flashes amber briefly and changes nothing")
+    @Test("an occupied cell flickers amber briefly (on and off every 50 ms, for 400 ms) and changes nothing")
     func illegalFlash() {
         play(p(1, 1))
         let before = viewModel.board.value
         input.send(p(1, 1))
         #expect(viewModel.flashingCell.value == p(1, 1))
-        #expect(picture(viewModel.frame.value) == ". . .\n. A .\n. . .\nX:off O:on")
+        #expect(picture(viewModel.frame.value) == ". . .\n. A .\n. . .\nX:off O:dim")
         #expect(viewModel.board.value == before)
-        scheduler.advance(by: .milliseconds(399))
-        #expect(viewModel.frame.value.cells[4] == .amber)
-        scheduler.advance(by: .milliseconds(2))
-        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        var seen: [LEDColor] = []
+        for _ in 0..<8 {
+            scheduler.advance(by: .milliseconds(25))
+            seen.append(viewModel.frame.value.cells[4])
+            scheduler.advance(by: .milliseconds(25))
+        }
+        #expect(seen == [.amber, .red, .amber, .red, .amber, .red, .amber, .red], "between flickers, the X beneath")
+        scheduler.advance(by: .milliseconds(1))
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:dim")
         #expect(viewModel.turn.value == .o)
     }
 
@@ -72,9 +77,9 @@ struct GameViewModelTests {
         #expect(viewModel.winningLines.value.map(\.kind) == [.antiDiagonal])
         #expect(!viewModel.canMakeMove.value)
         let on = viewModel.frame.value
-        #expect(picture(on) == "G . R\nG R .\nR . .\nX:on O:off")
+        #expect(picture(on) == "g . R\ng R .\nR . .\nX:on O:off")
         scheduler.advance(by: .milliseconds(400))
-        #expect(picture(viewModel.frame.value) == "G . .\nG . .\n. . .\nX:off O:off")
+        #expect(picture(viewModel.frame.value) == "g . .\ng . .\n. . .\nX:off O:off")
         scheduler.advance(by: .milliseconds(400))
         #expect(viewModel.frame.value == on)
         #expect(viewModel.score.value == Score(xWins: 1))
@@ -84,7 +89,7 @@ struct GameViewModelTests {
     func drawBlinks() {
         play(p(0, 0), p(0, 1), p(0, 2), p(1, 1), p(1, 0), p(1, 2), p(2, 1), p(2, 0), p(2, 2))
         #expect(viewModel.isDraw.value)
-        #expect(picture(viewModel.frame.value) == "R G R\nR G G\nG R R\nX:on O:on")
+        #expect(picture(viewModel.frame.value) == "R g R\nR g g\ng R R\nX:on O:dim")
         scheduler.advance(by: .milliseconds(400))
         #expect(viewModel.frame.value == .dark)
         #expect(viewModel.score.value == Score(draws: 1))
@@ -112,7 +117,7 @@ struct GameViewModelTests {
         #expect(viewModel.newGame.apply() != nil)
         #expect(viewModel.board.value.moveCount == 0)
         #expect(viewModel.turn.value == .o)
-        #expect(picture(viewModel.frame.value) == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(picture(viewModel.frame.value) == ". . .\n. . .\n. . .\nX:off O:dim")
         #expect(!viewModel.newGame.isEnabled.value)
         // A hold restarts mid-game; the starter alternates again.
         play(p(1, 1))
@@ -135,7 +140,7 @@ struct GameViewModelTests {
         play(p(0, 0))
         #expect(!viewModel.isAsleep.value)
         #expect(viewModel.board.value[p(0, 0)] == nil)
-        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:on")
+        #expect(picture(viewModel.frame.value) == ". . .\n. R .\n. . .\nX:off O:dim")
         play(p(0, 0))
         #expect(viewModel.board.value[p(0, 0)] == .o)
         // New game while asleep: only wakes.

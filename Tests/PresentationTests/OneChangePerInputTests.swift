@@ -60,7 +60,7 @@ struct OneChangePerInputTests {
         #expect(!viewModel.state.value.blinkOn)
         let sent = outputs.after { viewModel.newGame.apply() }
         #expect(sent.frames.count == 1)
-        #expect(sent.frames.first?.description == ". . .\n. . .\n. . .\nX:off O:on")
+        #expect(sent.frames.first?.description == ". . .\n. . .\n. . .\nX:off O:dim")
         #expect(sent.snapshots.count == 1)
     }
 
@@ -80,7 +80,7 @@ struct OneChangePerInputTests {
         #expect(viewModel.flashingCell.value == p(1, 1))
         let sent = outputs.after { input.send(p(0, 0)) }
         #expect(sent.frames.count == 1)
-        #expect(sent.frames.first?.description == "G . .\n. R .\n. . .\nX:on O:off")
+        #expect(sent.frames.first?.description == "g . .\n. R .\n. . .\nX:on O:off")
         #expect(sent.snapshots.count == 1)
     }
 
@@ -90,8 +90,15 @@ struct OneChangePerInputTests {
         #expect((sent.frames.count, sent.snapshots.count) == (1, 1), "a legal move")
         sent = outputs.after { input.send(p(1, 1)) }
         #expect((sent.frames.count, sent.snapshots.count) == (1, 0), "a refused press")
-        sent = outputs.after { scheduler.advance(by: timings.illegalFlash) }
-        #expect((sent.frames.count, sent.snapshots.count) == (1, 0), "the end of the flash")
+        for step in 1..<Int(timings.illegalFlash / timings.flickerHalfPeriod) {
+            sent = outputs.after { scheduler.advance(by: timings.flickerHalfPeriod) }
+            #expect((sent.frames.count, sent.snapshots.count) == (1, 0), "flicker step \(step)")
+        }
+        // The last step before the end is a dark phase, which shows the X beneath: the end of
+        // the flash changes the state and not the picture.
+        sent = outputs.after { scheduler.advance(by: timings.flickerHalfPeriod) }
+        #expect((sent.frames.count, sent.snapshots.count) == (0, 0), "the end of the flash")
+        #expect(viewModel.flashingCell.value == nil)
         sent = outputs.after { viewModel.newGame.apply() }
         #expect((sent.frames.count, sent.snapshots.count) == (0, 0), "a short new game mid-game")
         sent = outputs.after { viewModel.startOver.apply() }

@@ -118,7 +118,7 @@ struct BoardServiceTests {
         // A press plays on from the restored game.
         person.press(p(0, 2))
         loop.runAndWait {}
-        #expect(log.value.contains { $0.contains("X took (0, 2).") })
+        #expect(log.value.contains { $0.contains("X took cell 9.") })
 
         stopNow.yield()
         try await running.value
@@ -156,7 +156,7 @@ struct BoardServiceTests {
         #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
         person.press(p(0, 0))
         loop.runAndWait {}
-        #expect(log.value.contains { $0.contains("X took (0, 0).") })
+        #expect(log.value.contains { $0.contains("X took cell 7.") })
         stopNow.yield()
         try await running.value
         return log.value
@@ -250,7 +250,7 @@ struct BoardServiceTests {
             #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
             person.press(p(1, 1))
             loop.runAndWait {}
-            #expect(log.value.contains { $0.contains("X took (1, 1).") })
+            #expect(log.value.contains { $0.contains("X took cell 5.") })
             watchdog.advance(by: .seconds(1))
             loop.runAndWait {}
             #expect(systemd.texts.dropFirst() == ["WATCHDOG=1"])

@@ -165,7 +165,7 @@ struct SavingTests {
         // the last written, so not written twice.
         #expect(disk.written.value.map(\.board.moveCount) == [1, 2], "written: \(disk.written.value)")
         #expect(!disk.timedOut.value, "a save ran on the loop and waited for the gate")
-        #expect(log.value.contains { $0.contains("X took (1, 1).") })
+        #expect(log.value.contains { $0.contains("X took cell 5.") })
         #expect(chip.consumer(of: PinMap.standard.rows[0]) == nil, "the board's stop released the lines")
     }
 }

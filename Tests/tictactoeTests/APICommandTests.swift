@@ -103,7 +103,7 @@ struct APICommandTests {
         for cell in ["7", "5"] { #expect(try board.run(["press", cell]).status == 0) }
         let watched = try board.run(["watch", "--once"])
         #expect(watched.status == 0)
-        #expect(watched.out.hasPrefix("  R . .\n  . G .    X(red) on  O(green) off\n  . . .\nX to move.\n"))
+        #expect(watched.out.hasPrefix("   X   ·   ·\n   ·   O   ·     status LEDs: X on, O off\n   ·   ·   ·\nX to move.\n"))
         let status = try board.run(["status", "--json"])
         #expect(status.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
@@ -164,8 +164,8 @@ struct APICommandTests {
             #expect(script.status == 0)
             let replayed = try Tictactoe.run(["simulate"], input: .text(script.out))
             #expect(replayed.status == 0)
-            let finalBoard = replayed.out.split(separator: "\n").suffix(4).prefix(3)
-            #expect(Array(finalBoard) == Array(shown.split(separator: "\n").prefix(3)), "game \(number)")
+            let finalBoard = replayed.out.split(separator: "\n").suffix(5).prefix(4)
+            #expect(Array(finalBoard) == Array(shown.split(separator: "\n").prefix(4)), "game \(number)")
         }
         let missing = try board.run(["history", "--script", "3"])
         #expect(missing.status == 65)

@@ -9,7 +9,7 @@ struct SimulateCommandTests {
         let result = try Tictactoe.run(["simulate", "--x-name", "Alice", "--o-name", "Bob"], input: .text("7 8 5 9 3\n"))
         #expect(result.status == 0)
         #expect(result.out.hasPrefix("Alice (X) vs Bob (O)\n"))
-        #expect(result.out.contains("  r G G\n  . r .    X(red) blinking  O(green) off\n  . . r\n"))
+        #expect(result.out.contains("  [X]  O   O\n   ·  [X]  ·     status LEDs: X blinking, O off\n   ·   ·  [X]\nAlice (X) wins.\n"))
         #expect(result.out.hasSuffix("score: Alice (X) 1 · Bob (O) 0 · draws 0\n"))
     }
 
@@ -38,12 +38,12 @@ struct SimulateCommandTests {
 
         var seen = ""
         let reader = output.fileHandleForReading
-        while !seen.contains("> 5: press cell (1, 1)") {
+        while !seen.contains("> 5: press cell 5") {
             let chunk = reader.availableData  // blocks until output arrives or the program ends
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(seen.contains("> 5: press cell (1, 1) — X took (1, 1)."), "got: \(seen)")
+        #expect(seen.contains("> 5: press cell 5 — X took cell 5."), "got: \(seen)")
         #expect(process.isRunning, "the script should still be playing its z")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -116,7 +116,7 @@ struct WebCommandTests {
         }
         #expect(closed > 100)
         #expect(try moves(board) == 0)
-        #expect(try board.run(["watch", "--once"]).out.hasPrefix("  . . .\n  . . ."))
+        #expect(try board.run(["watch", "--once"]).out.hasPrefix("   ·   ·   ·\n   ·   ·   ·"))
         // And the web view still serves a page that plays.
         let after = try web.page()
         after.sendText(#"{"command":"press","cell":7}"#)

@@ -1,0 +1,44 @@
+import Lights
+
+extension Light {
+    /// The light in words, colour included: "red, full, steady"; "green, dim (one frame in 6),
+    /// steady"; "amber, full, flickers (50 ms on, as long off, for 400 ms), red full between".
+    public func words(timings: GameTimings = GameTimings(), dimCycle: DimCycle = .standard) -> String {
+        func level(_ brightness: Brightness) -> String { brightness == .dim ? "dim (\(dimCycle))" : "\(brightness)" }
+        var text = "\(color), \(level(brightness)), \(patternWords(timings))"
+        if betweenColor.isLit { text += ", \(betweenColor) \(level(betweenBrightness)) between" }
+        return text
+    }
+
+    /// The light as an eye without colour takes it in: how bright (both dies of a cell at once
+    /// are brighter than either alone) and its pattern in time.
+    public func wordsWithoutColour(timings: GameTimings = GameTimings()) -> String {
+        var text = "\(Self.level(color, brightness)), \(patternWords(timings))"
+        if pattern != .steady {
+            text += betweenColor.isLit ? ", \(Self.level(betweenColor, betweenBrightness)) between" : ", dark between"
+        }
+        return text
+    }
+
+    private static func level(_ color: LEDColor, _ brightness: Brightness) -> String {
+        if color == .amber { return "brightest (both dies)" }
+        return brightness == .full ? "bright" : "dim"
+    }
+
+    private func patternWords(_ timings: GameTimings) -> String {
+        switch pattern {
+        case .steady: "steady"
+        case .blink: "blinks (\(timings.blinkHalfPeriod.wordsInMilliseconds) on, as long off, until the next game)"
+        case .flicker:
+            "flickers (\(timings.flickerHalfPeriod.wordsInMilliseconds) on, as long off, for \(timings.illegalFlash.wordsInMilliseconds))"
+        }
+    }
+}
+
+extension Duration {
+    /// "400 ms".
+    var wordsInMilliseconds: String {
+        let (seconds, attoseconds) = components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+    }
+}
