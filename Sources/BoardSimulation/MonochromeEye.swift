@@ -35,15 +35,16 @@ public struct DieWeights: Sendable, Hashable {
 ///
 /// What the person knows is the table itself (``FrameRenderer``): how each cell appearance and
 /// each headline lights the LEDs with the standard marks. From the lines it reads each LED's
-/// pattern (``PatternReader``) and how bright it is, takes for each the table's light of that
-/// pattern nearest in brightness (by ratio), and keeps the appearances and headlines that show
-/// that light. The status LEDs are told by their place (X's side, O's side), never by colour.
+/// pattern (``PatternReader``) and how bright it is, lit and between, takes for each the
+/// table's light of that pattern nearest in brightness (by ratio), and keeps the appearances
+/// and headlines that show that light. The status LEDs are told by their place (X's side, O's side), never by colour.
 /// Where the table lights two things alike, context decides, as it does for a person:
 /// - an X or an O in the choice of opponent or in the game, a winning mark or a drawn one: by
 ///   the status LEDs (dark in the choice; blinking on the winner's side, or both for a draw);
 /// - what the choice of opponent offers: by which cells are lit (``Appearance/offering(_:)``);
-/// - a refused press on an empty cell, on an X or on an O (the flicker hides the mark): by what
-///   the cell held when last seen (``Memory``); and the game under dark lights, asleep, alike;
+/// - a refused press on an empty cell, on an X or on an O: by the light between the flicker's
+///   lit phases (dark, or the mark), where the table sets one; failing that, by what the cell
+///   held when last seen (``Memory``); and the game under dark lights, asleep, by that alone;
 /// - O's turn and the computer thinking look the same on the LEDs: both are read
 ///   (``LEDReading/headlines``).
 ///
@@ -57,11 +58,13 @@ public struct MonochromeEye: Sendable {
     /// How dim a dim LED is: the board's cycle.
     public let dimCycle: DimCycle
     /// The table as this eye sees it, worked out once: each cell appearance's light, each
-    /// headline's status lights, every light each LED can show, and below what each is dark.
+    /// headline's status lights, every light each LED can show, below what each is dark, and
+    /// how much dimmer than its lit phase the light between of a pattern of it can be.
     let cellLights: [(cell: CellAppearance, light: Expected)]
     let statusLights: [(headline: Headline, x: Expected, o: Expected)]
     let ledLights: [Set<Expected>]
     let darkBelow: [Double]
+    let modulation: [Double]
 
     public init(name: String, weights: DieWeights, reader: PatternReader, dimCycle: DimCycle, marks: MarkStyle = .standard) {
         self.name = name
@@ -70,7 +73,12 @@ public struct MonochromeEye: Sendable {
         self.dimCycle = dimCycle
         self.marks = marks
         func expected(_ light: Light?, share: Double) -> Expected {
-            light.map { Expected(pattern: $0.pattern, level: weights.level(of: $0.color) * dimCycle.duty(of: $0.brightness) * share) } ?? .dark
+            guard let light else { return .dark }
+            func level(_ color: LEDColor, _ brightness: Brightness) -> Double {
+                weights.level(of: color) * dimCycle.duty(of: brightness) * share
+            }
+            let between = light.pattern == .steady ? nil : level(light.betweenColor, light.betweenBrightness)
+            return Expected(pattern: light.pattern, level: level(light.color, light.brightness), between: between)
         }
         // A cell is lit one row in three; a status LED is driven directly.
         let cellLights = CellAppearance.allCases.map { ($0, expected(FrameRenderer.light(of: $0, marks: marks), share: 1.0 / 3)) }
@@ -83,6 +91,21 @@ public struct MonochromeEye: Sendable {
         self.statusLights = statusLights
         self.ledLights = ledLights
         darkBelow = ledLights.map { lights in (lights.filter { $0.pattern != nil }.map(\.level).min() ?? 0) / 2 }
+        modulation = zip(ledLights, darkBelow).map { Self.modulation(among: $0, darkBelow: $1) }
+    }
+
+    /// How many times dimmer than its brightest a light must get to be seen as a pattern: the
+    /// geometric middle of the least-modulated pattern the LED can show (a refused press on a
+    /// mark flickers between amber and the mark); where every pattern goes dark between (the
+    /// status LEDs), none: only going dark is a pattern there, and a dim status LED whose
+    /// pulses come a little early or late while the matrix starts and stops scanning (as a
+    /// refused press flickers on a dark matrix) is still steady.
+    static func modulation(among lights: Set<Expected>, darkBelow: Double) -> Double {
+        let ratios = lights.compactMap { light -> Double? in
+            guard light.pattern != nil && light.pattern != .steady, light.between >= darkBelow else { return nil }
+            return light.level / light.between
+        }
+        return ratios.min().map { $0.squareRoot() } ?? .infinity
     }
 
     /// What the person remembers of the game: each cell as last seen in it (a refused press's
@@ -107,7 +130,7 @@ public struct MonochromeEye: Sendable {
                 default: levels[index] = oWeight * windows.share(of: LitWindows.oStatus, in: index)
                 }
             }
-            switch reader.read(levels, darkBelow: darkBelow[led]) {
+            switch reader.read(levels, darkBelow: darkBelow[led], modulation: modulation[led]) {
             case .success(let light): seen.append(light)
             case .failure(let problem): return .failure(Misreading("\(Self.ledName(led)): \(problem)"))
             }
@@ -129,7 +152,7 @@ public struct MonochromeEye: Sendable {
 
     /// What eleven LEDs' light shows (``lights(in:)``), given what the person remembers.
     public func read(_ seen: [SeenLight], memory: Memory) -> Result<LEDReading, Misreading> {
-        let keys = seen.enumerated().map { led, light in nearest(light, among: ledLights[led]) }
+        let keys = seen.enumerated().map { led, light in nearest(light, led: led) }
         var found: [(Headline, [CellAppearance])] = []
         var problems: [String] = []
         for status in statusLights where keys[9] == status.x && keys[10] == status.o {
@@ -150,21 +173,33 @@ public struct MonochromeEye: Sendable {
     /// Every headline the board itself can show (a remote view's "unreachable" is never on it).
     public static let boardHeadlines = Headline.examples.filter { $0 != .unreachable }
 
-    /// A light as the table has it for one LED, as this eye sees it: its pattern (`nil`: dark)
-    /// and how bright it is while on.
+    /// A light as the table has it for one LED, as this eye sees it: its pattern (`nil`: dark),
+    /// how bright it is while on, and between (a pattern's off phase; for steady, the same).
     struct Expected: Hashable {
         var pattern: Light.Pattern?
         var level: Double
+        var between: Double
+
+        init(pattern: Light.Pattern?, level: Double, between: Double? = nil) {
+            self.pattern = pattern
+            self.level = level
+            self.between = between ?? level
+        }
 
         static let dark = Expected(pattern: nil, level: 0)
     }
 
-    /// The table's light nearest to `light`: the same pattern, the brightness nearest by ratio;
+    /// The table's light nearest to `light` seen on LED `led`: the same pattern, the brightness
+    /// lit and between nearest by ratio (a dark between counted as half the dimmest light);
     /// `nil` when the table has no light of that pattern for this LED.
-    func nearest(_ light: SeenLight, among candidates: Set<Expected>) -> Expected? {
+    func nearest(_ light: SeenLight, led: Int) -> Expected? {
         guard let pattern = light.pattern else { return .dark }
-        func ratio(_ expected: Expected) -> Double { max(light.level, expected.level) / min(light.level, expected.level) }
-        return candidates.filter { $0.pattern == pattern }.min { ratio($0) < ratio($1) }
+        let floor = darkBelow[led]
+        func ratio(_ a: Double, _ b: Double) -> Double { max(a, b, floor) / max(min(a, b), floor) }
+        func distance(_ expected: Expected) -> Double {
+            ratio(light.level, expected.level) * ratio(light.between, expected.between)
+        }
+        return ledLights[led].filter { $0.pattern == pattern }.min { distance($0) < distance($1) }
     }
 
     static func ledName(_ index: Int) -> String {

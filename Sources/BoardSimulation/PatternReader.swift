@@ -7,19 +7,25 @@ import Presentation
 public struct SeenLight: Sendable, Hashable, CustomStringConvertible {
     /// `nil`: dark.
     public var pattern: Light.Pattern?
-    /// How bright it is while lit (the median of its lit windows); 0 when dark.
+    /// How bright it is while lit (steady: the median of the eye's sums; a pattern: the
+    /// brightest); 0 when dark.
     public var level: Double
+    /// How bright it is between, in a pattern's off phase (the dimmest of the eye's sums; near 0
+    /// when dark between); for a steady light, ``level``.
+    public var between: Double
 
-    public init(pattern: Light.Pattern?, level: Double) {
+    public init(pattern: Light.Pattern?, level: Double, between: Double? = nil) {
         self.pattern = pattern
         self.level = level
+        self.between = between ?? level
     }
 
     public static let dark = SeenLight(pattern: nil, level: 0)
 
     public var description: String {
         guard let pattern else { return "dark" }
-        return "\(pattern.rawValue) at \((level * 1000).rounded() / 1000)"
+        func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+        return "\(pattern.rawValue) at \(rounded(level))" + (pattern == .steady ? "" : ", \(rounded(between)) between")
     }
 }
 
@@ -37,15 +43,21 @@ public struct Misreading: Error, Sendable, Hashable, CustomStringConvertible {
 /// windows), as an eye sums light over some tens of milliseconds; so a dim LED whose short
 /// pulses come a little late once (the scan starting or stopping) still looks steady, as it
 /// does to a person. A window with nothing to go by (`nil`: a sampler that saw too little) is
-/// left out of the sum; a whole integration of them is unknown. A level counts as lit when at
-/// least half as bright as the brightest, and runs of lit and of dark levels are measured. A run
-/// is *whole* when levels of the other kind bound it on both sides; one that meets the
-/// stretch's edge, or an unknown level, only says that the phase lasted at least that long.
+/// left out of the sum; a whole integration of them is unknown.
+///
+/// A pattern alternates between a lit phase and a phase between, dark or (a refused press on a
+/// mark) the mark's dimmer light: it is seen when the dimmest sum is dark, or at least
+/// `modulation` times dimmer than the brightest. A level then counts as lit when nearer the
+/// brightest than the dimmest (half the brightest when the dimmest is dark; their geometric
+/// mean when not, as brightness is seen by ratio), and runs of lit and of unlit levels are
+/// measured. A run is *whole* when levels of the other kind bound it on both sides; one that
+/// meets the stretch's edge, or an unknown level, only says that the phase lasted at least
+/// that long.
 /// Seen through `integration`, a blink's whole runs last at least `blinkHalfPeriod -
 /// integration`, and a flicker's runs at most `flickerHalfPeriod + integration` (or longer where
 /// a second refused press started the flicker again), well below the first (checked at `init`).
-/// So lit and dark both seen, a whole run shorter than a blink's is the flicker; failing that, a
-/// run longer than a flicker's is the blink; failing that, the stretch was too short to tell.
+/// So a pattern seen, a whole run shorter than a blink's is the flicker; failing that, a run
+/// longer than a flicker's is the blink; failing that, the stretch was too short to tell.
 public struct PatternReader: Sendable, Hashable {
     /// The windows' length.
     public let window: Duration
@@ -85,22 +97,28 @@ public struct PatternReader: Sendable, Hashable {
     }
 
     /// The light in `levels` (one per window; `nil` for a window with nothing to go by), dark
-    /// when the eye's sum never reaches `darkBelow`.
-    public func read(_ levels: [Double?], darkBelow: Double) -> Result<SeenLight, Misreading> {
+    /// when the eye's sum never reaches `darkBelow`; a pattern when its sum falls below
+    /// `darkBelow` or `modulation` times below its brightest (by default, only the first).
+    public func read(_ levels: [Double?], darkBelow: Double, modulation: Double = .infinity) -> Result<SeenLight, Misreading> {
         let seen = integrated(levels)
         let known = seen.compactMap { $0 }
-        guard let peak = known.max() else { return .failure(Misreading("nothing seen")) }
+        guard let peak = known.max(), let trough = known.min() else { return .failure(Misreading("nothing seen")) }
         guard peak >= darkBelow else { return .success(.dark) }
-        let lit = seen.map { $0.map { $0 * 2 >= peak } }
-        let level = median(known.filter { $0 * 2 >= peak })
-        guard lit.contains(false) else { return .success(SeenLight(pattern: .steady, level: level)) }
+        guard trough < darkBelow || peak >= trough * modulation, trough > 0 || peak > 0 else {
+            return .success(SeenLight(pattern: .steady, level: median(known)))
+        }
+        let threshold = trough < darkBelow ? peak / 2 : (peak * trough).squareRoot()
+        let lit = seen.map { $0.map { $0 >= threshold } }
+        // The brightest and the dimmest sums: those that fall wholly inside a phase (the eye's
+        // sum is shorter than any), where the others mix the two.
+        let level = peak, between = trough
         let runs = Self.runs(lit)
         let longestFlicker = (flickerHalfPeriod + integration).nanoseconds, shortestBlink = (blinkHalfPeriod - integration).nanoseconds
         if runs.contains(where: { $0.isWhole && $0.windows * window.nanoseconds < shortestBlink }) {
-            return .success(SeenLight(pattern: .flicker, level: level))
+            return .success(SeenLight(pattern: .flicker, level: level, between: between))
         }
         if runs.contains(where: { $0.windows * window.nanoseconds > longestFlicker }) {
-            return .success(SeenLight(pattern: .blink, level: level))
+            return .success(SeenLight(pattern: .blink, level: level, between: between))
         }
         return .failure(Misreading("runs of \(Self.describe(runs, window)): too short to tell the flicker from the blink"))
     }
@@ -155,7 +173,7 @@ public struct PatternReader: Sendable, Hashable {
     }
 
     private static func describe(_ runs: [Run], _ window: Duration) -> String {
-        runs.map { "\($0.lit ? "lit" : "dark") \($0.windows * window.nanoseconds / 1_000_000) ms\($0.isWhole ? "" : "+")" }
+        runs.map { "\($0.lit ? "lit" : "unlit") \($0.windows * window.nanoseconds / 1_000_000) ms\($0.isWhole ? "" : "+")" }
             .joined(separator: ", ")
     }
 

@@ -58,9 +58,14 @@ extension LEDSampler {
     private static func read(_ levels: [Double?], looks: [Int], bin: TimeInterval, longestGap: TimeInterval) -> CellPattern {
         let window = Duration.nanoseconds(Int64(bin * 1e9))
         let reader = PatternReader(window: window, timings: GameTimings())
-        // Dark below half a dim mark's share of looks: one frame of the installed cycle.
+        // Dark below half a dim mark's share of looks (one frame of the installed cycle); a
+        // pattern where it dims to the geometric middle of a refused press's lit phase and the
+        // light between (on O's mark, O's own: an eye without colour sees only the share lit).
+        let cycle = DimCycle.standard
+        let refused = FrameRenderer.light(of: .refused(.o))
+        let modulation = refused.map { (cycle.duty(of: $0.brightness) / cycle.duty(of: $0.betweenBrightness)).squareRoot() } ?? .infinity
         let reading: String
-        switch reader.read(levels, darkBelow: DimCycle.standard.duty(of: .dim) / 2) {
+        switch reader.read(levels, darkBelow: cycle.duty(of: .dim) / 2, modulation: modulation) {
         case .success(let light): reading = light.pattern?.rawValue ?? "dark"
         case .failure(let problem): reading = problem.description
         }

@@ -47,6 +47,8 @@ final class EyesOnTheBoard: @unchecked Sendable {
 
     /// Every reading with what was shown, while `keepsReadings` (for the tests that remove a cue).
     var keepsReadings = false
+    /// Whether the eyes forget what they saw before each stretch: only the stretch's own light.
+    var forgets = false
     private(set) var readings: [(eye: String, shown: Appearance, read: Result<LEDReading, Misreading>)] = []
 
     /// - Parameters:
@@ -110,6 +112,7 @@ final class EyesOnTheBoard: @unchecked Sendable {
         tally.cellsShown.formUnion(truth.cells)
         tally.headlinesShown.insert(truth.headline)
         for (index, eye) in eyes.enumerated() {
+            if forgets { memories[index] = MonochromeEye.Memory() }
             let reading = eye.read(windows, memory: &memories[index])
             if keepsReadings { readings.append((eye.name, truth, reading)) }
             if case .success(let seen) = reading, seen.shows(truth) {

@@ -30,7 +30,7 @@ struct LEDEyeTests {
     /// Plays every state of the table: two players (refused presses on an X and on an O, X's
     /// win along one line, O's along two closed by one mark, a draw), asleep and woken, the
     /// choice of each opponent, and against the computer refused presses in its turn on an
-    /// empty cell and on an X.
+    /// empty cell (of an empty board, and of one with marks) and on an X.
     static func playEveryState(on eyes: EyesOnTheBoard) {
         let look = Duration.milliseconds(500), end = Duration.milliseconds(1200)
         func tap(_ cells: [Int], look: Duration = look) {
@@ -60,10 +60,16 @@ struct LEDEyeTests {
         tap([8], look: end)
         eyes.scheduler.advance(by: settings.game.idleSleep + .seconds(1))
         tap([4], look: end)
-        // The choice of each computer level, shown and then its game.
-        for _ in 0..<4 {
+        // The choice of each computer level, shown and then its game. The first, level 1, starts
+        // (O started the last game): a press while it thinks on the empty board is refused, the
+        // matrix otherwise dark.
+        for level in ComputerLevel.allCases {
             eyes.person.chooseNextOpponent()
-            eyes.scheduler.advance(by: settings.game.opponentShown + .seconds(1))
+            // The choice shows from the tap, 100 ms into the gesture; the press comes 100 ms into
+            // the computer's thinking.
+            eyes.scheduler.advance(by: settings.game.opponentShown + .milliseconds(200))
+            if level == .allCases[0] { eyes.person.tap(Position.all[4]) }
+            eyes.scheduler.advance(by: .milliseconds(800))
         }
         playAgainstTheComputer(on: eyes)
         eyes.person.chooseNextOpponent()
@@ -137,13 +143,27 @@ struct LEDEyeTests {
         Self.playEveryState(on: eyes)
         eyes.finish()
         let refused = Self.readings(of: eyes) { $0.cells.contains { if case .refused = $0 { true } else { false } } }
-        #expect(refused.count == 4 * 4, "\(refused.count) readings of the four refused presses")
+        #expect(refused.count == 4 * 5, "\(refused.count) readings of the five refused presses")
         for (eye, shown, read) in refused {
             for (index, cell) in shown.cells.enumerated() {
                 guard case .refused = cell, let seen = read?.cells[index] else { continue }
                 #expect(seen == .mark(.x) || seen == .mark(.o), "\(eye) read \(seen.name) where \(cell.name) was shown")
             }
             #expect(read != nil && read?.shows(shown) == false, "\(eye) read \(read.map(\.description) ?? "nothing")")
+        }
+    }
+
+    @Test("a refused press on an empty cell, on an X and on an O is told by its flicker alone, by eyes that remember nothing")
+    func refusedByTheFlickerAlone() throws {
+        let eyes = try EyesOnTheBoard(settings: Self.settings, eyes: Self.eyes)
+        eyes.keepsReadings = true
+        eyes.forgets = true
+        Self.playEveryState(on: eyes)
+        eyes.finish()
+        let refused = Self.readings(of: eyes) { $0.cells.contains { if case .refused = $0 { true } else { false } } }
+        #expect(Set(refused.flatMap(\.shown.cells)).isSuperset(of: [.refused(nil), .refused(.x), .refused(.o)]))
+        for (eye, shown, read) in refused {
+            #expect(read?.shows(shown) == true, "\(eye) read \(read.map(\.description) ?? "nothing") where \(LEDReading(cells: shown.cells, headlines: [shown.headline])) was shown")
         }
     }
 }
