@@ -48,9 +48,10 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
         // The chip in memory, beside KernelGPIO: either backend under the same devices.
         .target(name: "SimulatedGPIO", dependencies: ["Basics", "GPIO", "Reactive"], swiftSettings: optimized),
-        // The simulation kit above the devices: a person at the board and what an eye sees of it.
+        // The simulation kit above the devices: a person at the board and what an eye sees of it
+        // (the monochrome eye reads back the view model's appearances, hence Presentation).
         .target(
-            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe"],
+            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe"],
             swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -108,7 +109,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
-        .executableTarget(name: "gpio-sim-harness", dependencies: ["Console", "Devices", "GPIO", "Lights", "TicTacToe", "WriteLog"]),
+        .executableTarget(
+            name: "gpio-sim-harness", dependencies: ["BoardSimulation", "Console", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WriteLog"]),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
         .target(name: "WriteLog"),

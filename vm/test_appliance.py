@@ -332,6 +332,39 @@ def test_a_press_through_the_socket_is_a_move_the_led_lines_show(vm):
     assert refused["status"] == 65 and "cell 9 is taken by O" in refused["output"], refused
 
 
+def test_a_refused_press_flickers_its_cell_fast_enough_to_read_without_colour(vm):
+    """A press on O's cell through the socket, refused: on the gpio-sim lines the cell's lit share
+    (either die, colour ignored) toggles every 50 ms for 400 ms, about 100 ms a period, unlike a
+    game's end (400 ms each way) and unlike a steady mark; read in the VM by the simulation's own
+    eye (PatternReader, the default timings). An attempt that reads no flicker must be one the
+    emulator starved: the cell unseen for at least the eye's 30 ms (the sampler not sampling, or
+    the board's scan not lighting the cell's row: a stalled scan, what the kernel's lines
+    showed), through which the reader sees no phase (so it says "too short to tell", never a
+    pattern it did not see); the VM made the press again then, up to three times, and one
+    attempt must read the flicker."""
+    records, _, _ = vm
+    attempts = records["every api-refused"]
+    for attempt in attempts:
+        assert attempt["status"] == 65 and "cell 9 is taken by O" in attempt["output"], attempt
+        pattern = attempt["pattern"]
+        assert pattern, attempt
+        if pattern["reading"] != "flicker":
+            assert pattern["longest_unseen_ms"] >= 30, ("read as", pattern["reading"], "with nothing starved", pattern)
+    read = [attempt["pattern"] for attempt in attempts if attempt["pattern"]["reading"] == "flicker"]
+    assert read, [attempt["pattern"]["reading"] for attempt in attempts]
+    pattern = read[-1]
+    runs = pattern["lit_runs"]
+    # Four lit half periods in 400 ms, each starting about 100 ms after the one before: faster by
+    # far than the blink's half period (400 ms), which no flicker's period may reach.
+    assert 3 <= len(runs) <= 5, runs
+    periods = [later[0] - earlier[0] for earlier, later in zip(runs, runs[1:])]
+    assert all(period < 400 for period in periods), runs
+    print(f"\nrefused press: {len(attempts)} attempt(s); lit runs {runs} ms (start, length), periods {periods} ms; "
+          f"longest gap between samples {pattern['longest_gap_ms']:.1f} ms, longest unseen {pattern['longest_unseen_ms']:.0f} ms, "
+          f"looks per 10 ms bin "
+          f"{min(pattern['looks'])}-{max(pattern['looks'])}")
+
+
 def test_a_user_outside_the_group_is_refused_and_a_member_is_served(vm):
     records, _, _ = vm
     permissions = records["api-permissions"]

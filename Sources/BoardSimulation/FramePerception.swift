@@ -20,7 +20,11 @@ public struct FramePerception: Sendable {
     /// A dim LED is lit one frame in this many (the board's ``DimCycle``).
     public let dimFrames: Int
 
-    public init(pins: PinMap, window: Duration = .milliseconds(30), dimCycle: DimCycle = .standard) {
+    /// How long an eye sums light over, by default: the row scan's flicker is far faster, a
+    /// refused press's and a game's end far slower.
+    public static let eyeWindow: Duration = .milliseconds(30)
+
+    public init(pins: PinMap, window: Duration = Self.eyeWindow, dimCycle: DimCycle = .standard) {
         self.pins = pins
         self.window = window
         self.dimFrames = dimCycle.frames
@@ -81,22 +85,6 @@ public struct FramePerception: Sendable {
         }
         let x = judge(lit.x, share: 1), o = judge(lit.o, share: 1)
         return Frame(cells: cells, xStatus: x.lit, oStatus: o.lit, xStatusBrightness: x.brightness, oStatusBrightness: o.brightness)
-    }
-
-    /// What an eye that sees no colour at all makes of each cell over the window ending at
-    /// `end`: dark (nil), dim or full, from how long any of its dies was lit.
-    public func brightness(initial: LineLevels, writes: [OutputWrite], endingAt end: MonotonicInstant) -> [Brightness?] {
-        let lit = litTimes(initial: initial, writes: writes, endingAt: end)
-        return lit.cell.map { time in
-            let seen = judge(time, share: 3)
-            return seen.lit ? seen.brightness : nil
-        }
-    }
-
-    /// The same as ``brightness(initial:writes:endingAt:)``, on `chip`.
-    public func brightness(on chip: SimulatedChip, endingAt end: MonotonicInstant) -> [Brightness?] {
-        let history = chip.outputHistory(from: end - window, to: end)
-        return brightness(initial: history.initial, writes: history.writes, endingAt: end)
     }
 
     /// The frame seen on `chip` over the window ending at `end`.

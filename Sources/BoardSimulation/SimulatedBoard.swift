@@ -16,7 +16,7 @@ public final class SimulatedBoard: Sendable {
 
     /// - Parameter dimCycle: the board's (its settings'), so that the eye knows how dim a dim LED is.
     public init(
-        chip: SimulatedChip, pins: PinMap, scheduler: any Scheduler, eyeWindow: Duration = .milliseconds(30), dimCycle: DimCycle = .standard
+        chip: SimulatedChip, pins: PinMap, scheduler: any Scheduler, eyeWindow: Duration = FramePerception.eyeWindow, dimCycle: DimCycle = .standard
     ) {
         self.chip = chip
         self.pins = pins

@@ -27,9 +27,9 @@ struct LEDSampler {
     /// A dim LED is lit one frame in this many: the default LEDs' cycle, which the appliance's
     /// configuration (the default file) keeps.
     static let dimFrames = DimCycle.standard.frames
-    private let rows: [ValueReader]
-    private let red: [ValueReader]
-    private let green: [ValueReader]
+    let rows: [ValueReader]
+    let red: [ValueReader]
+    let green: [ValueReader]
     private let x: ValueReader
     private let o: ValueReader
 

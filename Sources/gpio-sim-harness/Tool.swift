@@ -1,18 +1,22 @@
 import Devices
 import Foundation
 import GPIO
+import TicTacToe
 
 /// Small commands on an existing gpio-sim chip, for shell-driven tests (the systemd VM):
 ///
 ///     gpio-sim-harness tool DEVICE CHIP frame SECONDS   # print the frame seen, on one line
 ///     gpio-sim-harness tool DEVICE CHIP timing SECONDS  # each lit LED's duty and refresh rate, and the
 ///                                                       # scan's frame rate, as JSON
+///     gpio-sim-harness tool DEVICE CHIP pattern KEY SECONDS  # one cell's light in 10 ms bins
+///                                                       # and its pattern read without colour, as JSON
+///                                                       # (the cell by its keypad key, as `tictactoe press`)
 ///     gpio-sim-harness tool DEVICE CHIP tap LINE [HOLD]  # press and release with bounce
 ///     gpio-sim-harness tool DEVICE CHIP leds [SECONDS]  # "on" or "off": any LED line high
 ///                                                       # at any moment of SECONDS (0.3)?
 func runTool(_ arguments: [String]) -> Int32 {
     guard arguments.count >= 3 else {
-        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | timing SECONDS | tap LINE [HOLD] | leds [SECONDS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: gpio-sim-harness tool DEVICE CHIP frame SECONDS | timing SECONDS | pattern KEY SECONDS | tap LINE [HOLD] | leds [SECONDS]\n".utf8))
         return 64
     }
     let sim = GPIOSim.existing(device: arguments[0], chip: arguments[1])
@@ -25,10 +29,9 @@ func runTool(_ arguments: [String]) -> Int32 {
     case "timing":
         guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let json = try? encoder.encode(sampler.timing(over: seconds)) else { return 70 }
-        print(String(decoding: json, as: UTF8.self))
+        return printJSON(sampler.timing(over: seconds))
+    case "pattern":
+        return printPattern(arguments, on: sim, pins: pins)
     case "tap":
         guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }
         let hold = arguments.count > 4 ? Double(arguments[4]) ?? 0.15 : 0.15
@@ -48,5 +51,25 @@ func runTool(_ arguments: [String]) -> Int32 {
     default:
         return 64
     }
+    return 0
+}
+
+/// `pattern KEY SECONDS`: the light of the cell of keypad key KEY (7 top left, as `tictactoe
+/// press` numbers them) in 10 ms bins, and its pattern (``LEDSampler/CellPattern``).
+private func printPattern(_ arguments: [String], on sim: GPIOSim, pins: PinMap) -> Int32 {
+    guard arguments.count > 4, let key = Int(arguments[3]), let cell = Position(keypadKey: key), let seconds = Double(arguments[4]) else {
+        return 64
+    }
+    guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
+    return printJSON(sampler.pattern(ofCell: cell.index, over: seconds, bin: 0.01), keys: .convertToSnakeCase)
+}
+
+/// Prints `value` as one line of JSON (keys sorted); 0, or 70 if it cannot be encoded.
+private func printJSON(_ value: some Encodable, keys: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys) -> Int32 {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    encoder.keyEncodingStrategy = keys
+    guard let json = try? encoder.encode(value) else { return 70 }
+    print(String(decoding: json, as: UTF8.self))
     return 0
 }
