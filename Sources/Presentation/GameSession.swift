@@ -46,10 +46,13 @@ final class GameSession: @unchecked Sendable {
     /// A cell was pressed, by a person or by the computer.
     func press(_ press: CellPress) {
         if case .person = press { noteActivity() }
-        let (event, facts) = state.modify { state in (state.press(press), TimedFacts(state)) }
+        let (event, facts, wasFlashing) = state.modify { state in
+            let wasFlashing = state.flashing
+            return (state.press(press), TimedFacts(state), wasFlashing)
+        }
         switch event {
-        case .refused, .computersTurn:
-            startFlash()
+        case .refused(let position, _), .computersTurn(let position):
+            startFlash(again: position == wasFlashing)
         case .moved, .wokeUp:
             cancelFlash()
             followState(facts)
@@ -97,14 +100,18 @@ final class GameSession: @unchecked Sendable {
 
     /// The refused press's flicker: on and off every half period, then over after the flash.
     /// The end is scheduled first: where it falls on a flicker step, it runs first and cancels
-    /// that step, so the flash ends in one change.
-    private func startFlash() {
+    /// that step, so the flash ends in one change. The same cell refused `again` mid-flash keeps
+    /// its flicker going, in phase, and only its end moves (should that end fall on a step, the
+    /// step and the end are two changes at one instant).
+    private func startFlash(again: Bool) {
+        let flickering = again ? flickerTimer : nil
+        if again { flickerTimer = nil }
         cancelFlash()
         flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
             self?.cancelFlash()
             self?.state.modify { $0.endFlash() }
         }
-        flickerTimer = scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
+        flickerTimer = flickering ?? scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
             self?.state.modify { $0.toggleFlash() }
         }
     }

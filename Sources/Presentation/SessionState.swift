@@ -126,9 +126,12 @@ public struct SessionState: Sendable, Hashable {
     /// The flicker's next phase.
     public mutating func toggleFlash() { flashLit.toggle() }
 
+    /// A new refused cell flickers from its lit phase; the same cell refused again keeps its
+    /// phase, so that presses drummed faster than the flicker cannot hold it lit, steady amber
+    /// (which, without colour, reads as a mark).
     private mutating func refuse(_ position: Position) {
+        if flashing != position { flashLit = true }
         flashing = position
-        flashLit = true
     }
 
     /// The blink's next phase.

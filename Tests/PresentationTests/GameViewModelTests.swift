@@ -69,6 +69,22 @@ struct GameViewModelTests {
         #expect(viewModel.turn.value == .o)
     }
 
+    @Test("the same cell refused again and again, faster than the flicker, still flickers: never a steady amber")
+    func drummedRefusal() {
+        play(p(1, 1))
+        var amberRun = 0, longestAmberRun = 0, darkPhases = 0
+        for step in 0..<60 {
+            if step % 3 == 0 { input.send(p(1, 1)) }  // a press every 30 ms
+            scheduler.advance(by: .milliseconds(10))
+            let amber = viewModel.frame.value.cells[4] == .amber
+            amberRun = amber ? amberRun + 10 : 0
+            longestAmberRun = max(longestAmberRun, amberRun)
+            if !amber { darkPhases += 1 }
+        }
+        #expect(longestAmberRun <= 50, "lit for \(longestAmberRun) ms at a stretch")
+        #expect(darkPhases >= 25)
+    }
+
     @Test("a win blinks the winning line and the winner's LED; the rest stays steady")
     func winBlinks() {
         // X takes the anti-diagonal; O plays (0,0) and (1,0).
