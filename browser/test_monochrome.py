@@ -32,7 +32,6 @@ import pytest
 
 import monochrome
 import png
-from cdp import Chromium
 from served import ROOT, Board, Client, Web, wait
 
 RESULTS = ROOT / "test-results" / "browser" / "monochrome"
@@ -89,13 +88,6 @@ def index(cell):
 
 def names(state):
     return {"looks": state["looks"], "headline": state["headline"]}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium = Chromium(width=390, height=844)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture

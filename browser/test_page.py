@@ -14,7 +14,6 @@ import time
 
 import pytest
 
-from cdp import Chromium
 from served import BIN, ROOT, Board, Web, wait
 
 RESULTS = ROOT / "test-results" / "browser"
@@ -84,13 +83,6 @@ def wait_for_move(board, cell, mark):
 def led_seen(board, since, cell, colour, timeout=10):
     return wait(lambda: [r for r in board.leds(since) if r["cells"][index(cell)] == colour],
                 f"the LED of cell {cell} to be seen {colour}", timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium = Chromium(width=390, height=844)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture
