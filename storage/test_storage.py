@@ -144,7 +144,9 @@ class Scenario:
         state = folder / "state"
         board = Board(folder)
         tracer = subprocess.Popen(trace.strace_attached(trace_file, board.pid, [state / p for p in paths], *injections))
-        wait(lambda: trace.attached(board.pid, tracer.pid), "strace attached to every thread of the board")
+        # strace gone (it could not attach) is a failure at once, with its status, not a timeout.
+        wait(lambda: trace.attached(board.pid, tracer.pid) or tracer.poll() is not None, "strace attached to every thread of the board")
+        assert tracer.poll() is None, f"strace exited with {tracer.returncode} before it traced every thread of the board"
         command(board, "press", str(self.press), check=not injections)
         return folder, board, trace_file, tracer
 
