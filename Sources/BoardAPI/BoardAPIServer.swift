@@ -210,7 +210,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func handle(_ delivery: Delivery) {
         switch delivery {
         case .state(let state):
-            let view = ViewState(state, players: control.players)
+            let view = ViewState(state, players: control.players, marks: control.marks)
             guard view != latest?.view else { return }
             let line = encoder.line(.state(view))
             latest = (view, line)

@@ -19,6 +19,8 @@ import TicTacToe
 ///   any thread.
 public final class RemoteControl: Sendable {
     public let players: PlayerNames
+    /// How the board shows marks, as its state messages say.
+    public let marks: MarkStyle
     private let viewModel: GameViewModel
     private let remotePresses: Signal<Position>.Input
     private let loop: any Scheduler
@@ -37,6 +39,7 @@ public final class RemoteControl: Sendable {
         self.remotePresses = remotePresses
         self.loop = loop
         players = viewModel.players
+        marks = viewModel.marks
     }
 
     /// Starts counting moves and games; call on the game loop.

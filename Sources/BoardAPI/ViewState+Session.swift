@@ -3,8 +3,9 @@ import Presentation
 import TicTacToe
 
 extension ViewState {
-    /// What the board shows in `state`, as its API sends it: a pure function of the session.
-    public init(_ state: SessionState, players: PlayerNames) {
+    /// What the board shows in `state`, as its API sends it: a pure function of the session and
+    /// how the board shows marks.
+    public init(_ state: SessionState, players: PlayerNames, marks: MarkStyle) {
         let board = state.board, appearance = Appearance(state)
         self.init(
             cells: board.markNames, starter: board.starter.rawValue, turn: board.turn?.rawValue,
@@ -13,7 +14,8 @@ extension ViewState {
             flashing: state.flashing?.keypadKey, asleep: state.isAsleep, opponent: state.opponent.name,
             thinking: state.awaitsComputer, names: Names(players),
             scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
-            looks: appearance.cells.map(\.name), headline: appearance.headline.name)
+            looks: appearance.cells.map(\.name), headline: appearance.headline.name,
+            marks: marks.rawValue)
     }
 
     /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
@@ -33,6 +35,11 @@ extension ViewState {
         state.isAsleep = asleep
         state.showsOpponent = headline == Headline.choosingOpponent(opponent).name
         return state
+    }
+
+    /// How the board shows marks: the one it names, else (a board that does not say) the standard.
+    public var markStyle: MarkStyle {
+        marks.flatMap(MarkStyle.init(rawValue:)) ?? .standard
     }
 
     /// The players' names as they stand against the opponent now at the board.

@@ -38,6 +38,10 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// What the board says as a whole, by the table's names: "x-to-move", "o-thinking",
     /// "o-wins", "draw", "asleep", "choosing-opponent", …
     public var headline: String
+    /// How the board tells X's marks from O's besides colour (the configuration's `lights.marks`):
+    /// "colour-and-brightness" (O dim) or "colour"; `nil` from a board older than this field. A
+    /// view that draws marks draws them as the LEDs do.
+    public var marks: String?
 
     public struct Names: Codable, Sendable, Hashable {
         public var x: String?
@@ -69,8 +73,10 @@ public struct ViewState: Codable, Sendable, Hashable {
 
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
-        opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String
+        opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String,
+        marks: String?
     ) {
+        self.marks = marks
         self.looks = looks
         self.headline = headline
         self.cells = cells
@@ -103,5 +109,6 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(scores, forKey: .scores)
         try container.encode(looks, forKey: .looks)
         try container.encode(headline, forKey: .headline)
+        try container.encode(marks, forKey: .marks)
     }
 }

@@ -24,10 +24,12 @@ public final class RemoteWatch {
     public static let help = "1–9 press a cell · n new game · q quit"
 
     /// The screen for a state and a message line, as the simulator draws its own; colour as the
-    /// LEDs show in `phase` (the board sends no blink: the watch keeps its own).
+    /// LEDs show in `phase` (the board sends no blink: the watch keeps its own) and its marks as
+    /// the board's LEDs show them (``ViewState/markStyle``).
     public static func screen(_ view: ViewState, phase: Light.Phase, message: String) -> String {
         guard let appearance = appearance(of: view) else { return "  " + undrawable }
-        return BoardRenderer.screen(appearance, players: view.players, score: score(of: view), message: message, help: help, phase: phase)
+        return BoardRenderer.screen(appearance, players: view.players, score: score(of: view), message: message, help: help,
+            marks: view.markStyle, phase: phase)
     }
 
     /// The screen while no board answers: the cells last seen (as the page keeps them), empty
@@ -44,7 +46,7 @@ public final class RemoteWatch {
     public static func plain(_ view: ViewState) -> String {
         guard let appearance = appearance(of: view) else { return undrawable }
         let players = view.players
-        return BoardRenderer.plain(appearance, players: players) + "\n" + players.matchTitle + ": "
+        return BoardRenderer.plain(appearance, players: players, marks: view.markStyle) + "\n" + players.matchTitle + ": "
             + (score(of: view).map { BoardRenderer.scoreLine($0, players: players) } ?? "score not known")
     }
 

@@ -50,12 +50,12 @@ final class ServedBoard: @unchecked Sendable {
             facts: .init(since: WallTime(seconds: 0), scanRate: 100, chip: .init(name: chip.name, label: chip.label)),
             history: history, limits: limits)
         let (board, shown, history) = (board, shown, history)
-        let players = board.viewModel.players
+        let players = board.viewModel.players, marks = board.viewModel.marks
         let taking = SerialDisposable()
         loop.runAndWait {
             taking.inner = CompositeDisposable([
                 board.viewModel.state.producer.startWithValues { state in
-                    let view = ViewState(state, players: players)
+                    let view = ViewState(state, players: players, marks: marks)
                     let frame = board.viewModel.frame.value
                     shown.withValue { if $0.last?.view != view { $0.append((view, frame)) } }
                 },

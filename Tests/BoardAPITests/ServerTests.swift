@@ -160,7 +160,7 @@ struct HostileClientTests {
         defer { served.stop() }
         let sleeper = try served.connect()
         let driver = try served.greetedClient()
-        let stateSize = try JSONEncoder().encode(APIMessage.state(ViewState(served.state, players: PlayerNames()))).count + 200
+        let stateSize = try JSONEncoder().encode(APIMessage.state(ViewState(served.state, players: PlayerNames(), marks: .standard))).count + 200
         var largest = 0
         for round in 0..<10 {
             try Self.play(1000, on: served, through: driver, seed: UInt64(round))

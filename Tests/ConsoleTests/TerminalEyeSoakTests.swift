@@ -95,7 +95,7 @@ struct TerminalEyeSoakTests {
         let appearance = Appearance(state)
         let facing = players.facing(state.opponent)
         let phase = Light.Phase(of: state)
-        let view = ViewState(state, players: players)
+        let view = ViewState(state, players: players, marks: .standard)
         let views: [(String, () throws -> Appearance)] = [
             ("screen", { try eye.read(screen: BoardRenderer.screen(appearance, players: facing, score: state.score, message: "", phase: phase)) }),
             ("plain", { try eye.read(plain: BoardRenderer.plain(appearance, players: facing)) }),

@@ -24,7 +24,7 @@ struct TerminalEyeTests {
             cells: Array(repeating: "", count: 9), starter: "X", turn: nil, outcome: "playing", winningLines: [], flashing: nil,
             asleep: false, opponent: opponent.name, thinking: false, names: ViewState.Names(players),
             scores: [opponent.name: ViewState.Tally(xWins: 1, oWins: 2, draws: 3)],
-            looks: appearance.cells.map(\.name), headline: appearance.headline.name)
+            looks: appearance.cells.map(\.name), headline: appearance.headline.name, marks: MarkStyle.standard.rawValue)
         return [
             ("screen", BoardRenderer.screen(appearance, players: facing, score: Score(), message: "a message", phase: phase), false),
             ("plain", BoardRenderer.plain(appearance, players: facing), true),
@@ -82,6 +82,25 @@ struct TerminalEyeTests {
         #expect(seen == Appearance(cells: Array(repeating: .empty, count: 9), headline: .unreachable))
     }
 
+    @Test("the watch draws marks as the board's LEDs show them, whichever way the board says")
+    func marksAsTheBoardSays() throws {
+        var session = SessionState(snapshot: GameSnapshot(board: Board(starter: .x), nextStarter: .o, opponent: .person))
+        for key in [5, 1] { _ = session.press(.person(Position(keypadKey: key) ?? Position.all[0])) }
+        let appearance = Appearance(session)
+        var drawn: [MarkStyle: String] = [:]
+        for marks in MarkStyle.allCases {
+            let view = ViewState(session, players: Self.players, marks: marks)
+            let screen = BoardRenderer.screen(appearance, players: Self.players, score: session.score, message: "", help: RemoteWatch.help, marks: marks)
+            #expect(RemoteWatch.screen(view, phase: .lit, message: "") == screen)
+            #expect(RemoteWatch.plain(view).hasPrefix(BoardRenderer.plain(appearance, players: Self.players, marks: marks)))
+            drawn[marks] = RemoteWatch.screen(view, phase: .lit, message: "")
+        }
+        #expect(drawn[.colour] != drawn[.colourAndBrightness], "the two ways draw O alike: this test could not fail")
+        var older = ViewState(session, players: Self.players, marks: .colour)
+        older.marks = nil
+        #expect(older.markStyle == .standard)
+    }
+
     @Test("states the session reaches: a double win, a draw, asleep, thinking, the choice of each opponent")
     func sessionStates() throws {
         var states: [SessionState] = []
@@ -106,7 +125,7 @@ struct TerminalEyeTests {
         #expect(Appearance(session).headline == .thinking)
         for state in states {
             let appearance = Appearance(state)
-            let view = ViewState(state, players: Self.players)
+            let view = ViewState(state, players: Self.players, marks: .standard)
             let facing = Self.players.facing(state.opponent)
             let phase = Light.Phase(of: state)
             let texts = [
