@@ -42,6 +42,7 @@ let package = Package(
     targets: [
         .target(name: "Basics", swiftSettings: optimized),
         .target(name: "TicTacToe", swiftSettings: optimized),
+        .target(name: "Matchboxes", dependencies: ["TicTacToe"], swiftSettings: optimized),
         .target(name: "Lights", swiftSettings: optimized),
         .target(name: "Reactive", dependencies: ["Basics"], swiftSettings: optimized),
         .target(name: "GPIO", dependencies: ["Basics", "Reactive"], swiftSettings: optimized),
@@ -118,6 +119,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
+        .testTarget(name: "MatchboxesTests", dependencies: ["Matchboxes", "TicTacToe"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive"]),
         .testTarget(name: "LightsTests", dependencies: ["Lights"]),
         .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
