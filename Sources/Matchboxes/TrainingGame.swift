@@ -9,14 +9,17 @@ public enum TrainingGame {
         _ learner: inout MatchboxLearner, against computer: inout ComputerPlayer<Source>, starter: Player,
         using random: inout some RandomNumberGenerator
     ) -> LearnerResult {
-        var board = Board(starter: starter)
+        var board = Board(starter: starter), moves: [Position] = []
         while let mover = board.turn {
             let move = mover == .o ? learner.move(on: board, using: &random) : computer.move(on: board)
             guard let move, let next = try? board.playing(move) else { break }
             board = next
+            moves.append(move)
         }
+        let game = FinishedGame(starter: starter, learner: .o, moves: moves)
+        learner.learn(from: game)
+        // Both players always have a move until the end, so the loop ends with the game.
         let result: LearnerResult = board.winner == .o ? .won : board.winner == .x ? .lost : .drew
-        learner.learn(result)
         return result
     }
 }

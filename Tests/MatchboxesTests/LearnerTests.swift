@@ -2,6 +2,9 @@ import Testing
 import TicTacToe
 @testable import Matchboxes
 
+/// No game from the position ends as asked.
+struct Unreachable: Error {}
+
 @Suite("Michie's rules and the learner's learning")
 struct LearnerTests {
     /// A board after `keys` (keypad numbers), X starting unless said.
@@ -9,68 +12,118 @@ struct LearnerTests {
         try Board(starter: starter).playing(keys.compactMap { Position(keypadKey: $0) })
     }
 
-    @Test("after a win, a draw and a loss, each drawn bead's move gains 3, gains 1, loses 1, at every stage",
-          arguments: [[], [5], [5, 1], [5, 1, 9], [5, 1, 9, 3], [5, 1, 9, 3, 7], [5, 1, 9, 3, 7, 8]])
-    func rules(keys: [Int]) throws {
-        let board = try Self.board(keys, starter: keys.count % 2 == 0 ? .o : .x)
-        let fresh = 4 - keys.count / 2
+    /// The first position met in reading order (O starting on an even count, X on an odd one)
+    /// with `marks` marks and O to move with a choice, for which `fits` holds.
+    static func position(marks: Int, where fits: (Board, [Int]) -> Bool) throws -> (board: Board, keys: [Int]) {
+        let starter: Player = marks % 2 == 0 ? .o : .x
+        func search(_ board: Board, _ keys: [Int]) -> (Board, [Int])? {
+            guard !board.isOver else { return nil }
+            if keys.count == marks { return fits(board, keys) ? (board, keys) : nil }
+            for cell in Position.all where board[cell] == nil {
+                if let next = try? board.playing(cell), let found = search(next, keys + [cell.keypadKey]) { return found }
+            }
+            return nil
+        }
+        return try #require(search(Board(starter: starter), []))
+    }
+
+    /// Whether some game goes on from `board` (reached by `keys`) with `move` and ends as `ending`.
+    static func reachable(_ ending: LearnerResult, from board: Board, keys: [Int], move: Position) -> Bool {
+        (try? playedOut(from: board, keys: keys, move: move, ending: ending)) != nil
+    }
+
+    @Test("after a win, a draw and a loss, the move played gains 3, gains 1, loses 1, at every stage", arguments: 0...7)
+    func rules(marks: Int) throws {
+        let fresh = 4 - marks / 2
         for (result, change) in [(LearnerResult.won, 3), (.drew, 1), (.lost, -1)] {
+            guard let (board, keys) = try? Self.position(marks: marks, where: { board, keys in
+                Position.all.contains { board[$0] == nil && Self.reachable(result, from: board, keys: keys, move: $0) }
+            }) else {
+                #expect(marks >= 6 && result == .won, "only the last moves cannot lead to every end")
+                continue
+            }
+            let move = try #require(Position.all.first { board[$0] == nil && Self.reachable(result, from: board, keys: keys, move: $0) })
+            let key = BoxKey.filing(board).key
             var learner = MatchboxLearner()
+            #expect(learner.beads(on: board)[move.index] == fresh, "stage \(marks / 2 + 1): \(fresh) beads each")
+            #expect(learner.box(for: key).total == fresh * Matchbox.kinds(of: key).count)
+            let game = try Self.playedOut(from: board, keys: keys, move: move, ending: result)
+            learner.learn(from: game)
+            let total = fresh * Matchbox.kinds(of: key).count + change
+            #expect(learner.box(for: key).total == total)
+            // An emptied box is shown (and drawn from) as the fresh box it will be refilled as.
+            #expect(learner.beads(on: board)[move.index] == (total == 0 ? fresh : fresh + change), "\(result): \(game.moves)")
             var random = SeededRandom(seed: 7)
-            guard let move = learner.move(on: board, using: &random) else { Issue.record("no move"); return }
-            let draw = try #require(learner.drawn.first)
-            #expect(learner.box(for: draw.key).beads[draw.cell] == fresh, "stage \(keys.count / 2 + 1): \(fresh) beads each")
-            #expect(learner.box(for: draw.key).total == fresh * Matchbox.kinds(of: draw.key).count)
-            #expect(board[move] == nil)
-            learner.learn(result)
-            #expect(learner.box(for: draw.key).beads[draw.cell] == fresh + change)
-            #expect(learner.drawn.isEmpty)
-            #expect(learner.beads(on: board)[move.index] == fresh + change, "the cell played shows its kind's beads")
+            let drawn = try #require(learner.move(on: board, using: &random))
+            #expect(board[drawn] == nil)
         }
     }
 
-    @Test("a box emptied by losses is refilled as fresh before the next draw, and counted")
+    /// The game of `keys` then `move`, played on by both sides (the learner's later moves too)
+    /// until it ends as `ending` for O, found by trying every way of playing on.
+    static func playedOut(from board: Board, keys: [Int], move: Position, ending: LearnerResult) throws -> FinishedGame {
+        func search(_ board: Board, _ moves: [Position]) -> [Position]? {
+            if board.isOver {
+                return FinishedGame(starter: board.starter, learner: .o, moves: moves).result == ending ? moves : nil
+            }
+            for cell in Position.all where board[cell] == nil {
+                if let next = try? board.playing(cell), let found = search(next, moves + [cell]) { return found }
+            }
+            return nil
+        }
+        let first = keys.compactMap { Position(keypadKey: $0) } + [move]
+        guard let moves = search(try board.playing(move), first) else { throw Unreachable() }
+        return FinishedGame(starter: board.starter, learner: .o, moves: moves)
+    }
+
+    @Test("a box emptied by losses is drawn from as fresh, and refilled when next learnt in, counted")
     func emptyBox() throws {
-        let board = try Self.board([5, 1, 9, 3, 7, 8], starter: .o)  // O's fourth move: one bead of each kind
-        let key = BoxKey.filing(board).key
-        let kinds = Matchbox.kinds(of: key).count
+        // O's fourth move, one bead of each kind, where every kind of move can lose.
+        let (board, keys) = try Self.position(marks: 6) { board, keys in
+            let (key, turning) = BoxKey.filing(board)
+            return Matchbox.kinds(of: key).allSatisfy { kind in
+                Position(index: turning.inverse.image[kind]).map { Self.reachable(.lost, from: board, keys: keys, move: $0) } ?? false
+            }
+        }
+        let (key, turning) = BoxKey.filing(board)
+        let kinds = Matchbox.kinds(of: key)
         var learner = MatchboxLearner()
-        var random = SeededRandom(seed: 1)
-        for lost in 1...kinds {
-            _ = learner.move(on: board, using: &random)
-            learner.learn(.lost)
-            #expect(learner.box(for: key).total == kinds - lost)
+        for (lost, kind) in kinds.enumerated() {
+            let move = try #require(Position(index: turning.inverse.image[kind]))
+            learner.learn(from: try Self.playedOut(from: board, keys: keys, move: move, ending: .lost))
+            #expect(learner.box(for: key).total == kinds.count - lost - 1)
         }
         #expect(learner.refills == 0)
-        #expect(learner.move(on: board, using: &random) != nil)
+        #expect(learner.beads(on: board).reduce(0, +) > 0, "shown as the fresh box it is drawn from")
+        var random = SeededRandom(seed: 1)
+        let move = try #require(learner.move(on: board, using: &random))
+        learner.learn(from: try Self.playedOut(from: board, keys: keys, move: move, ending: .lost))
         #expect(learner.refills == 1)
-        #expect(learner.box(for: key).total == kinds)
+        #expect(learner.box(for: key).total == kinds.count - 1, "refilled with one of each, then one lost")
     }
 
-    @Test("a bead never goes below none nor above the most; a forced move draws nothing; a game given up teaches nothing")
+    @Test("a bead never goes below none nor above the most; a forced move has no box; a game not over teaches nothing")
     func bounds() throws {
-        let start = try Self.board([], starter: .o), key = BoxKey.filing(start).key
-        var random = SeededRandom(seed: 3)
-        var learner = MatchboxLearner(rules: LearnerRules(initialBeads: [4, 3, 2, 1], win: 300, draw: 1, loss: 9, mostBeads: 255))
-        _ = learner.move(on: start, using: &random)
-        let won = try #require(learner.drawn.first?.cell)
-        learner.learn(.won)
-        #expect(learner.box(for: key).beads[won] == 255)
-        var losing = MatchboxLearner(rules: learner.rules)
-        _ = losing.move(on: start, using: &random)
-        let lost = try #require(losing.drawn.first?.cell)
-        losing.learn(.lost)
-        #expect(losing.box(for: key).beads[lost] == 0, "4 beads less 9")
+        let rules = LearnerRules(initialBeads: [4, 3, 2, 1], win: 300, draw: 1, loss: 9, mostBeads: 255)
+        let start = Board(starter: .o)
+        let corner = try #require(Position(keypadKey: 7))
+        var winning = MatchboxLearner(rules: rules)
+        winning.learn(from: try Self.playedOut(from: start, keys: [], move: corner, ending: .won))
+        #expect(winning.beads(on: start)[corner.index] == 255)
+        var losing = MatchboxLearner(rules: rules)
+        losing.learn(from: try Self.playedOut(from: start, keys: [], move: corner, ending: .lost))
+        #expect(losing.beads(on: start)[corner.index] == 0, "4 beads less 9")
+        #expect(losing.beads(on: start)[Position.all[4].index] == 4)
 
         let forced = try Self.board([5, 1, 9, 3, 7, 8, 2, 6], starter: .o)
-        #expect(learner.move(on: forced, using: &random) == Position(keypadKey: 4))
-        #expect(learner.drawn.isEmpty)
+        var random = SeededRandom(seed: 3)
+        #expect(MatchboxLearner().move(on: forced, using: &random) == Position(keypadKey: 4))
+        #expect(MatchboxLearner().beads(on: forced) == Array(repeating: 0, count: 9))
 
-        let centre = try Self.board([5])
-        _ = learner.move(on: centre, using: &random)
-        learner.forgetGame()
-        learner.learn(.lost)
-        #expect(learner.box(for: BoxKey.filing(centre).key).total == 4 * 2, "a corner and an edge, four beads each")
+        var unfinished = MatchboxLearner()
+        unfinished.learn(from: FinishedGame(starter: .o, learner: .o, moves: [corner, Position.all[4]]))
+        #expect(unfinished.boxes.isEmpty)
+        #expect(FinishedGame(starter: .o, learner: .o, moves: [corner, corner]).result == nil, "not legal")
     }
 
     /// Plays `games` training games against `computer`, starters taking turns, and returns the
