@@ -58,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
         .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
-        .target(name: "Presentation", dependencies: ["Basics", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        .target(name: "Presentation", dependencies: ["Basics", "Lights", "Matchboxes", "Reactive", "TicTacToe"], swiftSettings: optimized),
         .target(
             name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "SystemdService",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Presentation", "Reactive", "TicTacToe", "WiredBoard",
+                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Matchboxes", "Presentation", "Reactive", "TicTacToe", "WiredBoard",
             ]),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
         .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
         .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
         .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Matchboxes", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "WiredBoardTests",
             dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
             ]),
         .testTarget(

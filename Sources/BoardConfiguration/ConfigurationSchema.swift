@@ -114,7 +114,7 @@ public enum ConfigurationSchema {
         documentation: "How long the computer \"thinks\" before its move shows, so that its turn can be seen coming.")
     public static let opponent = Key(
         table: "players", name: "opponent", value: .opponent(\.opponent),
-        documentation: "Who plays O when there is no saved game: a second person, or the computer at level 1 (random) to 4 (never loses). Holding new game and tapping a cell changes it on the board; the choice is saved with the game.")
+        documentation: "Who plays O when there is no saved game: a second person, the computer at level 1 (random) to 4 (never loses), or the learner (Michie's matchboxes: it learns from every game it plays, and its boxes are saved with the game). Holding new game and tapping a cell changes it on the board; the choice is saved with the game.")
     public static let idleSleep = Key(
         table: "timings", name: "idle_sleep_s", value: .duration(\.game.idleSleep, .seconds, range: 10...86_400, why: nil),
         documentation: "Seconds without a press before the lights go to sleep; any press wakes them.")

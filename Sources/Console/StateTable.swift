@@ -91,7 +91,7 @@ extension Headline {
     /// What the matrix shows under this headline, in words.
     fileprivate var matrixWords: String {
         switch self {
-        case .choosingOpponent: "the choice, as offered cells: an X and an O for two players; for the computer, as many O cells as its level"
+        case .choosingOpponent: "the choice, as offered cells: an X and an O for two players; for the computer, as many O cells as its level; for the learner, O on the corners and the centre"
         default: "the cells' looks"
         }
     }

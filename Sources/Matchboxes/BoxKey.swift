@@ -23,6 +23,31 @@ public struct BoxKey: Sendable, Hashable, Comparable, CustomStringConvertible {
         oMarks = o
     }
 
+    /// The key spelt as ``cells``: nine of "X", "O" and ".", in reading order; `nil` for any
+    /// other text.
+    public init?(cells: String) {
+        let marks = Array(cells.utf8)
+        guard marks.count == 9 else { return nil }
+        var x: UInt16 = 0, o: UInt16 = 0
+        for (cell, mark) in marks.enumerated() {
+            switch mark {
+            case UInt8(ascii: "X"): x |= 1 << cell
+            case UInt8(ascii: "O"): o |= 1 << cell
+            case UInt8(ascii: "."): break
+            default: return nil
+            }
+        }
+        self.init(x: x, o: o)
+    }
+
+    /// The position's nine cells in reading order, "X", "O" or ".": how a saved file names a box.
+    public var cells: String {
+        String((0..<9).map { cell -> Character in xMarks & 1 << cell != 0 ? "X" : oMarks & 1 << cell != 0 ? "O" : "." })
+    }
+
+    /// Whether this key is its own position's first image (as ``filing(_:)`` files it).
+    public var isFiled: Bool { Self.filing(x: xMarks, o: oMarks).key == self }
+
     init(x: UInt16, o: UInt16) {
         xMarks = x
         oMarks = o
@@ -60,13 +85,9 @@ public struct BoxKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }
 
-    /// The position in three lines of X, O and `.`, top row first.
+    /// The position in three rows of X, O and `.`, top row first: "X../.O./...".
     public var description: String {
-        (0..<3).map { row in
-            String((0..<3).map { column -> Character in
-                let bit: UInt16 = 1 << (row * 3 + column)
-                return xMarks & bit != 0 ? "X" : oMarks & bit != 0 ? "O" : "."
-            })
-        }.joined(separator: "/")
+        let cells = Array(self.cells)
+        return (0..<3).map { String(cells[$0 * 3..<$0 * 3 + 3]) }.joined(separator: "/")
     }
 }

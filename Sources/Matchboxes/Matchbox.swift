@@ -17,7 +17,7 @@ public struct Matchbox: Sendable, Hashable {
     /// A box with these beads, for a file read back: `nil` unless every bead lies on a cell
     /// that stands for a kind of move in `key`'s position, no count is negative, and the counts
     /// are nine.
-    init?(for key: BoxKey, beads: [Int]) {
+    public init?(for key: BoxKey, beads: [Int]) {
         let kinds = Set(Self.kinds(of: key))
         guard beads.count == 9, beads.allSatisfy({ $0 >= 0 }),
               beads.indices.allSatisfy({ beads[$0] == 0 || kinds.contains($0) }) else { return nil }

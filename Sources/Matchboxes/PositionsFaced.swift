@@ -15,6 +15,10 @@ public enum PositionsFaced {
         return keys
     }
 
+    /// The boxes a learner playing O can need, worked out once: what a saved box is checked
+    /// against.
+    public static let playingO = keys(learner: .o)
+
     /// The boxes for a learner playing `learner` in games either player starts: all it can need.
     public static func keys(learner: Player) -> Set<BoxKey> {
         keys(learner: learner, starter: .x).union(keys(learner: learner, starter: .o))

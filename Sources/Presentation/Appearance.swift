@@ -39,7 +39,8 @@ public struct Appearance: Sendable, Hashable {
     }
 
     /// The choice of opponent, for a moment after it is made: one cell of each player for two
-    /// players; for the computer, as many of O's cells as its level, in reading order.
+    /// players; for the computer, as many of O's cells as its level, in reading order; for the
+    /// learner, O's cells on the corners and the centre (five, as no level has).
     public static func offering(_ opponent: Opponent) -> [CellAppearance] {
         var cells = [CellAppearance](repeating: .empty, count: 9)
         switch opponent {
@@ -48,6 +49,8 @@ public struct Appearance: Sendable, Hashable {
             cells[2] = .offered(.o)
         case .computer(let level):
             for index in 0..<level.rawValue { cells[index] = .offered(.o) }
+        case .learner:
+            for index in [0, 2, 4, 6, 8] { cells[index] = .offered(.o) }
         }
         return cells
     }

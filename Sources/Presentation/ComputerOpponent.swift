@@ -1,3 +1,4 @@
+import Matchboxes
 import Reactive
 import TicTacToe
 
@@ -7,8 +8,8 @@ import TicTacToe
 /// ## Contract
 /// - Confined to the game's scheduler, like the view model that owns it: it observes the
 ///   session's state there and its think timer runs there.
-/// - ``moves`` sends one position per computer turn, chosen at the session's level for the
-///   board as it is when the thinking ends; the view model hands it to the session's `press`,
+/// - ``moves`` sends one position per computer turn, chosen at the session's level (or drawn
+///   from the learner's box) for the board as it is when the thinking ends; the view model hands it to the session's `press`,
 ///   the way the button pad's positions go in. A turn that ends before (a new game, sleep, another opponent) cancels the
 ///   thinking; a new board starts it again from the full delay.
 /// - Deterministic under a seeded random source.
@@ -19,13 +20,19 @@ final class ComputerOpponent: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let thinking: Duration
     private var player: ComputerPlayer<SeededRandom>
+    /// The learner's draws: a source of their own, so that the learner's games do not shift the
+    /// levels' choices.
+    private var learnerRandom: SeededRandom
     private var timer: (any Disposable)?
-    /// The board the timer is thinking about.
+    /// The board the timer is thinking about, and the learner as it stood then (when it plays).
     private var pondered: Board?
+    private var learner: MatchboxLearner?
 
     init(thinking: Duration, scheduler: any Scheduler, random: SeededRandom) {
         self.thinking = thinking
         self.scheduler = scheduler
+        var random = random
+        learnerRandom = SeededRandom(seed: random.next())
         player = ComputerPlayer(level: .perfect, random: random)
         (moves, movesInput) = Signal<Position>.pipe(confinedTo: scheduler)
     }
@@ -34,21 +41,24 @@ final class ComputerOpponent: @unchecked Sendable {
 
     /// Follows the session: thinks while the computer is to move, and only then.
     func follow(_ state: SessionState) {
-        guard state.awaitsComputer, let level = state.opponent.level else {
+        guard state.awaitsComputer else {
             stopThinking()
             return
         }
         guard pondered != state.board else { return }
         stopThinking()
         pondered = state.board
-        player.level = level
+        if let level = state.opponent.level { player.level = level }
+        learner = state.opponent == .learner ? state.learner : nil
         timer = scheduler.schedule(after: thinking) { [weak self] in self?.decide() }
     }
 
     private func decide() {
         timer = nil
-        guard let board = pondered, let move = player.move(on: board) else { return }
+        guard let board = pondered,
+              let move = learner.map({ $0.move(on: board, using: &learnerRandom) }) ?? player.move(on: board) else { return }
         pondered = nil
+        learner = nil
         movesInput.send(move)
     }
 
@@ -56,5 +66,6 @@ final class ComputerOpponent: @unchecked Sendable {
         timer?.dispose()
         timer = nil
         pondered = nil
+        learner = nil
     }
 }

@@ -10,10 +10,12 @@ extension GameEvent {
         case .refused(_, let error): "Not allowed: \(error)."
         case .ignored(let position): "The game is over; \(position.name) ignored."
         case .newGameNeedsHold: "The game is not over: hold new game to abandon it."
-        case .computersTurn(let position): "Wait: it is the computer's turn; \(position.name) ignored."
+        case .computersTurn(let position): "Wait: it is \(players.label(for: .o))'s turn; \(position.name) ignored."
         case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."
         case .opponentChosen(.computer(let level), let starter):
             "Against the computer at \(level) now. New game: \(players.label(for: starter)) starts."
+        case .opponentChosen(.learner, let starter):
+            "Against the matchbox learner now: it learns from every game. New game: \(players.label(for: starter)) starts."
         case .finished(.won(let player, let lines)): "\(players.label(for: player)) wins along \(lines)!"
         case .finished(.draw): "A draw."
         case .finished(.inProgress): ""

@@ -1,3 +1,4 @@
+import Matchboxes
 import TicTacToe
 
 /// Everything worth keeping across a restart: the game in progress, who starts the next one,
@@ -9,17 +10,27 @@ public struct GameSnapshot: Sendable, Hashable {
     public var opponent: Opponent
     /// The score of each pairing: two players, and against each level of the computer.
     public var scores: [Opponent: Score]
+    /// The moves of the game on the board, in order, when known (a file of an earlier version
+    /// kept only the marks): the learner learns from a game only by its moves.
+    public var moves: MoveList?
+    /// The matchbox learner's memory: its boxes, whoever plays now.
+    public var learner: MatchboxLearner
 
     /// - Parameter score: the score of the pairing `opponent` (the others start at nothing).
     public init(board: Board = Board(), nextStarter: Player = .o, opponent: Opponent = .person, score: Score = Score()) {
         self.init(board: board, nextStarter: nextStarter, opponent: opponent, scores: score == Score() ? [:] : [opponent: score])
     }
 
-    public init(board: Board, nextStarter: Player, opponent: Opponent, scores: [Opponent: Score]) {
+    public init(
+        board: Board, nextStarter: Player, opponent: Opponent, scores: [Opponent: Score], moves: MoveList? = nil,
+        learner: MatchboxLearner = MatchboxLearner()
+    ) {
         self.board = board
         self.nextStarter = nextStarter
         self.opponent = opponent
         self.scores = scores.filter { $0.value != Score() }
+        self.moves = moves ?? (board.moveCount == 0 ? MoveList() : nil)
+        self.learner = learner
     }
 
     /// The score of the pairing at the board.

@@ -2,12 +2,14 @@ import Basics
 import TicTacToe
 
 /// Optional names of the two players, for logs and the terminal: "Alice (X) vs Bob (O)"; and,
-/// against the computer, "Alice (X) vs Computer (O) at level 3".
+/// against the computer, "Alice (X) vs Computer (O) at level 3" or "Alice (X) vs Learner (O)".
 public struct PlayerNames: Sendable, Hashable {
     public var x: String?
     public var o: String?
     /// The computer's level when it plays O (its label then replaces O's name).
     public var computer: ComputerLevel?
+    /// The matchbox learner plays O (its label then replaces O's name).
+    public var learner = false
 
     public init(x: String? = nil, o: String? = nil) {
         self.x = x.flatMap { $0.isEmpty ? nil : $0 }
@@ -18,12 +20,15 @@ public struct PlayerNames: Sendable, Hashable {
     public func facing(_ opponent: Opponent) -> PlayerNames {
         var names = self
         names.computer = opponent.level
+        names.learner = opponent == .learner
         return names
     }
 
-    /// "Alice (X)" when named, "Computer (O)" for the computer, else "X".
+    /// "Alice (X)" when named, "Computer (O)" for the computer, "Learner (O)" for the learner,
+    /// else "X".
     public func label(for player: Player) -> String {
         if player == .o, computer != nil { return "Computer (O)" }
+        if player == .o, learner { return "Learner (O)" }
         let name = player == .x ? x : o
         return name.map { "\($0) (\(player))" } ?? "\(player)"
     }

@@ -1,6 +1,6 @@
 import TicTacToe
 
-/// The score of each pairing: two players, and the computer at each level.
+/// The score of each pairing: two players, the computer at each level, and the learner.
 ///
 /// Held inline in 32-bit counts, so that a ``SessionState`` carrying it is a small plain value:
 /// the state is copied to every observer of each change, and a copy then moves a few words,
@@ -8,8 +8,10 @@ import TicTacToe
 /// Counts run up to ``Score/countLimit``; a larger one set here is kept as that limit.
 public struct Scoreboard: Sendable, Hashable {
     /// xWins, oWins and draws of each pairing, in ``Opponent/allCases`` order.
-    private var counts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
-        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var counts: (
+        UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+        UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Every pairing at nothing.
     public init() {}
@@ -57,6 +59,7 @@ public struct Scoreboard: Sendable, Hashable {
         switch opponent {
         case .person: 0
         case .computer(let level): level.rawValue
+        case .learner: ComputerLevel.allCases.count + 1
         }
     }
 

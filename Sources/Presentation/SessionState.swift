@@ -1,3 +1,4 @@
+import Matchboxes
 import TicTacToe
 
 /// Everything a board session is at one moment: the single source of truth the view model's
@@ -25,6 +26,11 @@ public struct SessionState: Sendable, Hashable {
     public var isAsleep: Bool
     /// The opponent was just chosen: the matrix shows the choice for a moment.
     public var showsOpponent: Bool
+    /// This game's moves in order; `nil` when not known (the game was carried over from a file
+    /// that kept only its marks).
+    public var moves: MoveList?
+    /// The matchbox learner's memory, which learns at the end of each game it plays.
+    public var learner: MatchboxLearner
 
     /// A session carrying on from `snapshot`, awake.
     public init(snapshot: GameSnapshot) {
@@ -37,6 +43,8 @@ public struct SessionState: Sendable, Hashable {
         blinkOn = true
         isAsleep = false
         showsOpponent = false
+        moves = snapshot.moves
+        learner = snapshot.learner
     }
 
     /// The score of the pairing now at the board.
@@ -44,7 +52,7 @@ public struct SessionState: Sendable, Hashable {
 
     /// What to save to survive a restart.
     public var snapshot: GameSnapshot {
-        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played)
+        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played, moves: moves, learner: learner)
     }
 
     /// Whether the end-of-game blink runs: the game is over and the lights are on.
@@ -53,22 +61,22 @@ public struct SessionState: Sendable, Hashable {
     /// Whether a short press of new game starts a new game (a hold always does).
     public var acceptsNewGame: Bool { board.isOver || isAsleep }
 
-    /// Whether the computer should move now: it plays O, it is O's turn, and the lights are on
-    /// and show the game (not the choice of opponent).
+    /// Whether the computer (at a level, or the learner) should move now: it plays O, it is
+    /// O's turn, and the lights are on and show the game (not the choice of opponent).
     public var awaitsComputer: Bool {
-        opponent.level != nil && board.turn == .o && !isAsleep && !showsOpponent
+        opponent.isMachine && board.turn == .o && !isAsleep && !showsOpponent
     }
 
     /// A cell was pressed, by a person at the buttons or by the computer: it wakes the lights, or
     /// takes the mover's mark, or flickers amber on an occupied cell (or, against the computer,
     /// on any cell a person presses in the computer's turn), or is ignored after the end. A
-    /// move that ends the game scores it for the pairing and starts the blink on its bright
-    /// phase.
+    /// move that ends the game scores it for the pairing, teaches the learner if it played, and
+    /// starts the blink on its bright phase.
     public mutating func press(_ press: CellPress) -> GameEvent {
         if isAsleep { return wake() }
         showsOpponent = false
         guard let mover = board.turn else { return .ignored(press.position) }
-        if opponent.level != nil {
+        if opponent.isMachine {
             switch press {
             case .person(let position) where mover == .o:
                 refuse(position)
@@ -85,8 +93,10 @@ public struct SessionState: Sendable, Hashable {
             return .refused(press.position, error)
         }
         flashing = nil
+        moves?.append(press.position)
         if board.isOver {
             scores[opponent] = score.recording(board.outcome)
+            if opponent == .learner, let moves { learner.learn(from: FinishedGame(starter: board.starter, learner: .o, moves: Array(moves))) }
             blinkOn = true
         }
         return .moved(mover, press.position)
@@ -150,6 +160,7 @@ public struct SessionState: Sendable, Hashable {
         let starter = nextStarter
         nextStarter = starter.opponent
         board = Board(starter: starter)
+        moves = MoveList()
         flashing = nil
         blinkOn = true
         return starter

@@ -1,14 +1,17 @@
 import Basics
 import BoardAPI
+import Matchboxes
 import Presentation
 import TicTacToe
 
 /// The state file's contents: a ``GameSnapshot`` as plain JSON, with a format version.
 ///
-/// Version 2 keeps who plays O and a score per pairing; a version 1 file (two players, one
-/// score) is still read, as a game between two players.
+/// Version 3 adds the game's moves in order and the matchbox learner's boxes; version 2 kept
+/// who plays O and a score per pairing (it is still read: its game's order is not known, and
+/// the learner starts fresh); a version 1 file (two players, one score) is read as a game
+/// between two players.
 struct SavedState: Codable, Equatable {
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     struct SavedScore: Codable, Equatable {
         var xWins: Int
@@ -43,6 +46,10 @@ struct SavedState: Codable, Equatable {
     /// short before this file was replaced, and is dropped at start. Absent in files of earlier
     /// versions, and while no game has been numbered.
     var lastGame: Int?
+    /// The game's moves in order, by cell number as on the keypad (version 3).
+    var moves: [Int]?
+    /// The learner's memory (version 3).
+    var learner: SavedLearner?
     /// The one score of version 1.
     var xWins: Int?
     var oWins: Int?
@@ -57,6 +64,8 @@ struct SavedState: Codable, Equatable {
         opponent = try container.decodeIfPresent(String.self, forKey: .opponent)
         scores = try container.decodeIfPresent([String: SavedScore].self, forKey: .scores)
         lastGame = try container.contains(.lastGame) ? container.wholeNumber(.lastGame) : nil
+        moves = try container.decodeIfPresent([Int].self, forKey: .moves)
+        learner = try container.decodeIfPresent(SavedLearner.self, forKey: .learner)
         xWins = try container.contains(.xWins) ? container.wholeNumber(.xWins) : nil
         oWins = try container.contains(.oWins) ? container.wholeNumber(.oWins) : nil
         draws = try container.contains(.draws) ? container.wholeNumber(.draws) : nil
@@ -72,6 +81,8 @@ struct SavedState: Codable, Equatable {
         scores = Dictionary(uniqueKeysWithValues: snapshot.scores.map { opponent, score in
             (opponent.name, SavedScore(xWins: score.xWins, oWins: score.oWins, draws: score.draws))
         })
+        moves = snapshot.moves.map { $0.map(\.keypadKey) }
+        learner = SavedLearner(snapshot.learner)
     }
 
     /// The snapshot, or why these contents cannot be one.
@@ -96,12 +107,26 @@ struct SavedState: Codable, Equatable {
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {
             throw .invalid("a score outside 0...\(Score.countLimit)")
         }
+        let board: Board
         do {
-            let board = try Board(starter: starter, marks: marks)
-            return GameSnapshot(board: board, nextStarter: next, opponent: opponent, scores: scores)
+            board = try Board(starter: starter, marks: marks)
         } catch {
             throw .invalid(error.description)
         }
+        return GameSnapshot(
+            board: board, nextStarter: next, opponent: opponent, scores: scores, moves: try playedMoves(leadingTo: board),
+            learner: try learner?.learner() ?? MatchboxLearner())
+    }
+
+    /// The moves, checked to lead from an empty board to `board`; `nil` for a file without them.
+    private func playedMoves(leadingTo board: Board) throws(StateFileProblem) -> MoveList? {
+        guard let moves else { return nil }
+        let positions = moves.compactMap { Position(keypadKey: $0) }
+        guard positions.count == moves.count, let list = MoveList(positions),
+              let played = try? Board(starter: board.starter).playing(positions), played == board else {
+            throw .invalid("moves \(moves) do not lead from an empty board to the cells; they must be the game's cells 1 to 9 in the order played")
+        }
+        return list
     }
 
     private func pairings() throws(StateFileProblem) -> (Opponent, [Opponent: Score]) {
@@ -109,7 +134,7 @@ struct SavedState: Codable, Equatable {
         case 1:
             guard let xWins, let oWins, let draws else { throw .invalid("version 1 without its score") }
             return (.person, [.person: Score(xWins: xWins, oWins: oWins, draws: draws)])
-        case Self.currentVersion:
+        case 2, Self.currentVersion:
             guard let name = opponent, let opponent = Opponent(name: name) else {
                 throw .invalid("opponent is \(opponent.map { $0.quoted() } ?? "missing"); it must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))")
             }
@@ -120,7 +145,7 @@ struct SavedState: Codable, Equatable {
             }
             return (opponent, result)
         default:
-            throw .invalid("format version \(version), expected \(Self.currentVersion) (or 1)")
+            throw .invalid("format version \(version), expected \(Self.currentVersion) (or 1 or 2)")
         }
     }
 }

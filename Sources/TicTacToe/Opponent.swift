@@ -1,12 +1,15 @@
-/// Who plays O: a second person at the board, or the computer at one of its levels. X is always
-/// a person. Chosen on the board (holding new game and tapping a cell steps through them), and
+/// Who plays O: a second person at the board, the computer at one of its levels, or the
+/// matchbox learner (Michie's MENACE, which learns from every game it plays). X is always a
+/// person. Chosen on the board (holding new game and tapping a cell steps through them), and
 /// kept with the game.
 public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case person
     case computer(ComputerLevel)
+    case learner
 
-    /// Two players, then the computer from level 1 to 4: the order the board steps through.
-    public static let allCases: [Opponent] = [.person] + ComputerLevel.allCases.map { .computer($0) }
+    /// Two players, the computer from level 1 to 4, then the learner: the order the board steps
+    /// through.
+    public static let allCases: [Opponent] = [.person] + ComputerLevel.allCases.map { .computer($0) } + [.learner]
 
     /// The next choice in ``allCases``, after the last the first again.
     public var next: Opponent {
@@ -20,12 +23,17 @@ public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible 
         if case .computer(let level) = self { level } else { nil }
     }
 
+    /// Whether the board plays O itself (the computer at a level, or the learner): then O's
+    /// moves are the board's, and a person's press in O's turn is refused.
+    public var isMachine: Bool { self != .person }
+
     /// The name used in configuration files, on the command line and in saved games:
-    /// "two-players", "computer-1" … "computer-4".
+    /// "two-players", "computer-1" … "computer-4", "learner".
     public var name: String {
         switch self {
         case .person: "two-players"
         case .computer(let level): "computer-\(level.rawValue)"
+        case .learner: "learner"
         }
     }
 
@@ -39,6 +47,7 @@ public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible 
         switch self {
         case .person: "two players"
         case .computer(let level): "the computer at \(level)"
+        case .learner: "the matchbox learner"
         }
     }
 }

@@ -257,7 +257,7 @@ struct HostileClientTests {
         let refused = try client.ask(.opponent(name: "robot"))
         #expect(refused.type == .error)
         #expect(refused.command == "opponent")
-        #expect(refused.text == #""opponent" is "robot"; give one of two-players, computer-1, computer-2, computer-3, computer-4"#)
+        #expect(refused.text == #""opponent" is "robot"; give one of two-players, computer-1, computer-2, computer-3, computer-4, learner"#)
         #expect(served.state == before)
     }
 

@@ -102,15 +102,17 @@ struct ComputerOpponentTests {
             #expect(viewModel.frame.value.description == shown.last, "the choice went before its time")
             scheduler.advance(by: .milliseconds(1))
         }
-        #expect(viewModel.state.value.opponent == .computer(.perfect), "five steps from level 4 come round to it")
+        #expect(viewModel.state.value.opponent == .computer(.perfect), "six steps from level 4 come round to it")
         #expect(shown == [
+            "g . g\n. g .\ng . g\nX:off O:off",
             "R . g\n. . .\n. . .\nX:off O:off",
             "g . .\n. . .\n. . .\nX:off O:off",
             "g g .\n. . .\n. . .\nX:off O:off",
             "g g g\n. . .\n. . .\nX:off O:off",
             "g g g\ng . .\n. . .\nX:off O:off",
         ])
-        #expect(events.values.contains(.opponentChosen(.person, starter: .o)))
+        #expect(events.values.contains(.opponentChosen(.learner, starter: .o)))
+        #expect(events.values.contains(.opponentChosen(.person, starter: .x)))
     }
 
     @Test("a choice made while the last is still shown is itself shown in full")
@@ -126,8 +128,8 @@ struct ComputerOpponentTests {
 
     @Test("the computer waits while its level is shown, and moves once the game shows")
     func waitsWhileShowing() {
-        // Four steps from level 4: level 3, and O starts that game (X started the first).
-        for _ in 0..<4 { viewModel.nextOpponent.apply() }
+        // Five steps from level 4: level 3, and O starts that game (X started the first).
+        for _ in 0..<5 { viewModel.nextOpponent.apply() }
         #expect(viewModel.state.value.opponent == .computer(.fallible))
         let starter = viewModel.board.value.starter
         scheduler.advance(by: .milliseconds(1400))
@@ -147,6 +149,8 @@ struct ComputerOpponentTests {
         }
         let againstComputer = viewModel.score.value
         #expect(againstComputer.xWins == 0 && againstComputer.oWins + againstComputer.draws == 1)
+        viewModel.nextOpponent.apply()  // the learner
+        #expect(viewModel.score.value == Score())
         viewModel.nextOpponent.apply()  // two players
         #expect(viewModel.score.value == Score())
         for _ in 0..<4 { viewModel.nextOpponent.apply() }  // level 4 again

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Matchboxes
 import Presentation
 import TestSupport
 import TicTacToe
@@ -32,6 +33,22 @@ private let namedProblems: [(String, String)] = [
          "lastGame is 9223372036854775807; it must be 0 to 4294967295"),
         ("{\"version\":2,\"cells\":[\"\\u001b[2J\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
          "cell 0 holds \"U+001B[2J\"; it must be \"X\", \"O\" or \"\""),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{\"XXX......\":[0,0,0,1,0,0,0,0,0]},\"refills\":0}}",
+         "the learner's box \"XXX......\" is for no position the learner faces"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{\"..X......\":[0,1,0,0,0,0,0,0,0]},\"refills\":0}}",
+         "the learner's box \"..X......\" is for no position the learner faces"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{\"X........\":[1,1,1,1,1,1,1,1,1]},\"refills\":0}}",
+         "it must hold nine counts of 0 to 255, beads only on its moves"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{\".........\":[256,4,0,0,4,0,0,0,0]},\"refills\":0}}",
+         "it must hold nine counts of 0 to 255"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{\".........\":[4,4,0,0,4,0,0,0]},\"refills\":0}}",
+         "it must hold nine counts"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{},\"refills\":-1}}",
+         "the learner's refills are -1"),
+        ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"moves\":[5]}",
+         "moves [5] do not lead from an empty board to the cells"),
+        ("{\"version\":3,\"cells\":[\"O\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"moves\":[]}",
+         "moves [] do not lead from an empty board to the cells"),
         ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"Z\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
          "starter is \"Z\"; it must be \"X\" or \"O\""),
 ]
@@ -67,6 +84,32 @@ struct StateStoreTests {
         let asTwoPlayers = GameSnapshot(
             board: try Board(starter: .x).playing([p(1, 1)]), nextStarter: .o, opponent: .person, score: Score(xWins: 5, oWins: 1, draws: 2))
         #expect(store.load() == .restored(asTwoPlayers))
+    }
+
+    @Test("the game's moves and the learner's boxes come back; a version 2 file has neither, and the learner starts fresh")
+    func learnerAndMoves() throws {
+        let store = StateStore(directory: try temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        var learner = MatchboxLearner()
+        var computer = ComputerPlayer(level: .random, random: SeededRandom(seed: 5))
+        var random = SeededRandom(seed: 6)
+        for game in 0..<50 { _ = TrainingGame.play(&learner, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random) }
+        #expect(learner.boxes.count > 20)
+        let moves = [p(1, 1), p(0, 0), p(2, 2)]
+        let snapshot = GameSnapshot(
+            board: try Board(starter: .o).playing(moves), nextStarter: .x, opponent: .learner,
+            scores: [.learner: Score(xWins: 10, oWins: 30, draws: 10)], moves: MoveList(moves), learner: learner)
+        try store.save(snapshot)
+        #expect(store.load() == .restored(snapshot))
+        let saved = try String(contentsOfFile: store.path, encoding: .utf8)
+        #expect(saved.contains("\"moves\" : [\n    5,\n    7,\n    3\n  ]") || saved.contains("\"moves\" : [5,7,3]"), "\(saved)")
+
+        let version2 = "{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"X\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"learner\"}"
+        try Data(version2.utf8).write(to: URL(fileURLWithPath: store.path))
+        let restored = try #require(store.load().snapshot)
+        #expect(restored.moves == nil, "the order of a version 2 game is not known")
+        #expect(restored.learner == MatchboxLearner())
+        #expect(restored.opponent == .learner)
     }
 
     @Test("a finished game restores as finished, with its winning line")

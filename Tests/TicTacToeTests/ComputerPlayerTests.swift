@@ -192,10 +192,12 @@ struct ComputerPlayerTests {
 
     @Test("opponents by name, and the order the board steps through them")
     func opponents() {
-        #expect(Opponent.allCases.map(\.name) == ["two-players", "computer-1", "computer-2", "computer-3", "computer-4"])
+        #expect(Opponent.allCases.map(\.name) == ["two-players", "computer-1", "computer-2", "computer-3", "computer-4", "learner"])
         #expect(Opponent.allCases.allSatisfy { Opponent(name: $0.name) == $0 })
         #expect(Opponent(name: "computer-5") == nil)
-        #expect(Opponent.computer(.perfect).next == .person)
+        #expect(Opponent.computer(.perfect).next == .learner)
+        #expect(Opponent.learner.next == .person)
+        #expect(Opponent.allCases.filter(\.isMachine).count == 5)
         #expect(Opponent.person.next == .computer(.random))
     }
 }

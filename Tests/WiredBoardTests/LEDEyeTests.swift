@@ -72,8 +72,11 @@ struct LEDEyeTests {
             eyes.scheduler.advance(by: .milliseconds(800))
         }
         playAgainstTheComputer(on: eyes)
-        eyes.person.chooseNextOpponent()
-        eyes.scheduler.advance(by: settings.game.opponentShown + look)
+        // The learner's choice, then two players'.
+        for _ in 0..<2 {
+            eyes.person.chooseNextOpponent()
+            eyes.scheduler.advance(by: settings.game.opponentShown + look)
+        }
     }
 
     /// Against the computer, X to move: a press on an empty cell and one on X's mark in the
@@ -131,7 +134,7 @@ struct LEDEyeTests {
             }
         }
         let offers = Self.readings(of: eyes) { $0.cells.contains(.offered(.o)) }
-        #expect(offers.count == 4 * 5 && offers.allSatisfy { offer in offer.read.map { !$0.shows(offer.shown) } ?? true }, "\(offers.map(\.read))")
+        #expect(offers.count == 4 * 6 && offers.allSatisfy { offer in offer.read.map { !$0.shows(offer.shown) } ?? true }, "\(offers.map(\.read))")
     }
 
     @Test("with the flicker replaced by a steady amber the same eyes read a refused press as a mark")

@@ -1,0 +1,36 @@
+import Matchboxes
+
+/// The matchbox learner's memory as the state file keeps it: each opened box by its position
+/// (nine of "X", "O" and "." in reading order, as it is filed) with the beads of its nine cells,
+/// and how many boxes were refilled.
+///
+/// Read all or nothing: a box for a position the learner never faces, a position spelt other
+/// than as it is filed, or beads where no move of its kind is, make the whole file invalid
+/// (and set aside), never a learner made of the boxes that read.
+struct SavedLearner: Codable, Equatable {
+    var boxes: [String: [Int]]
+    var refills: Int
+
+    init(_ learner: MatchboxLearner) {
+        boxes = Dictionary(uniqueKeysWithValues: learner.boxes.map { ($0.key.cells, $0.value.beads) })
+        refills = learner.refills
+    }
+
+    /// The learner these boxes make, with Michie's rules, or why there is none.
+    func learner(rules: LearnerRules = .michie) throws(StateFileProblem) -> MatchboxLearner {
+        var opened: [BoxKey: Matchbox] = [:]
+        for (cells, beads) in boxes {
+            guard let key = BoxKey(cells: cells), key.isFiled, PositionsFaced.playingO.contains(key) else {
+                throw .invalid("the learner's box \(cells.quoted()) is for no position the learner faces; a box is named by nine of X, O and . as the learner files it")
+            }
+            guard let box = Matchbox(for: key, beads: beads), beads.allSatisfy({ $0 <= rules.mostBeads }) else {
+                throw .invalid("the learner's box \(cells.quoted()) holds \(beads); it must hold nine counts of 0 to \(rules.mostBeads), beads only on its moves")
+            }
+            opened[key] = box
+        }
+        guard (0...Int(Int32.max)).contains(refills) else {
+            throw .invalid("the learner's refills are \(refills); they must be 0 to \(Int32.max)")
+        }
+        return MatchboxLearner(rules: rules, boxes: opened, refills: refills)
+    }
+}
