@@ -118,6 +118,7 @@ hardware-docs: setup
 bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 	SWIFT=$(SWIFT) bash scripts/bench-instructions.sh
+	cd Benchmarks && $(SWIFT) run -c release LearnerCurves ../docs/images/learning
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-web
 	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_page.py

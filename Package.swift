@@ -27,7 +27,7 @@ let package = Package(
         .library(
             name: "TicTacToeGPIO",
             targets: [
-                "Basics", "TicTacToe", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "Presentation",
+                "Basics", "TicTacToe", "Matchboxes", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "Presentation",
                 "WiredBoard", "ConfigurationFile", "BoardConfiguration", "Console", "BoardProtocol", "BoardAPI",
             ]),
     ],

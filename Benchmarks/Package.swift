@@ -46,6 +46,14 @@ let package = Package(
             path: "Tools/PressCount",
             swiftSettings: optimized
         ),
+        // How fast the matchbox learner learns, over many seeds, and its learning curves as SVG
+        // (docs/BENCHMARKS.md, docs/images/learning/).
+        .executableTarget(
+            name: "LearnerCurves",
+            dependencies: [.product(name: "TicTacToeGPIO", package: project)],
+            path: "Tools/LearnerCurves",
+            swiftSettings: optimized
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

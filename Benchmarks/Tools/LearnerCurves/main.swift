@@ -1,0 +1,137 @@
+import Foundation
+import Matchboxes
+import TicTacToe
+
+// How the matchbox learner learns (issue 41), measured in simulation over many seeds: run by
+// `make bench`, which writes the plots into docs/images/learning/ and prints the table that
+// docs/BENCHMARKS.md quotes. Every game is seeded, so the same build writes the same files.
+//
+//   LearnerCurves FOLDER    the figures on standard output, the plots into FOLDER
+
+let seeds: [UInt64] = Array(1...20)
+let folder = CommandLine.arguments.dropFirst().first ?? "."
+
+/// A fresh learner's results, game by game, against the computer at `level`, starters taking
+/// turns (X first), the learner's and the computer's draws seeded from `seed`.
+func results(against level: ComputerLevel, games: Int, seed: UInt64) -> [LearnerResult] {
+    var learner = MatchboxLearner()
+    var computer = ComputerPlayer(level: level, random: SeededRandom(seed: seed &* 1_000_003))
+    var random = SeededRandom(seed: seed)
+    return (0..<games).map { game in
+        TrainingGame.play(&learner, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random)
+    }
+}
+
+/// The game (counting from 1) that ends the first run of `run` draws in a row, or nil.
+func firstRun(of run: Int, in results: [LearnerResult]) -> Int? {
+    var length = 0
+    for (index, result) in results.enumerated() {
+        length = result == .drew ? length + 1 : 0
+        if length == run { return index + 1 }
+    }
+    return nil
+}
+
+/// The share (0–1) of `result` in games `range` (counting from 1).
+func share(of result: LearnerResult, in results: [LearnerResult], games range: ClosedRange<Int>) -> Double {
+    let slice = results[(range.lowerBound - 1)..<range.upperBound]
+    return Double(slice.filter { $0 == result }.count) / Double(slice.count)
+}
+
+/// The median and the quartiles of `values`.
+func quartiles(_ values: [Double]) -> (low: Double, median: Double, high: Double) {
+    let sorted = values.sorted()
+    func at(_ fraction: Double) -> Double {
+        let position = fraction * Double(sorted.count - 1)
+        let below = Int(position.rounded(.down)), above = min(below + 1, sorted.count - 1)
+        return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
+    }
+    return (at(0.25), at(0.5), at(0.75))
+}
+
+func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
+func spread(_ values: [Double], _ shown: (Double) -> String) -> String {
+    let q = quartiles(values)
+    return "\(shown(q.median)) (\(shown(q.low))–\(shown(q.high)))"
+}
+
+// MARK: The figures
+
+let perfectGames = 20000
+let againstPerfect = seeds.map { results(against: .perfect, games: perfectGames, seed: $0) }
+let runs = againstPerfect.map { firstRun(of: 20, in: $0).map(Double.init) ?? Double(perfectGames) }
+let lastLoss = againstPerfect.map { Double(($0.lastIndex(of: .lost) ?? -1) + 1) }
+print("Matchbox learner, \(seeds.count) seeds (median, quartiles in brackets)")
+print("| against | figure | median (quartiles) | range |")
+print("| --- | --- | --- | --- |")
+print("| level 4 (perfect) | games until 20 draws in a row | \(spread(runs) { String(Int($0)) }) | \(Int(runs.min() ?? 0))–\(Int(runs.max() ?? 0)) |")
+print("| level 4 (perfect) | its last loss in \(perfectGames) games, at game | \(spread(lastLoss) { String(Int($0)) }) | \(Int(lastLoss.min() ?? 0))–\(Int(lastLoss.max() ?? 0)) |")
+for range in [1...1000, 4001...5000, 9001...10000, 14001...15000, 19001...20000] {
+    let losses = againstPerfect.map { share(of: .lost, in: $0, games: range) }
+    print("| level 4 (perfect) | lost, games \(range.lowerBound)–\(range.upperBound) | \(spread(losses, percent)) | \(percent(losses.min() ?? 0))–\(percent(losses.max() ?? 0)) |")
+}
+let againstRandom = seeds.map { results(against: .random, games: 1000, seed: $0) }
+for range in [1...100, 901...1000] {
+    let losses = againstRandom.map { share(of: .lost, in: $0, games: range) }
+    print("| level 1 (random) | lost, games \(range.lowerBound)–\(range.upperBound) | \(spread(losses, percent)) | \(percent(losses.min() ?? 0))–\(percent(losses.max() ?? 0)) |")
+}
+var curves: [(ComputerLevel, [[LearnerResult]])] = [(.random, againstRandom)]
+for level in ComputerLevel.allCases {
+    let played = level == .random ? againstRandom : level == .perfect ? againstPerfect.map { Array($0.prefix(1000)) }
+        : seeds.map { results(against: level, games: 1000, seed: $0) }
+    if level != .random { curves.append((level, played)) }
+    let shares = LearnerResult.allCases.map { result in quartiles(played.map { share(of: result, in: $0, games: 901...1000) }).median }
+    print("| level \(level.rawValue) | won · drew · lost, games 901–1000 | \(shares.map(percent).joined(separator: " · ")) | |")
+}
+
+// MARK: The plots
+
+/// One plot: for each curve, the median over seeds of the share of games lost in each group of
+/// `group` games, as a line; the quartiles as a band around it.
+func plot(title: String, curves: [(name: String, results: [[LearnerResult]])], games: Int, group: Int) -> String {
+    let width = 640.0, height = 320.0, left = 56.0, right = 28.0, top = 36.0, bottom = 44.0
+    let plotWidth = width - left - right, plotHeight = height - top - bottom
+    func x(_ game: Int) -> Double { left + plotWidth * Double(game) / Double(games) }
+    func y(_ share: Double) -> Double { top + plotHeight * (1 - share) }
+    let dashes = ["", "6 3", "2 3", "8 3 2 3"]
+    var svg = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
+    <title>\(title)</title>
+    <rect width="100%" height="100%" fill="#fff"/>
+    <text x="\(left)" y="20" font-size="14">\(title)</text>
+
+    """
+    for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
+        svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y(tick))\" y2=\"\(y(tick))\" stroke=\"#ccc\"/>"
+        svg += "<text x=\"\(left - 6)\" y=\"\(y(tick) + 4)\" text-anchor=\"end\">\(Int(tick * 100)) %</text>\n"
+    }
+    for tick in stride(from: 0, through: games, by: games / 4) {
+        svg += "<text x=\"\(x(tick))\" y=\"\(height - bottom + 16)\" text-anchor=\"middle\">\(tick)</text>\n"
+    }
+    svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 8)\" text-anchor=\"middle\">games played (lost, per \(group) games: median of \(seeds.count) seeds, quartiles shaded)</text>\n"
+    for (index, curve) in curves.enumerated() {
+        let groups = stride(from: 0, to: games, by: group).map { start in
+            quartiles(curve.results.map { share(of: .lost, in: $0, games: (start + 1)...(start + group)) })
+        }
+        let middle = groups.indices.map { x($0 * group + group / 2) }
+        let band = zip(middle, groups).map { "\($0),\(y($1.high))" } + zip(middle, groups).reversed().map { "\($0),\(y($1.low))" }
+        svg += "<polygon points=\"\(band.joined(separator: " "))\" fill=\"#000\" fill-opacity=\"0.08\"/>\n"
+        let line = zip(middle, groups).map { "\($0),\(y($1.median))" }.joined(separator: " ")
+        svg += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"\(dashes[index % dashes.count])\"/>\n"
+        let legendY = top + 14 + Double(index) * 16
+        svg += "<line x1=\"\(width - right - 150)\" x2=\"\(width - right - 120)\" y1=\"\(legendY - 4)\" y2=\"\(legendY - 4)\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"\(dashes[index % dashes.count])\"/>"
+        svg += "<text x=\"\(width - right - 114)\" y=\"\(legendY)\">\(curve.name)</text>\n"
+    }
+    return svg + "</svg>\n"
+}
+
+try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+let levels = plot(
+    title: "The learner's losses against each level of the computer",
+    curves: curves.map { ("level \($0.0.rawValue)", $0.1) }, games: 1000, group: 50)
+try Data(levels.utf8).write(to: URL(fileURLWithPath: folder + "/against-each-level.svg"))
+let perfect = plot(
+    title: "The learner's losses against the perfect computer, \(perfectGames) games",
+    curves: [("level 4", againstPerfect)], games: perfectGames, group: 500)
+try Data(perfect.utf8).write(to: URL(fileURLWithPath: folder + "/against-perfect.svg"))
+print("plots: \(folder)/against-each-level.svg, \(folder)/against-perfect.svg")
