@@ -34,6 +34,12 @@ public struct MatchboxLearner: Sendable, Hashable {
         self.record = record
     }
 
+    /// The same learner (boxes, refills and record) following `rules` from now on: the rules of
+    /// the board's configuration, over the boxes its saved game kept.
+    public func following(_ rules: LearnerRules) -> MatchboxLearner {
+        MatchboxLearner(rules: rules, boxes: boxes, refills: refills, record: record)
+    }
+
     /// The learner's move on `board` (the player to move is the learner): a bead drawn from
     /// the position's box; `nil` once the game is over.
     public func move(on board: Board, using random: inout some RandomNumberGenerator) -> Position? {
