@@ -1,0 +1,306 @@
+"""The page for everyone, on every phone: WCAG 2.2 AA in both colour schemes, by keyboard alone,
+at 320 px, and installable. In Debian's headless Chromium over the DevTools protocol, against the
+simulated board and the web view built from this tree (as test_page.py).
+
+- axe-core (Deque's rules, from a PyPI wheel pinned by hash: browser/axe-requirements.txt, made
+  ready by `make setup-tests`) on every state of the page (each cell look, each headline, the
+  banners, the dialog) × both colour schemes × a phone's 390 px and a desktop's 1280 px: no
+  violation of its wcag2a/2aa/21a/21aa/22aa and best-practice rules.
+- What axe does not see, measured here from the computed colours: the X and O glyphs (CSS
+  generated text) against their cell, each cell's edge against the board, the headline's badge,
+  and the focus ring of every control against what surrounds it.
+- The keyboard: one Tab onto the board, arrows, Home and End, Enter and Space play a whole game,
+  the focus visible at each step; a dialog keeps focus in it and gives it back.
+- No horizontal scroll at 320 px in any state; the manifest and its icons load; Chromium's own
+  installability check has nothing to say; the tab's title says whose turn it is.
+
+ACCESS_PAGE=folder serves another copy of the page (main's, to show what these tests find)."""
+
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import tempfile
+import zipfile
+
+import pytest
+
+from served import ROOT, Board, Client, Web, wait
+
+KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
+IDLE_SLEEP = 10  # seconds: the least the board takes before its lights sleep
+PAGE = pathlib.Path(os.environ.get("ACCESS_PAGE", ROOT / "web"))
+AXE_CACHE = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache")) / "tictactoe-gpio" / "axe"
+AXE_WHEEL = "axe_playwright_python-0.1.8-py3-none-any.whl"  # browser/axe-requirements.txt pins its hash
+AXE_FILE = "axe_playwright_python/axe.min.js"
+AXE_SHA256 = "84494fec757e4710dc751c8d7a636e457f4532f08f85c86dc9070133fbff53bc"  # axe-core 4.12.1
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+SCHEMES = ["light", "dark"]
+WIDTHS = [(390, 844, True), (1280, 800, False)]  # a phone's and a desktop's viewports
+NARROWEST = 320  # the narrowest phone the page must fit without scrolling sideways
+TEXT, LARGE_TEXT, NON_TEXT = 4.5, 3.0, 3.0  # WCAG 2.2 AA: 1.4.3 and 1.4.11
+
+
+def axe_source():
+    wheel = AXE_CACHE / AXE_WHEEL
+    assert wheel.exists(), f"{wheel} is missing: make setup-tests downloads it (scripts/setup-host.sh)"
+    source = zipfile.ZipFile(wheel).read(AXE_FILE)
+    assert hashlib.sha256(source).hexdigest() == AXE_SHA256, "axe.min.js is not the one pinned"
+    return source.decode()
+
+
+AXE = axe_source()
+
+AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
+  .then((result) => result.violations.map((rule) => ({id: rule.id, nodes: rule.nodes.map((node) =>
+    node.target.join(" ") + ": " + (node.failureSummary || "").split("\\n").slice(1).join(" ").trim())})))""" % json.dumps(AXE_TAGS)
+
+# What axe cannot see, measured from the computed colours. Each colour is composited over what
+# is behind it (the backgrounds of its ancestors, their opacity) and through the saturate()
+# filters on its way up, as the screen shows it; contrast is WCAG's.
+MEASURE = r"""((poorOnly) => {
+  const parse = (text) => {
+    const m = /rgba?\(([^)]*)\)/.exec(text);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+  const channel = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const luminance = (c) => 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2]);
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const saturate = (c, s) => [
+    (0.213 + 0.787 * s) * c[0] + (0.715 - 0.715 * s) * c[1] + (0.072 - 0.072 * s) * c[2],
+    (0.213 - 0.213 * s) * c[0] + (0.715 + 0.285 * s) * c[1] + (0.072 - 0.072 * s) * c[2],
+    (0.213 - 0.213 * s) * c[0] + (0.715 - 0.715 * s) * c[1] + (0.072 + 0.928 * s) * c[2], 1];
+  const ancestors = (el) => { const list = []; for (let e = el; e && e.nodeType === 1; e = e.parentElement) list.push(e); return list; };
+  // The opaque colour behind an element's own content: its background over its ancestors'.
+  const behind = (el) => {
+    let colour = [255, 255, 255, 1];
+    for (const e of ancestors(el).reverse()) colour = over(parse(getComputedStyle(e).backgroundColor), colour);
+    return colour;
+  };
+  // A colour drawn in `el` as it reaches the screen: faded by the ancestors' opacity toward
+  // what is behind the faded one, and through their filters.
+  const shown = (el, colour) => {
+    let result = over(colour, behind(el));
+    for (const e of ancestors(el)) {
+      const style = getComputedStyle(e);
+      // The filters in their order: saturate() and brightness(), the ones the page uses.
+      for (const [, kind, amount] of style.filter.matchAll(/(saturate|brightness)\(([\d.]+)\)/g)) {
+        result = kind === "saturate" ? saturate(result, Number(amount)) : result.map((v, i) => (i < 3 ? Math.min(255, v * Number(amount)) : v));
+      }
+      if (Number(style.opacity) < 1) result = over([...result.slice(0, 3), Number(style.opacity)], behind(e.parentElement));
+    }
+    return result;
+  };
+  const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const found = [];
+  const need = (what, ratio, least) => { if (!poorOnly || ratio < least) found.push({what, ratio: Math.round(ratio * 100) / 100, least}); };
+  const board = document.getElementById("board");
+  const boardColour = shown(board, parse(getComputedStyle(board).backgroundColor));
+  for (const cell of document.querySelectorAll(".cell")) {
+    const style = getComputedStyle(cell), glyph = getComputedStyle(cell, "::after");
+    const fill = shown(cell, parse(style.backgroundColor));
+    const name = `cell ${cell.dataset.cell} (${cell.dataset.look})`;
+    if (glyph.content !== "none" && glyph.content !== "normal") need(`${name}: its glyph against its fill`, contrast(shown(cell, parse(glyph.color)), fill), LEAST_TEXT);
+    const ring = style.borderTopStyle !== "none" && parse(style.borderTopColor)[3] > 0;
+    const edge = ring ? shown(cell, parse(style.borderTopColor)) : fill;
+    need(`${name}: its edge against the board`, contrast(edge, boardColour), LEAST_NON_TEXT);
+  }
+  const turn = document.getElementById("turn"), badge = getComputedStyle(turn, "::before");
+  if (badge.content !== "none" && badge.content !== "normal" && visible(turn)) {
+    need(`the headline's badge against the page`, contrast(shown(turn, parse(badge.color)), behind(turn)), LEAST_TEXT);
+  }
+  // Focus: every control that can take it now (only the dialog's while one is open), focused
+  // as the keyboard focuses it, its outline against what is around it.
+  const dialog = document.querySelector("dialog[open]");
+  const controls = [...(dialog || document).querySelectorAll("button, select, [tabindex]")].filter(visible);
+  const before = document.activeElement;
+  const tabStops = [...document.querySelectorAll(".cell")].map((cell) => cell.tabIndex);
+  for (const control of controls) {
+    control.focus({ focusVisible: true });
+    const style = getComputedStyle(control);
+    const name = `focus on ${control.id || (control.dataset.cell ? "cell " + control.dataset.cell : control.tagName)}`;
+    const width = parseFloat(style.outlineWidth) || 0;
+    if (!control.matches(":focus-visible") || style.outlineStyle === "none" || width <= 0) { found.push({what: `${name}: no visible outline`, ratio: 0, least: LEAST_NON_TEXT}); continue; }
+    need(`${name}: its outline against its surroundings`, contrast(shown(control, parse(style.outlineColor)), behind(control.parentElement)), LEAST_NON_TEXT);
+  }
+  document.querySelectorAll(".cell").forEach((cell, i) => { cell.tabIndex = tabStops[i]; });
+  if (before && before !== document.body) before.focus(); else if (document.activeElement) document.activeElement.blur();
+  return found;
+})"""
+
+
+def measure(page, poor_only=True):
+    expression = (MEASURE.replace("LEAST_NON_TEXT", str(NON_TEXT)).replace("LEAST_TEXT", str(TEXT))
+                  + f"({json.dumps(poor_only)})")
+    return page.evaluate(expression)
+
+
+def view_as(page, scheme, width, height, mobile):
+    page.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme},
+                                                          {"name": "prefers-reduced-motion", "value": "reduce"}]})
+    assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+    assert page.evaluate(f"innerWidth === {width}"), page.evaluate("innerWidth")
+
+
+def run_axe(page):
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        result = page.call("Runtime.evaluate", {"expression": AXE + "\n;true", "returnByValue": True}, timeout=60)
+        assert "exceptionDetails" not in result, result
+    return page.evaluate(AXE_RUN)
+
+
+def scroll_width(page):
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+class Audit:
+    """Every check of one state of the page, in each scheme and width; what fails, by state."""
+
+    def __init__(self, page):
+        self.page = page
+        self.failures = []
+        self.states = []
+        self.axe_runs = 0
+
+    def check(self, state):
+        self.states.append(state)
+        for scheme in SCHEMES:
+            for width, height, mobile in WIDTHS:
+                view_as(self.page, scheme, width, height, mobile)
+                where = f"{state}, {scheme}, {width} px"
+                for rule in run_axe(self.page):
+                    self.failures.append(f"{where}: axe {rule['id']}: {rule['nodes']}")
+                self.axe_runs += 1
+                for poor in measure(self.page):
+                    self.failures.append(f"{where}: {poor['what']} {poor['ratio']}:1, under {poor['least']}:1")
+            view_as(self.page, scheme, NARROWEST, 640, True)
+            if scroll_width(self.page) > NARROWEST:
+                self.failures.append(f"{state}, {scheme}, {NARROWEST} px: scrolls sideways, {scroll_width(self.page)} px wide")
+        view_as(self.page, "light", *WIDTHS[0])
+
+
+@pytest.fixture
+def served():
+    with tempfile.TemporaryDirectory(prefix="tictactoe-access.") as name:
+        board = Board(name, arguments=("--idle-sleep", IDLE_SLEEP))
+        web = Web(name, board, page=PAGE)
+        client = Client(board.socket)
+        yield board, web, client
+        client.close()
+        if web.process.poll() is None:
+            web.stop()
+        if board.process.poll() is None:
+            board.stop()
+
+
+def index(cell):
+    return KEYPAD_ORDER.index(cell)
+
+
+def shows(page, state):
+    """Waits for the page to draw `state` (its looks and headline)."""
+    expression = ("JSON.stringify([...document.querySelectorAll('.cell')].sort((a, b) => %s.indexOf(+a.dataset.cell) - "
+                  "%s.indexOf(+b.dataset.cell)).map((c) => c.dataset.look)) === %s && "
+                  "document.getElementById('view').dataset.headline === %s") % (
+        json.dumps(KEYPAD_ORDER), json.dumps(KEYPAD_ORDER), json.dumps(json.dumps(state["looks"], separators=(",", ":"))), json.dumps(state["headline"]))
+    try:
+        page.wait_for(expression)
+    except Exception:
+        shown = page.evaluate("[document.getElementById('view').dataset.headline, [...document.querySelectorAll('.cell')].map((c) => c.dataset.cell + ':' + c.dataset.look).join(' ')]")
+        raise AssertionError(f"the page shows {shown}, not {state['headline']} {state['looks']}")
+
+
+def test_every_state_in_both_themes_has_no_axe_violation_and_aa_contrast_and_fits_320_px(browser, served):
+    board, web, client = served
+    page = browser.open(web.url)
+    audit = Audit(page)
+    shows(page, client.wait_for(lambda s: s["headline"] == "x-to-move", "a fresh board"))
+    audit.check("start, X to move")
+
+    def caught(act, moment, what):
+        """`act`, then the board held still (SIGSTOP) while the page shows the passing moment
+        the page-side expression `moment` names (a refused press's 400 ms, the computer's
+        thinking, the choice of opponent shown); again if it passed before the board stopped."""
+        for _ in range(8):
+            act()
+            try:
+                page.wait_for(moment, timeout=3)
+            except Exception:
+                continue
+            with board.frozen():
+                if page.evaluate(moment):
+                    audit.check(what)
+                    return
+            page.wait_for(f"!({moment})", timeout=30)
+        raise AssertionError(f"never caught {what}")
+
+    def look_of(cell, look):
+        return f"document.querySelector('.cell[data-cell=\"{cell}\"]').dataset.look === '{look}'"
+
+    def headline(name):
+        return f"document.getElementById('view').dataset.headline === '{name}'"
+
+    client.press(7)
+    shows(page, client.latest)
+    audit.check("O to move")
+    caught(lambda: client.press(7), look_of(7, "refused-x"), "refused press on X")
+    client.press(4)
+    caught(lambda: client.press(4), look_of(4, "refused-o"), "refused press on O")
+    for cell in [9, 6, 5, 1, 2, 3]:
+        client.press(cell)
+    client.press(8)  # the top row and the middle column: a double win
+    shows(page, client.wait_for(lambda s: s["headline"] == "x-wins", "X's double win"))
+    audit.check("double win")
+
+    client.command("new-game")  # O starts: a draw
+    for cell in [1, 5, 9, 2, 8, 7, 3, 6, 4]:
+        client.press(cell)
+    shows(page, client.wait_for(lambda s: s["headline"] == "draw", "the draw"))
+    audit.check("draw")
+
+    client.command("new-game")  # X starts; O wins along the top row
+    for cell in [1, 7, 2, 8, 6, 9]:
+        client.press(cell)
+    shows(page, client.wait_for(lambda s: s["headline"] == "o-wins", "O's win"))
+    audit.check("win")
+
+    client.command("new-game")
+    client.press(5)
+    shows(page, client.latest)
+    page.key("n", code="KeyN", text="n")
+    page.wait_for("document.querySelector('dialog[open]') !== null")
+    audit.check("dialog open")
+    page.click("#abandon-no")
+    page.wait_for("document.querySelector('dialog[open]') === null")
+
+    caught(lambda: client.command("opponent", opponent="computer-2"), headline("choosing-opponent"), "choosing the opponent")
+    client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn against the computer", timeout=30)
+
+    def move_then_press():
+        client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn")
+        free = [cell for cell in KEYPAD_ORDER if client.latest["cells"][index(cell)] == ""]
+        client.press(free[0])
+        client.press(free[1])
+    caught(move_then_press, headline("o-thinking") + " && document.querySelector('.cell[data-look=\"refused-empty\"]') !== null",
+           "the computer thinking, a press refused")
+
+    shows(page, client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20))
+    audit.check("asleep")
+
+    board.stop()
+    page.wait_for("!document.getElementById('link').hidden && document.getElementById('view').dataset.headline === 'unreachable'")
+    audit.check("the board cannot be reached")
+    web.stop()
+    page.wait_for("!document.getElementById('link').hidden && /lost|web view/.test(document.getElementById('link').textContent)")
+    audit.check("the web view gone")
+
+    print(f"\n{len(audit.states)} states × {len(SCHEMES)} schemes × {len(WIDTHS)} widths: {audit.axe_runs} axe runs "
+          f"({', '.join(AXE_TAGS)}); glyph, edge, badge and focus contrast measured in each; {NARROWEST} px in each scheme")
+    for failure in audit.failures:
+        print("  " + failure)
+    assert not audit.failures, f"{len(audit.failures)} failures (printed above)"
