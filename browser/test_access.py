@@ -57,9 +57,9 @@ AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes:
     node.target.join(" ") + ": " + (node.failureSummary || "").split("\\n").slice(1).join(" ").trim())})))""" % json.dumps(AXE_TAGS)
 
 # What axe cannot see, measured from the computed colours. Each colour is composited over what
-# is behind it (the backgrounds of its ancestors, their opacity) and through the saturate()
-# filters on its way up, as the screen shows it; contrast is WCAG's.
-MEASURE = r"""((poorOnly) => {
+# is behind it (the backgrounds of its ancestors, their opacity) and through the filters on its
+# way up (saturate(), brightness()), as the screen shows it; contrast is WCAG's.
+COLOURS = r"""
   const parse = (text) => {
     const m = /rgba?\(([^)]*)\)/.exec(text);
     if (!m) return [0, 0, 0, 0];
@@ -96,6 +96,9 @@ MEASURE = r"""((poorOnly) => {
     return result;
   };
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+"""
+
+MEASURE = r"""((poorOnly) => {""" + COLOURS + r"""
   const found = [];
   const need = (what, ratio, least) => { if (!poorOnly || ratio < least) found.push({what, ratio: Math.round(ratio * 100) / 100, least}); };
   const board = document.getElementById("board");
@@ -133,6 +136,16 @@ MEASURE = r"""((poorOnly) => {
 })"""
 
 
+# The focused element, and its focus indicator measured as MEASURE measures every control's.
+FOCUSED = r"""(() => {""" + COLOURS + r"""
+  const el = document.activeElement, style = getComputedStyle(el);
+  const width = parseFloat(style.outlineWidth) || 0;
+  const drawn = el.matches(":focus-visible") && style.outlineStyle !== "none" && width > 0;
+  return {cell: el.dataset.cell || null, id: el.id, name: el.getAttribute("aria-label"), inDialog: !!el.closest("dialog"),
+          width, ratio: drawn ? contrast(shown(el, parse(style.outlineColor)), behind(el.parentElement)) : 0};
+})()"""
+
+
 def measure(page, poor_only=True):
     expression = (MEASURE.replace("LEAST_NON_TEXT", str(NON_TEXT)).replace("LEAST_TEXT", str(TEXT))
                   + f"({json.dumps(poor_only)})")
@@ -140,11 +153,13 @@ def measure(page, poor_only=True):
 
 
 def view_as(page, scheme, width, height, mobile):
-    page.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    page.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
+                                                          "screenWidth": width, "screenHeight": height})
     page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme},
                                                           {"name": "prefers-reduced-motion", "value": "reduce"}]})
     assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
-    assert page.evaluate(f"innerWidth === {width}"), page.evaluate("innerWidth")
+    # The screen's width: a phone's page that overflows widens its layout viewport (innerWidth).
+    assert page.evaluate(f"screen.width === {width}"), page.evaluate("screen.width")
 
 
 def run_axe(page):
@@ -304,3 +319,155 @@ def test_every_state_in_both_themes_has_no_axe_violation_and_aa_contrast_and_fit
     for failure in audit.failures:
         print("  " + failure)
     assert not audit.failures, f"{len(audit.failures)} failures (printed above)"
+
+
+# Keys as a keyboard sends them: Chromium acts on some (Space on a button, Escape in a dialog)
+# only with their virtual key code.
+KEYS = {"Tab": (9, None), "Enter": (13, "\r"), " ": (32, " "), "Escape": (27, None), "End": (35, None), "Home": (36, None),
+        "ArrowLeft": (37, None), "ArrowUp": (38, None), "ArrowRight": (39, None), "ArrowDown": (40, None), "n": (78, "n")}
+CODES = {" ": "Space", "n": "KeyN"}
+
+
+def key(page, name, shift=False, ctrl=False):
+    number, text = KEYS[name]
+    modifiers = (8 if shift else 0) | (2 if ctrl else 0)
+    down = {"type": "keyDown" if text else "rawKeyDown", "key": name, "code": CODES.get(name, name),
+            "windowsVirtualKeyCode": number, "modifiers": modifiers}
+    if text and not ctrl:
+        down["text"] = text
+    page.call("Input.dispatchKeyEvent", down)
+    page.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": name, "code": CODES.get(name, name),
+                                         "windowsVirtualKeyCode": number, "modifiers": modifiers})
+
+
+def focused(page):
+    """The focused element, checked to show its focus: an outline of some width, at 3:1 against
+    what surrounds it."""
+    seen = page.evaluate(FOCUSED)
+    assert seen["width"] > 0 and seen["ratio"] >= NON_TEXT, f"focus not visible enough: {seen}"
+    return seen
+
+
+def title_is(page, words):
+    page.wait_for(f"document.title === {json.dumps(words + ' — Tic-tac-toe board')}")
+
+
+def test_a_whole_game_by_keyboard_alone_one_tab_stop_arrows_and_the_focus_always_seen(browser, served):
+    board, web, client = served
+    page = browser.open(web.url)
+    shows(page, client.wait_for(lambda s: s["headline"] == "x-to-move", "a fresh board"))
+    title_is(page, "X to move")
+    key(page, "Tab")
+    for scheme in SCHEMES:  # the focus ring in each scheme: the page's ink differs, the board's not
+        view_as(page, scheme, *WIDTHS[0])
+        assert focused(page)["name"] == "top left, empty", "one Tab reaches the board's first cell"
+    # X along the diagonal 7–5–3, O at 8 and 6: each cell reached by the arrows, played by Enter or Space.
+    for step, (arrow, mark, play) in enumerate([(None, "X", "Enter"), ("ArrowRight", "O", " "), ("ArrowDown", "X", "Enter"),
+                                                 ("ArrowRight", "O", " "), ("ArrowDown", "X", " ")]):
+        if arrow:
+            key(page, arrow)
+        cell = int(focused(page)["cell"])
+        key(page, play)
+        state = client.wait_for(lambda s: s["cells"][index(cell)] == mark, f"{mark} at {cell}")
+        shows(page, state)
+        if step < 4:
+            title_is(page, f"{'O' if mark == 'X' else 'X'} to move")
+        focused(page)
+    title_is(page, "X wins")
+    assert focused(page)["name"] == "bottom right, X, on the winning line"
+    # Home and End along the row; with Ctrl, the whole board; the arrows stop at its edge.
+    for keys, cell in [(("Home",), "1"), (("End",), "3"), (("Home", True), "7"), (("End", True), "3"), (("ArrowRight",), "3"),
+                       (("ArrowUp",), "6"), (("ArrowLeft",), "5"), (("ArrowUp",), "8"), (("ArrowUp",), "8")]:
+        key(page, keys[0], ctrl=len(keys) > 1)
+        assert focused(page)["cell"] == cell, (keys, cell, focused(page))
+    # One tab stop: Tab leaves the board for New game, Shift+Tab comes back to the cell last left.
+    key(page, "Tab")
+    assert focused(page)["id"] == "new-game"
+    key(page, "Tab", shift=True)
+    assert focused(page)["cell"] == "8"
+    key(page, "Tab")
+    key(page, "Enter")  # New game on a finished game: no question
+    shows(page, client.wait_for(lambda s: s["cells"] == [""] * 9 and s["turn"] == "O", "the next game, O first"))
+    key(page, "Tab", shift=True)
+    key(page, " ")
+    shows(page, client.wait_for(lambda s: s["cells"][index(8)] == "O", "O at 8"))
+    # New game mid-game asks, in a dialog that keeps the focus and gives it back when closed.
+    key(page, "n")
+    page.wait_for("document.querySelector('dialog[open]') !== null")
+    for _ in range(4):
+        assert focused(page)["inDialog"], "Tab must stay in the open dialog"
+        key(page, "Tab")
+    key(page, "Escape")
+    page.wait_for("document.querySelector('dialog[open]') === null")
+    assert focused(page)["cell"] == "8", "closing the dialog gives the focus back to the cell"
+    assert client.latest["cells"][index(8)] == "O", "the game kept"
+
+
+def test_the_page_installs_loads_its_manifest_and_icons_and_names_whose_turn_in_its_title(browser, served):
+    board, web, client = served
+    page = browser.open(web.url)
+    page.call("Network.enable")
+    page.call("Page.reload")
+    page.wait_for("document.readyState === 'complete' && document.getElementById('view').dataset.headline === 'x-to-move'")
+    title_is(page, "X to move")
+    assert page.call("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    manifest = page.call("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest") and manifest["errors"] == [], manifest
+    data = json.loads(manifest["data"])
+    assert data["display"] == "standalone" and data["start_url"] == "/" and data["scope"] == "/"
+    icons = [icon["src"] for icon in data["icons"]] + [page.evaluate("document.querySelector('link[rel=apple-touch-icon]').getAttribute('href')")]
+    sizes = {icon["sizes"] for icon in data["icons"]}
+    assert {"any", "192x192", "512x512"} <= sizes, sizes
+    statuses = page.evaluate("Promise.all(%s.map((src) => fetch(src).then((r) => r.status)))" % json.dumps(icons))
+    assert statuses == [200] * len(icons), dict(zip(icons, statuses))
+    # Every response the page had, from its network log: none a 4xx or 5xx.
+    responses = {}
+    while not page.connection.events.empty():
+        event = page.connection.events.get()
+        if event.get("sessionId") == page.session and event["method"] == "Network.responseReceived":
+            response = event["params"]["response"]
+            responses[response["url"].split("/", 3)[-1]] = response["status"]
+    bad = {url: status for url, status in responses.items() if status >= 400}
+    assert not bad, bad
+    for path in ["manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png"]:
+        assert path in responses, f"/{path} never loaded: {sorted(responses)}"
+    client.press(5)
+    title_is(page, "O to move")
+
+
+# Each of this file's own checks, shown to fail when what it guards is made poor: a rule added
+# to the page's style sheet (through the CSS object model, which its Content-Security-Policy
+# allows), the check run, the rule removed.
+POOR = [
+    ("a grey glyph", '.cell { color: #777 !important; }', "measure", "glyph against its fill"),
+    ("faded cells", '.cell { opacity: 0.4; }', "measure", "glyph against its fill"),
+    ("dark empty cells", '.cell[data-look="empty"] { background: #222 !important; }', "measure", "edge against the board"),
+    ("a dark focus ring on the board", '.cell:focus-visible { outline-color: #111 !important; }', "measure", "focus on cell"),
+    ("no focus ring", ':focus-visible { outline: none !important; }', "measure", "no visible outline"),
+    ("a pale badge", '.turn::before { color: #aaa !important; }', "measure", "badge against the page"),
+    ("main's New game button", 'button.wide { background: #0a84ff !important; color: #fff !important; }', "axe", "color-contrast"),
+    ("a wide selector", 'select { min-width: 350px; }', "width", ""),
+]
+
+
+def test_each_check_fails_when_the_colour_or_layout_it_guards_is_made_poor(browser, served):
+    board, web, client = served
+    page = browser.open(web.url)
+    client.press(5)  # an X on the board: a glyph to measure
+    shows(page, client.latest)
+    view_as(page, "light", *WIDTHS[0])
+    assert measure(page) == [] and run_axe(page) == []
+    for what, rule, check, expected in POOR:
+        page.evaluate(f"document.styleSheets[0].insertRule({json.dumps(rule)}, document.styleSheets[0].cssRules.length)")
+        if check == "measure":
+            found = [poor["what"] for poor in measure(page)]
+        elif check == "axe":
+            found = [rule["id"] for rule in run_axe(page)]
+        else:
+            view_as(page, "light", NARROWEST, 640, True)
+            found = [f"{scroll_width(page)} px wide"] if scroll_width(page) > NARROWEST else []
+            view_as(page, "light", *WIDTHS[0])
+        page.evaluate("document.styleSheets[0].deleteRule(document.styleSheets[0].cssRules.length - 1)")
+        assert any(expected in text for text in found), f"{what}: not found ({found})"
+        print(f"\n{what}: {found[:2]}", end="")
+    assert measure(page) == []

@@ -297,6 +297,23 @@ let focusBeforeDialog = null;
 document.addEventListener("focusin", (event) => {
   if (!event.target.closest("dialog")) focusBeforeDialog = event.target;
 });
+// Tab and Shift+Tab go round the open dialog's controls: out of its last, into its first (a modal
+// dialog leaves the page inert, but the browser would let the focus go to its own toolbar).
+document.addEventListener("keydown", (event) => {
+  const dialog = document.querySelector("dialog[open]");
+  if (event.key !== "Tab" || !dialog) return;
+  const controls = [...dialog.querySelectorAll("button, select, input, [tabindex]:not([tabindex='-1'])")].filter((item) => !item.disabled);
+  if (controls.length === 0) return;
+  const [first, last] = [controls[0], controls[controls.length - 1]];
+  const inside = dialog.contains(document.activeElement);
+  if (event.shiftKey && (!inside || document.activeElement === first)) {
+    last.focus();
+    event.preventDefault();
+  } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+    first.focus();
+    event.preventDefault();
+  }
+});
 document.addEventListener("close", (event) => {
   if (event.target instanceof HTMLDialogElement && focusBeforeDialog && focusBeforeDialog.isConnected) focusBeforeDialog.focus();
 }, true);
