@@ -21,15 +21,15 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import tempfile
 import zipfile
 
 import pytest
 
-from served import ROOT, Board, Client, Web, wait
+from served import ROOT, Board, Client, Web
+from states import IDLE_SLEEP, every_state, index, shows
 
-KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
-IDLE_SLEEP = 10  # seconds: the least the board takes before its lights sleep
 PAGE = pathlib.Path(os.environ.get("ACCESS_PAGE", ROOT / "web"))
 AXE_CACHE = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache")) / "tictactoe-gpio" / "axe"
 AXE_WHEEL = "axe_playwright_python-0.1.8-py3-none-any.whl"  # browser/axe-requirements.txt pins its hash
@@ -213,111 +213,31 @@ def served():
             board.stop()
 
 
-def index(cell):
-    return KEYPAD_ORDER.index(cell)
-
-
-def shows(page, state):
-    """Waits for the page to draw `state` (its looks and headline)."""
-    expression = ("JSON.stringify([...document.querySelectorAll('.cell')].sort((a, b) => %s.indexOf(+a.dataset.cell) - "
-                  "%s.indexOf(+b.dataset.cell)).map((c) => c.dataset.look)) === %s && "
-                  "document.getElementById('view').dataset.headline === %s") % (
-        json.dumps(KEYPAD_ORDER), json.dumps(KEYPAD_ORDER), json.dumps(json.dumps(state["looks"], separators=(",", ":"))), json.dumps(state["headline"]))
-    try:
-        page.wait_for(expression)
-    except Exception:
-        shown = page.evaluate("[document.getElementById('view').dataset.headline, [...document.querySelectorAll('.cell')].map((c) => c.dataset.cell + ':' + c.dataset.look).join(' ')]")
-        raise AssertionError(f"the page shows {shown}, not {state['headline']} {state['looks']}")
+# The names board.css draws (`[data-look="…"]`, `[data-headline="…"]`): what every_state must show.
+STYLES = (PAGE / "board.css").read_text()
+LOOKS = set(re.findall(r'\[data-look="([a-z-]+)"\]', STYLES))
+HEADLINES = set(re.findall(r'\[data-headline="([a-z-]+)"\]', STYLES))
+SEEN = """[[...document.querySelectorAll('.cell')].map((c) => c.dataset.look), document.getElementById('view').dataset.headline]"""
 
 
 def test_every_state_in_both_themes_has_no_axe_violation_and_aa_contrast_and_fits_320_px(browser, served):
     board, web, client = served
     page = browser.open(web.url)
     audit = Audit(page)
-    shows(page, client.wait_for(lambda s: s["headline"] == "x-to-move", "a fresh board"))
-    audit.check("start, X to move")
+    looks, headlines = set(), set()
 
-    def caught(act, moment, what):
-        """`act`, then the board held still (SIGSTOP) while the page shows the passing moment
-        the page-side expression `moment` names (a refused press's 400 ms, the computer's
-        thinking, the choice of opponent shown); again if it passed before the board stopped."""
-        for _ in range(8):
-            act()
-            try:
-                page.wait_for(moment, timeout=3)
-            except Exception:
-                continue
-            with board.frozen():
-                if page.evaluate(moment):
-                    audit.check(what)
-                    return
-            page.wait_for(f"!({moment})", timeout=30)
-        raise AssertionError(f"never caught {what}")
+    def visit(name):
+        seen = page.evaluate(SEEN)
+        looks.update(seen[0])
+        headlines.add(seen[1])
+        audit.check(name)
 
-    def look_of(cell, look):
-        return f"document.querySelector('.cell[data-cell=\"{cell}\"]').dataset.look === '{look}'"
-
-    def headline(name):
-        return f"document.getElementById('view').dataset.headline === '{name}'"
-
-    client.press(7)
-    shows(page, client.latest)
-    audit.check("O to move")
-    caught(lambda: client.press(7), look_of(7, "refused-x"), "refused press on X")
-    client.press(4)
-    caught(lambda: client.press(4), look_of(4, "refused-o"), "refused press on O")
-    for cell in [9, 6, 5, 1, 2, 3]:
-        client.press(cell)
-    client.press(8)  # the top row and the middle column: a double win
-    shows(page, client.wait_for(lambda s: s["headline"] == "x-wins", "X's double win"))
-    audit.check("double win")
-
-    client.command("new-game")  # O starts: a draw
-    for cell in [1, 5, 9, 2, 8, 7, 3, 6, 4]:
-        client.press(cell)
-    shows(page, client.wait_for(lambda s: s["headline"] == "draw", "the draw"))
-    audit.check("draw")
-
-    client.command("new-game")  # X starts; O wins along the top row
-    for cell in [1, 7, 2, 8, 6, 9]:
-        client.press(cell)
-    shows(page, client.wait_for(lambda s: s["headline"] == "o-wins", "O's win"))
-    audit.check("win")
-
-    client.command("new-game")
-    client.press(5)
-    shows(page, client.latest)
-    page.key("n", code="KeyN", text="n")
-    page.wait_for("document.querySelector('dialog[open]') !== null")
-    audit.check("dialog open")
-    page.click("#abandon-no")
-    page.wait_for("document.querySelector('dialog[open]') === null")
-
-    caught(lambda: client.command("opponent", opponent="computer-2"), headline("choosing-opponent"), "choosing the opponent")
-    client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn against the computer", timeout=30)
-
-    def move_then_press():
-        client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn")
-        free = [cell for cell in KEYPAD_ORDER if client.latest["cells"][index(cell)] == ""]
-        client.press(free[0])
-        client.press(free[1])
-    caught(move_then_press, headline("o-thinking") + " && document.querySelector('.cell[data-look=\"refused-empty\"]') !== null",
-           "the computer thinking, a press refused")
-
-    shows(page, client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20))
-    audit.check("asleep")
-
-    board.stop()
-    page.wait_for("!document.getElementById('link').hidden && document.getElementById('view').dataset.headline === 'unreachable'")
-    audit.check("the board cannot be reached")
-    web.stop()
-    page.wait_for("!document.getElementById('link').hidden && /lost|web view/.test(document.getElementById('link').textContent)")
-    audit.check("the web view gone")
-
+    every_state(page, board, web, client, visit)
     print(f"\n{len(audit.states)} states × {len(SCHEMES)} schemes × {len(WIDTHS)} widths: {audit.axe_runs} axe runs "
           f"({', '.join(AXE_TAGS)}); glyph, edge, badge and focus contrast measured in each; {NARROWEST} px in each scheme")
     for failure in audit.failures:
         print("  " + failure)
+    assert looks == LOOKS and headlines == HEADLINES, f"not shown: {LOOKS - looks}, {HEADLINES - headlines}"
     assert not audit.failures, f"{len(audit.failures)} failures (printed above)"
 
 
