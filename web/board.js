@@ -263,8 +263,8 @@ function connect() {
 
 // The board as one stop of the Tab key: the cell last focused is the one Tab reaches (roving
 // tabindex), and the arrow keys, Home and End (Ctrl with them: the whole board) move between the
-// cells as in any grid; Enter and Space press the focused cell, as a button's keys do.
-
+// cells as in any grid; Enter and Space press the focused cell, as a button's keys do. The cell
+// `key` moves to from the cell at `at` (in reading order), or null for a key that does not move.
 function cellAfterKey(key, at, ctrl) {
   const row = Math.floor(at / 3), column = at % 3;
   switch (key) {
@@ -289,6 +289,7 @@ $("board").addEventListener("keydown", (event) => {
 $("board").addEventListener("focusin", (event) => {
   if (cells.includes(event.target)) for (const cell of cells) cell.tabIndex = cell === event.target ? 0 : -1;
 });
+// Named by place until the board's first state names each look too.
 cells.forEach((cell) => cell.setAttribute("aria-label", places[Number(cell.dataset.cell)]));
 
 // A dialog gives focus back to what had it before it opened, whichever dialog and however it
