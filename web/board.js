@@ -287,7 +287,8 @@ $("board").addEventListener("keydown", (event) => {
   cells[next].focus();
 });
 $("board").addEventListener("focusin", (event) => {
-  if (cells.includes(event.target)) for (const cell of cells) cell.tabIndex = cell === event.target ? 0 : -1;
+  if (!cells.includes(event.target) || event.target.tabIndex === 0) return;
+  for (const cell of cells) cell.tabIndex = cell === event.target ? 0 : -1;
 });
 // Named by place until the board's first state names each look too.
 cells.forEach((cell) => cell.setAttribute("aria-label", places[Number(cell.dataset.cell)]));
