@@ -107,6 +107,8 @@ def every_state(page, board, web, client, visit):
     board.stop()
     page.wait_for("!document.getElementById('link').hidden && document.getElementById('view').dataset.headline === 'unreachable'")
     visit("the board cannot be reached")
+    board_away = page.evaluate("document.getElementById('link').textContent")
     web.stop()
-    page.wait_for("!document.getElementById('link').hidden && /lost|web view/.test(document.getElementById('link').textContent)")
+    # The line's words are the page's to choose: only that they change is waited for.
+    page.wait_for("!document.getElementById('link').hidden && document.getElementById('link').textContent !== %s" % json.dumps(board_away))
     visit("the web view gone")
