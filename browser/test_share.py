@@ -30,9 +30,11 @@ def served():
 
 
 def decoded(grey_rows, width, height):
-    """The texts of the QR codes zxing-cpp finds in a grey image given as rows of bytes."""
+    """The texts of the QR codes zxing-cpp finds in a grey image given as rows of bytes, read as
+    dark modules on light only: many phones' scanners do not try the inverse, so neither does this."""
     grey = memoryview(bytearray(b"".join(grey_rows))).cast("B", (height, width))
-    return [barcode.text for barcode in zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormat.QRCode)]
+    barcodes = zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+    return [barcode.text for barcode in barcodes]
 
 
 def page_code(page):
