@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
+                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
                 "WiredBoard",
             ]),
         // Standard streams the parent closed, held on /dev/null from before main (C: a constructor).
@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "BoardAPITests",
             dependencies: [
-                "BoardAPI", "BoardProtocol", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
+                "BoardAPI", "BoardProtocol", "Basics", "Console", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
                 "WiredBoard",
             ]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),

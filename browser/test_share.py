@@ -1,6 +1,6 @@
 """The page's address, passed on: the QR code the page shows (`/qr.svg`, drawn by the web view
 from the address the page was opened by) and the one `tictactoe status` prints, each read back
-by a real QR decoder (zxing-cpp, pinned by hash in browser/requirements.txt) and compared with
+by a real QR decoder (zxing-cpp, pinned by hash in browser/zxing-requirements.txt) and compared with
 the address it must carry; and `/qr.svg` refused for a Host the web view does not answer to.
 
 Run by `make browser-test` (part of `make test`)."""
