@@ -10,25 +10,39 @@ extension QRCode {
         isDark(row: row - Self.quietZone, column: column - Self.quietZone)
     }
 
-    /// A standalone SVG: one module a unit of its `viewBox`, a white square and one black path of
-    /// unit squares, drawn with crisp edges, titled `title` (its accessible name). `title` is
-    /// escaped. Its colours are its own: an `<img>` does not take the page's styles.
+    /// A standalone SVG: one module a unit of its `viewBox`, a white square and one black path
+    /// drawing each row's runs of dark modules as rectangles one unit high (`M x y h n v1 h-n z`),
+    /// with crisp edges, titled `title` (its accessible name; escaped). Its colours are its own: an
+    /// `<img>` does not take the page's styles.
     public func svg(title: String) -> String {
         let side = framedSize
-        var path = ""
-        path.reserveCapacity(size * size * 4)
-        for row in 0..<size {
-            for column in 0..<size where modules[row * size + column] {
-                path += "M\(column + Self.quietZone) \(row + Self.quietZone)h1v1h-1z"
-            }
-        }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges" role="img">\
             <title>\(Self.escaped(title))</title>\
             <rect width="\(side)" height="\(side)" fill="#ffffff"/>\
-            <path fill="#000000" d="\(path)"/></svg>
+            <path fill="#000000" d="\(pathData)"/></svg>
 
             """
+    }
+
+    /// The dark modules as runs, row by row, in the framed square's coordinates.
+    var pathData: String {
+        var path = ""
+        for row in 0..<size {
+            var column = 0
+            while column < size {
+                guard modules[row * size + column] else {
+                    column += 1
+                    continue
+                }
+                var end = column + 1
+                while end < size && modules[row * size + end] { end += 1 }
+                let run = end - column
+                path += "M\(column + Self.quietZone) \(row + Self.quietZone)h\(run)v1h-\(run)z"
+                column = end
+            }
+        }
+        return path
     }
 
     /// The code as terminal text, two modules a character (Unicode half blocks: `▀` dark above,

@@ -71,7 +71,7 @@ struct PageRoutes: Sendable {
 
     /// The longest address encoded: the host policy already allows only the machine's names and
     /// addresses and `web.hosts` (at most 253 characters), so this bounds the work (a version-13
-    /// symbol at most, well under a millisecond) without refusing any address it allows.
+    /// symbol at most, about a millisecond) without refusing any address it allows.
     static let qrLimit = 300
 
     /// `/qr.svg` for a `Host` the policy allowed: an SVG of `http://HOST/`.

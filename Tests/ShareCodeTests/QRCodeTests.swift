@@ -92,13 +92,15 @@ struct QRCodeTests {
         #expect(zip(coloured, plain).allSatisfy { $0 == black + $1 + reset })
     }
 
-    /// The unit squares an SVG path of `M x y h1v1h-1z` draws, as [x, y].
+    /// The unit squares an SVG path of `M x y h n v1 h-n z` runs draws, as [x, y].
     static func squares(in svg: String) -> [[Int]] {
         let parts = svg.split(separator: #" d=""#)
         guard parts.count == 2, let data = parts[1].split(separator: "\"").first else { return [] }
-        return data.split(separator: "z").map { square in
-            let numbers = square.dropFirst().split(separator: "h").first?.split(separator: " ").compactMap { Int($0) } ?? []
-            return numbers
+        return data.split(separator: "z").flatMap { run -> [[Int]] in
+            // "M12 3h4v1h-4": the start, and the run's length twice.
+            let fields = run.dropFirst().split(whereSeparator: { " hv".contains($0) }).compactMap { Int($0) }
+            guard fields.count == 5, fields[3] == 1, fields[4] == -fields[2], fields[2] > 0 else { return [[-1, -1]] }
+            return (0..<fields[2]).map { [fields[0] + $0, fields[1]] }
         }
     }
 }
