@@ -56,7 +56,7 @@ struct QRCodeTests {
         #expect(code.isDarkFramed(row: 4, column: 4), "the symbol starts inside the quiet zone")
     }
 
-    @Test("the SVG: its viewBox the framed square, white behind, one black square per dark module and no other, a title")
+    @Test("the SVG: its viewBox the framed square, white behind, black runs covering exactly the dark modules, a title")
     func svg() throws {
         let code = try QRCode(encoding: address)
         let svg = code.svg(title: "the <page> & \"it\"")
