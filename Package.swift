@@ -58,6 +58,11 @@ let package = Package(
         .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
         .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
+        // libqrencode through pkg-config (Debian's libqrencode-dev), for the page's address as a
+        // QR code: the code from a library made for it, drawn by ShareCode.
+        .systemLibrary(name: "CLibqrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "QRShim", dependencies: ["CLibqrencode"]),
+        .target(name: "ShareCode", dependencies: ["QRShim"]),
         .target(name: "Presentation", dependencies: ["Basics", "Lights", "Matchboxes", "Reactive", "TicTacToe"], swiftSettings: optimized),
         .target(
             name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "TicTacToe"],
@@ -91,7 +96,7 @@ let package = Package(
             name: "tictactoe",
             dependencies: [
                 "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
-                "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
+                "ShareCode", "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,13 +105,13 @@ let package = Package(
         .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
         .target(
             name: "WebService",
-            dependencies: ["Basics", "BoardProtocol", "CLinuxEvents", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
+            dependencies: ["Basics", "BoardProtocol", "CLinuxEvents", "ShareCode", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
         // epoll and eventfd for the page server's readiness queue (Glibc's module lacks them).
         .target(name: "CLinuxEvents"),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
-                "Basics", "BoardProtocol", "ConfigurationFile", "StandardStreams", "WebService",
+                "Basics", "BoardProtocol", "ConfigurationFile", "ShareCode", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
@@ -147,6 +152,7 @@ let package = Package(
             ]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
         .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardProtocol", "WebView"]),
+        .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"]),
         .testTarget(
             name: "WebServiceTests",
             dependencies: [

@@ -22,8 +22,11 @@ CACHE = pathlib.Path(os.environ.get("TICTACTOE_CACHE") or
                      pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tictactoe-gpio")
 ELF_MACHINES = {"arm64": "AArch64"}
 TRIXIE_GLIBC = (2, 41)
-# What Raspberry Pi OS Lite (Trixie) already has, so that a maker installs only our package and libgpiod3.
-ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3"}
+# What Raspberry Pi OS Lite (Trixie) already has (libc6, libgcc-s1, libstdc++6), so that a maker
+# installs only our package, libgpiod3 and libqrencode4 (the page's address as a QR code in
+# `tictactoe status`). Lite is not known to have libqrencode4 (systemd only Suggests it): apt
+# pulls it in, 39 KB to download and 101 KB installed for arm64, needing only libc6.
+ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3", "libqrencode4"}
 # and what makes the gpio group (sysusers.d): systemd, which any Raspberry Pi OS runs.
 WIN_SCRIPT = "7 4 8 5 9\n"  # X takes the top row
 
@@ -94,7 +97,9 @@ def test_control_fields(package):
     assert set(depends) == ALLOWED_DEPENDS | {"systemd"}, fields["Depends"]
     assert depends["systemd"] == "systemd | systemd-standalone-sysusers | systemd-sysusers"
     assert re.fullmatch(r"libgpiod3 \(>= 2\.[0-9.]+\)", depends["libgpiod3"])
-    # What a maker installs: our files (Installed-Size, KiB) and libgpiod3 (well under 1 MB).
+    assert re.fullmatch(r"libqrencode4 \(>= [0-9.]+\)", depends["libqrencode4"])
+    # What a maker installs: our files (Installed-Size, KiB), libgpiod3 and libqrencode4 (each
+    # well under 1 MB).
     assert int(fields["Installed-Size"]) <= 29 * 1024
 
 
@@ -177,7 +182,8 @@ def test_the_packaged_binary_checks_a_configuration(package):
 
 # The web view's package.
 
-WEB_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6"}
+# The web view draws the page's address as a QR code (/qr.svg) with libqrencode4 too.
+WEB_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libqrencode4"}
 PAGE_FILES = ["board.css", "board.js", "icon-192.png", "icon-512.png", "icon.svg", "index.html", "manifest.webmanifest"]
 
 

@@ -14,16 +14,16 @@ case $codename in
   trixie)
     # Debian 13 / Raspberry Pi OS Trixie: the distribution's own Swift 6.0.3, which pulls in
     # neither the C library's headers (the linker's crt files) nor the C++ headers the build
-    # needs; libgpiod 2.2 (v2 API) and its tools.
-    packages=(swiftlang libc6-dev libstdc++-14-dev git make pkg-config libgpiod-dev gpiod)
+    # needs; libgpiod 2.2 (v2 API) and its tools; libqrencode for the page's address as a QR code.
+    packages=(swiftlang libc6-dev libstdc++-14-dev git make pkg-config libgpiod-dev gpiod libqrencode-dev)
     ;;
   *)
     # Debian 12 (and the default): the Swift toolchain's own runtime and linker needs (swift.org's
     # list, less what this project does not use), git for SwiftPM, libgpiod 1.6 (v1 API) and its
-    # tools.
+    # tools, libqrencode for the page's address as a QR code.
     packages=(
       binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
-      libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config libgpiod-dev gpiod
+      libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config libgpiod-dev gpiod libqrencode-dev
     )
     ;;
 esac
@@ -119,4 +119,9 @@ if [[ $mode == --tests ]] && ! compgen -G "$axe_cache/axe_playwright_python-*.wh
   echo "setup: downloading axe-core (axe-playwright-python's wheel) into $axe_cache"
   python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes -d "$axe_cache" \
     -r "$(dirname "$0")/../browser/axe-requirements.txt"
+fi
+# The page's share tests read its QR codes back with zxing-cpp, pinned by hash.
+if [[ $mode == --tests ]] && ! python3 -c "import zxingcpp" >/dev/null 2>&1; then
+  echo "setup: installing zxing-cpp for $(command -v python3)"
+  python3 -m pip install --quiet --require-hashes -r "$(dirname "$0")/../browser/zxing-requirements.txt"
 fi

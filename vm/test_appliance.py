@@ -139,9 +139,11 @@ def test_the_checks_ran_to_the_end_on_arm64(vm):
 def test_apt_installs_the_package_and_its_library_offline(vm):
     records, _, lines = vm
     assert "installed" not in records["booted"]["libgpiod_before"], "the image must lack libgpiod3, as a fresh Pi may"
+    assert "installed" not in records["booted"]["libqrencode_before"], "the image must lack libqrencode4, as Lite may"
     installed = records["installed"]
     assert installed["status"] == 0, "\n".join(lines)
     assert installed["libgpiod"].startswith("2."), installed
+    assert installed["libqrencode"].startswith("4."), installed
     assert installed["version"] == (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
     print(f"apt install: {installed['ms']} ms")
 

@@ -338,4 +338,7 @@ document.addEventListener("keydown", (event) => {
     newGame();
   }
 });
+// Sharing the page (issue 40): the address this page was opened by, the one its QR code carries.
+$("share-address").textContent = location.origin + "/";
+$("share-code").alt = "QR code of this page's address, " + location.origin + "/";
 connect();

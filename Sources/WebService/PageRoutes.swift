@@ -4,10 +4,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ShareCode
 import WebView
 
-/// Every request the HTTP server answers: the page's files (``PageFiles``) and its WebSocket
-/// (`/ws`), after the ``HostPolicy``'s checks, with the same security headers on every response.
+/// Every request the HTTP server answers: the page's files (``PageFiles``), its WebSocket
+/// (`/ws`) and the QR code of the address it was reached by (``qrPath``), after the
+/// ``HostPolicy``'s checks, with the same security headers on every response.
 struct PageRoutes: Sendable {
     let files: PageFiles
     let policy: HostPolicy
@@ -54,10 +56,36 @@ struct PageRoutes: Sendable {
             case .failure(let refusal): return .response(Self.text(400, refusal.text))
             }
         }
+        if path == Self.qrPath, let host = request["host"] {
+            return .response(Self.qrCode(host: host))
+        }
         guard let file = files.files[path] else {
             return .response(Self.text(404, "no such page here: the board's page is at /"))
         }
         return .response(PageResponse(status: 200, headers: [("Content-Type", file.contentType)] + Self.securityHeaders, body: Array(file.bytes)))
+    }
+
+    /// The page's address as a QR code, made per request from the `Host` it came by (a page
+    /// opened by the machine's name shares that name; by its address, that address).
+    static let qrPath = "/qr.svg"
+
+    /// The longest address encoded: the host policy already allows only the machine's names and
+    /// addresses and `web.hosts` (at most 253 characters), so this bounds the work (a version-13
+    /// symbol at most, about a millisecond) without refusing any address it allows.
+    static let qrLimit = 300
+
+    /// `/qr.svg` for a `Host` the policy allowed: an SVG of `http://HOST/`.
+    static func qrCode(host: String) -> PageResponse {
+        // The policy allowed `host[:port]` with spaces or tabs around it at most: none within.
+        let address = "http://" + host.filter { $0 != " " && $0 != "\t" }.lowercased() + "/"
+        guard address.utf8.count <= qrLimit else { return text(431, "the board's address is too long for a QR code") }
+        do {
+            let code = try QRCode(encoding: address)
+            let body = code.svg(title: "QR code of this page's address, \(address)")
+            return PageResponse(status: 200, headers: [("Content-Type", "image/svg+xml")] + securityHeaders, body: Array(body.utf8))
+        } catch {
+            return text(500, "no QR code of the address: \(error.description)")
+        }
     }
 
     static func text(_ status: Int, _ text: String) -> PageResponse {

@@ -9,6 +9,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareCode
 import WebView
 
 /// The web view: the page and its WebSocket on the network, the board only through its socket.

@@ -5,6 +5,7 @@ import ConfigurationFile
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareCode
 // Links the constructor that holds closed standard streams on /dev/null: a closed standard
 // error must not become a client's socket and carry log lines to it.
 import StandardStreams
@@ -72,9 +73,7 @@ struct WebCommand: AsyncParsableCommand {
         let stopping = Task {
             if await shutdown.wait() != nil { service.stop() }
         }
-        let listening = ListenAddress(host: web.listen.host, port: service.port)
-        let host = listening.host == "*" ? "localhost" : listening.host.contains(":") ? "[\(listening.host)]" : listening.host
-        Self.say("tictactoe-web: the board's page is at http://\(host):\(service.port)/ (listening on \(listening); the board's socket \(socket); pages may \(web.allow == .play ? "play" : "only watch"))")
+        announce(ListenAddress(host: web.listen.host, port: service.port), allow: web.allow)
         try await service.run()
         stopping.cancel()
         Self.say("tictactoe-web: stopped")
@@ -90,6 +89,22 @@ struct WebCommand: AsyncParsableCommand {
             Self.printError(error.description)
             throw ExitCode(78)
         }
+    }
+
+    /// The line that says the page is up and where: every address a phone opens it by, the first
+    /// the one to share.
+    private func announce(_ listening: ListenAddress, allow: WebAccess) {
+        let urls = PageAddress.urls(listenHost: listening.host, port: listening.port, machineName: Machine.name, machineAddresses: Machine.addresses)
+        let others = urls.dropFirst().isEmpty ? "" : "or \(urls.dropFirst().joined(separator: ", ")); "
+        Self.say("tictactoe-web: the board's page is at \(urls[0]) (\(others)listening on \(listening); the board's socket \(socket); pages may \(allow == .play ? "play" : "only watch"))")
+        Self.showCode(of: urls[0])
+    }
+
+    /// The address's QR code, for a person at a terminal only: the journal keeps the address in
+    /// the one line above (docs/WEB.md, "Opening the page on a phone").
+    static func showCode(of url: String) {
+        guard isatty(STDOUT_FILENO) == 1, let code = try? QRCode(encoding: url) else { return }
+        say(code.terminalLines(colours: true).joined(separator: "\n"))
     }
 
     static func say(_ line: String) {

@@ -2,13 +2,18 @@ import ArgumentParser
 import BoardAPI
 import Basics
 import BoardProtocol
+import ConfigurationFile
 import Console
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Presentation
+import ShareCode
 import TicTacToe
 
 /// The option every command that talks to a running board shares.
@@ -182,6 +187,9 @@ struct Status: ParsableCommand {
     @Flag(help: "Print the board's status message as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("The configuration file whose [web] table says where the page is (default: \(InstalledConfiguration.path) when it exists).", valueName: "file"))
+    var config: String?
+
     func run() throws {
         let reply = try socket.ask(.status)
         guard reply.type == .status, let view = reply.state, let health = reply.health else {
@@ -198,6 +206,25 @@ struct Status: ParsableCommand {
             \(health.moves) moves since; last save \(health.lastSave ?? "none yet"); \
             \(health.scanRate) frames a second on \(health.chip.name) [\(health.chip.label)]
             """)
+        sayPage()
+    }
+
+    /// Where the web view serves the page (from the `[web]` table: the board does not know
+    /// whether it runs), and its QR code for a phone to scan off the screen: dark on light
+    /// whatever the terminal's colours when it is a terminal; the bare glyphs otherwise.
+    private func sayPage() {
+        let web: WebSettings
+        do {
+            web = try (config ?? InstalledConfiguration.pathIfPresent).map { try WebSettings.load(file: $0) } ?? WebSettings()
+        } catch {
+            say("page: unknown (\(String(describing: error)))")
+            return
+        }
+        let urls = PageAddress.urls(listenHost: web.listen.host, port: web.listen.port, machineName: Machine.name, machineAddresses: Machine.addresses)
+        let others = urls.dropFirst().isEmpty ? "" : "; or \(urls.dropFirst().joined(separator: ", "))"
+        say("page: \(urls[0]) (when tictactoe-web runs\(others)); scan the code to open it on a phone:")
+        guard let code = try? QRCode(encoding: urls[0]) else { return }
+        say(code.terminalLines(colours: isatty(STDOUT_FILENO) == 1).joined(separator: "\n"))
     }
 
     static func span(_ seconds: Int) -> String {

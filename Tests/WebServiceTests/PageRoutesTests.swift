@@ -48,6 +48,30 @@ struct PageRoutesTests {
         await web.stop()
     }
 
+    @Test("/qr.svg: the QR code of the address the page came by, an SVG with its title; a foreign, malformed or oversized Host is refused as for any path")
+    func qrCode() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            for host in ["localhost:\(web.port)", "127.0.0.1:\(web.port)"] {
+                let response = try WebClient(port: web.port).get("/qr.svg", host: host)
+                #expect(response.status == 200, "\(host)")
+                #expect(response.headers["content-type"] == "image/svg+xml")
+                #expect(response.headers["content-security-policy"] != nil)
+                #expect(response.body.hasPrefix("<svg") && response.body.contains("<title>QR code of this page's address, http://\(host)/</title>"))
+            }
+            let hostile = [
+                "attacker.example:\(web.port)", "localhost:\(web.port)@attacker.example", "localhost:" + String(repeating: "9", count: 2_000),
+                String(repeating: "a", count: 3_000) + ".example", "localhost\"><script>",
+            ]
+            for host in hostile {
+                let response = try WebClient(port: web.port).get("/qr.svg", host: host)
+                #expect(response.status == 421 || response.status == 431, "\(host.prefix(40)): \(response.status)")
+                #expect(!response.body.contains("<svg"))
+            }
+        }
+        await web.stop()
+    }
+
     @Test("the WebSocket opens for the page's own origin only (cross-site WebSocket hijacking)")
     func origins() async throws {
         let web = try RunningWeb()

@@ -15,7 +15,8 @@ wait_inactive() {  # until inactive or failed, or 120 s
   return 1
 }
 report "{\"scenario\":\"booted\",\"arch\":\"$(uname -m)\",\"kernel\":\"$(uname -r)\",\"uptime_s\":$(cut -d' ' -f1 /proc/uptime),\
-\"libgpiod_before\":\"$(dpkg-query -W -f='${Status}' libgpiod3 2>/dev/null || echo absent)\"}"
+\"libgpiod_before\":\"$(dpkg-query -W -f='${Status}' libgpiod3 2>/dev/null || echo absent)\",\
+\"libqrencode_before\":\"$(dpkg-query -W -f='${Status}' libqrencode4 2>/dev/null || echo absent)\"}"
 
 # The header chip, made before the service exists (at boot on a Pi, by the kernel).
 "$payload/make-gpio-sim.sh"
@@ -36,7 +37,8 @@ started_install=$(date +%s%N)
 apt-get install -y -q "$deb" >/tmp/install.log 2>&1
 status=$?
 report "{\"scenario\":\"installed\",\"status\":$status,\"ms\":$(( ($(date +%s%N) - started_install) / 1000000 )),\
-\"libgpiod\":\"$(dpkg-query -W -f='${Version}' libgpiod3 2>/dev/null)\",\"version\":\"$(tictactoe --version 2>&1)\"}"
+\"libgpiod\":\"$(dpkg-query -W -f='${Version}' libgpiod3 2>/dev/null)\",\
+\"libqrencode\":\"$(dpkg-query -W -f='${Version}' libqrencode4 2>/dev/null)\",\"version\":\"$(tictactoe --version 2>&1)\"}"
 sed 's/^/@@L install: /' /tmp/install.log | tail -20
 
 wait_active -1

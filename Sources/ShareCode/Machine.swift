@@ -1,19 +1,18 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WebView
-
-/// The machine's own names and addresses, as ``HostPolicy`` compares them.
-enum Machine {
+/// The machine's own names and addresses: what the web view's host policy compares a request's
+/// `Host` with, and what ``PageAddress`` names the page by.
+public enum Machine {
     /// The host name (`gethostname`).
-    static var name: String {
+    public static var name: String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Every address of every interface, now (they change as networks come and go).
-    static var addresses: Set<String> {
+    public static var addresses: Set<String> {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return [] }
         defer { freeifaddrs(first) }

@@ -1,0 +1,2 @@
+// libqrencode as Debian installs it (libqrencode-dev, found by pkg-config as libqrencode).
+#include <qrencode.h>
