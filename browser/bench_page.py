@@ -12,6 +12,7 @@ measured in the same run:
 Usage: PROGRAMS=FOLDER python3 browser/bench_page.py [GAMES]   (make bench runs it on its release build)
 """
 
+import http.client
 import json
 import pathlib
 import socket
@@ -24,7 +25,7 @@ import time
 import websocket
 
 from cdp import Chromium
-from served import BIN, Board, Web, wait
+from served import BIN, ROOT, Board, Web, wait
 
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
 GAME = [7, 4, 9, 6, 5, 1, 2, 3, 8]  # nine presses, the last wins for whoever started
@@ -125,6 +126,26 @@ def page_load(browser, url, rounds=15):
     return drawn, loaded
 
 
+def kept_alive(url, path, rounds=40):
+    """Each of `rounds` requests for `path` on one kept-alive connection, in ms, and its size: a
+    response longer than the gate relays in one piece (16 KiB) went out in two, and before
+    TCP_NODELAY the second waited for the client's delayed acknowledgement, 40 ms."""
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    times, size = [], 0
+    try:
+        for _ in range(rounds):
+            started = time.perf_counter()
+            connection.request("GET", path)
+            response = connection.getresponse()
+            size = len(response.read())
+            assert response.status == 200, (path, response.status)
+            times.append((time.perf_counter() - started) * 1000)
+    finally:
+        connection.close()
+    return times, size
+
+
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 12
     with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
@@ -135,6 +156,11 @@ def main():
         try:
             rss_idle = rss_mb(web.process.pid)
             drawn, loaded = page_load(browser, web.url)
+            # The largest of the page's files against the smallest, each on a kept-alive connection.
+            sizes = {path: (ROOT / "web" / path.lstrip("/")).stat().st_size for path in ("/board.js", "/board.css", "/icon-512.png", "/manifest.webmanifest")}
+            largest, smallest = max(sizes, key=sizes.get), min(sizes, key=sizes.get)
+            large, large_size = kept_alive(web.url, largest)
+            small, small_size = kept_alive(web.url, smallest)
 
             page = browser.open(web.url)
             page.wait_for("performance.getEntriesByName('board-drawn').length > 0")
@@ -191,12 +217,15 @@ def main():
                 f"click to page showing it, {PAGES} pages (ms)": summary(on_page),
                 f"click to LED lines showing it, {PAGES} pages (ms)": summary(on_leds),
                 "baseline: API press to its state (ms)": summary(direct),
+                f"{largest} ({large_size} B) on a kept-alive connection (ms)": summary(large),
+                f"baseline: {smallest} ({small_size} B) on a kept-alive connection (ms)": summary(small),
                 "web view RSS (MB)": {"idle": round(rss_idle, 1), f"{PAGES} pages": round(rss_open, 1),
                                       "after the presses": round(rss_after, 1)},
                 "ratios": {
                     "board drawn / load event, p50": round(statistics.median(drawn) / statistics.median(loaded), 2),
                     "click to page / API press, p50": round(statistics.median(on_page) / statistics.median(direct), 2),
                     "click to page / API press, p99": round(percentile(on_page, 0.99) / percentile(direct, 0.99), 2),
+                    "largest file / smallest, kept alive, p50": round(statistics.median(large) / statistics.median(small), 2),
                 },
                 "fewest messages a listener read": min(listener.received for listener in listeners),
             }
