@@ -12,7 +12,6 @@ const page = {
   retry: 1000,
   pingTimer: null,
   pongDue: null,
-  reachable: false, // the board, as the web view last said
   historyAsked: false, // since this connection, or the board's return
   opponentAsked: null, // the opponent chosen while the page asks whether to give the game up
 };
@@ -293,7 +292,6 @@ function receive(message) {
     case "web":
       page.play = message.play;
       $("controls").hidden = !message.play;
-      page.reachable = message.reachable;
       if (!message.reachable) page.historyAsked = false;
       showLink(message.reachable ? "" : awayWords[message.reason] || awayOtherwise);
       if (message.reachable && page.state) showHeadline(page.state.headline, page.state);
