@@ -77,11 +77,13 @@ storage-test: setup-tests
 
 ## The page in Debian's headless Chromium, driven over the DevTools protocol, against the
 ## simulated board and the web view; a screenshot of a finished game in test-results/browser/;
-## the page read without colour or motion (every state, a soak of 1,000 games) and its live region.
+## the page read without colour or motion (every state, a soak of 1,000 games) and its live region;
+## axe-core and WCAG 2.2 AA contrast in every state and both colour schemes, the keyboard, 320 px,
+## and the manifest and icons Chromium's installability check reads.
 browser-test: setup-tests
 	$(SWIFT) build --product tictactoe
 	$(SWIFT) build --product tictactoe-web
-	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py test_monochrome.py test_words.py
+	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py test_monochrome.py test_access.py test_words.py
 
 ## Hostile and careless clients against the real programs, built as the packages ship them (the
 ## simulated board's socket and the web view): floods for a minute each, with the processes'

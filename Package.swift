@@ -60,14 +60,14 @@ let package = Package(
         .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
         .target(name: "Presentation", dependencies: ["Basics", "Lights", "Matchboxes", "Reactive", "TicTacToe"], swiftSettings: optimized),
         .target(
-            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "TicTacToe"],
+            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "TicTacToe"],
             swiftSettings: optimized),
         // Reading the configuration file without knowing the board: TOML, the file's errors, the
         // web view's table. The web view's binary reads its settings with it alone.
         .target(name: "ConfigurationFile", dependencies: ["Basics"]),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "TicTacToe", "WiredBoard"]),
         // The board's API as both ends speak it: messages, requests, line framing, the client's
         // connection. No game module: the web view links this, not the game.
         .target(name: "BoardProtocol", dependencies: ["Basics"]),
@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
+                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
                 "WiredBoard",
             ]),
         // Standard streams the parent closed, held on /dev/null from before main (C: a constructor).
@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Matchboxes", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "WiredBoardTests",
-            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
         .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"]),
         .testTarget(
             name: "BoardConfigurationTests",
@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "BoardAPITests",
             dependencies: [
-                "BoardAPI", "BoardProtocol", "Basics", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
+                "BoardAPI", "BoardProtocol", "Basics", "Console", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
                 "WiredBoard",
             ]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),

@@ -2,7 +2,7 @@
 board, decoded back to the board's names (its table of states: `looks` and `headline`).
 
 Two readings, neither of which looks at the page's classes or data attributes:
-- from the DOM, what a screen reader gives: each cell's accessible name ("cell 7, X, on the
+- from the DOM, what a screen reader gives: each cell's accessible name ("top left, X, on the
   winning line") and the turn line's text ("X wins.");
 - from pixels: a screenshot of the board with the page in grayscale (CSS `filter: grayscale(1)`)
   and `prefers-reduced-motion: reduce`, read cell by cell: the glyph (X has ink where its strokes
@@ -36,15 +36,18 @@ RING_NAMES = {"none": "", "solid": "winning", "double": "drawn", "dashed": "refu
 
 # From the DOM --------------------------------------------------------------------------------
 
-LABEL = re.compile(r"^cell ([1-9]), (.*)$")
+# The cells' places as their names say them, by keypad number.
+PLACES = {"top left": 7, "top centre": 8, "top right": 9, "middle left": 4, "centre": 5, "middle right": 6,
+          "bottom left": 1, "bottom centre": 2, "bottom right": 3}
+LABEL = re.compile(r"^(%s), (.*)$" % "|".join(PLACES))
 
 
 def look_from_label(label):
-    """The look an accessible name says: "cell 7, a refused press on X" → ("refused-x", 7)."""
+    """The look an accessible name says: "top left, a refused press on X" → ("refused-x", 7)."""
     match = LABEL.match(label or "")
     if not match:
         return f"unreadable: {label!r}", None
-    cell, words = int(match.group(1)), match.group(2)
+    cell, words = PLACES[match.group(1)], match.group(2)
     if words == "empty":
         return "empty", cell
     refused = re.fullmatch(r"a refused press on (X|O|an empty cell)", words)

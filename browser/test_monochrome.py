@@ -119,7 +119,7 @@ def accessible_names(page):
     reading order."""
     document = page.call("DOM.getDocument")["root"]["nodeId"]
     node = page.call("DOM.querySelector", {"nodeId": document, "selector": "#board"})["nodeId"]
-    found = page.call("Accessibility.queryAXTree", {"nodeId": node, "role": "gridcell"})["nodes"]
+    found = page.call("Accessibility.queryAXTree", {"nodeId": node, "role": "button"})["nodes"]
     return [item["name"]["value"] for item in found]
 
 

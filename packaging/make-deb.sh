@@ -140,7 +140,8 @@ sed -e 's|/usr/local/bin/tictactoe-web|/usr/bin/tictactoe-web|g' \
     "$root/systemd/tictactoe-web.service" > "$work/tictactoe-web.service"
 install -D -m 0644 "$work/tictactoe-web.service" "$stage/usr/lib/systemd/system/tictactoe-web.service"
 install -D -m 0644 -t "$stage/usr/share/tictactoe-gpio/web" \
-  "$root/web/index.html" "$root/web/board.css" "$root/web/board.js" "$root/web/icon.svg"
+  "$root/web/index.html" "$root/web/board.css" "$root/web/board.js" "$root/web/icon.svg" \
+  "$root/web/manifest.webmanifest" "$root/web/icon-192.png" "$root/web/icon-512.png"
 install -D -m 0644 "$root/packaging/web/avahi.service" "$stage/etc/avahi/services/tictactoe-gpio-web.service"
 install -D -m 0644 "$root/packaging/tictactoe-web.1" "$stage/usr/share/man/man1/tictactoe-web.1"
 gzip -9n "$stage/usr/share/man/man1/tictactoe-web.1"

@@ -178,7 +178,7 @@ def test_the_packaged_binary_checks_a_configuration(package):
 # The web view's package.
 
 WEB_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6"}
-PAGE_FILES = ["board.css", "board.js", "icon.svg", "index.html"]
+PAGE_FILES = ["board.css", "board.js", "icon-192.png", "icon-512.png", "icon.svg", "index.html", "manifest.webmanifest"]
 
 
 @pytest.fixture(scope="module", params=["arm64"])

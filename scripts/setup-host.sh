@@ -112,3 +112,11 @@ if [[ $mode == --tests ]] && ! python3 -c "import colour.colorimetry" >/dev/null
   echo "setup: installing colour-science for $(command -v python3)"
   python3 -m pip install --quiet --require-hashes -r "$(dirname "$0")/../spectral/requirements.txt"
 fi
+# axe-core for the page's accessibility test (browser/test_access.py): the wheel that ships it,
+# downloaded (not installed) by hash into the cache the test reads it from.
+axe_cache="${XDG_CACHE_HOME:-$HOME/.cache}/tictactoe-gpio/axe"
+if [[ $mode == --tests ]] && ! compgen -G "$axe_cache/axe_playwright_python-*.whl" >/dev/null; then
+  echo "setup: downloading axe-core (axe-playwright-python's wheel) into $axe_cache"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes -d "$axe_cache" \
+    -r "$(dirname "$0")/../browser/axe-requirements.txt"
+fi

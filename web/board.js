@@ -17,7 +17,15 @@ const page = {
 };
 
 const $ = (id) => document.getElementById(id);
-const cells = [...document.querySelectorAll(".cell")];
+const cells = [...document.querySelectorAll(".cell")]; // in reading order, as the grid's rows hold them
+// Each cell's place, by its keypad number, as a cell's name says it ("top left, X").
+const places = {
+  7: "top left", 8: "top centre", 9: "top right",
+  4: "middle left", 5: "centre", 6: "middle right",
+  1: "bottom left", 2: "bottom centre", 3: "bottom right",
+};
+// The page's own name, after whose turn it is in the tab's title ("X to move — Tic-tac-toe board").
+const pageTitle = document.title;
 
 // The cells' looks and the board's headline, in words. The names are the board's (its table of
 // states, docs/VIEWS.md); how each is drawn is board.css's, how each is said is here. The page
@@ -172,7 +180,9 @@ function chooseOpponent(event) {
 // The headline drawn: the turn line says it, board.css draws it from `data-headline`.
 function showHeadline(headline, state) {
   $("view").dataset.headline = headline;
-  $("turn").textContent = headlineText(headline, state);
+  const text = headlineText(headline, state);
+  $("turn").textContent = text;
+  document.title = text ? `${text.replace(/[.…]$/, "")} — ${pageTitle}` : pageTitle;
 }
 
 function drawState(state, previous) {
@@ -184,7 +194,7 @@ function drawState(state, previous) {
     const cell = cells.find((button) => Number(button.dataset.cell) === number);
     const look = looks[index] || "empty";
     cell.dataset.look = look;
-    cell.setAttribute("aria-label", `cell ${number}, ${lookWords[look] || look}`);
+    cell.setAttribute("aria-label", `${places[number]}, ${lookWords[look] || look}`);
     cell.setAttribute("aria-disabled", String(!page.play));
   });
   showHeadline(state.headline, state);
@@ -351,6 +361,65 @@ function connect() {
     page.retry = Math.min(page.retry * 2, 8000);
   });
 }
+
+// The board as one stop of the Tab key: the cell last focused is the one Tab reaches (roving
+// tabindex), and the arrow keys, Home and End (Ctrl with them: the whole board) move between the
+// cells as in any grid; Enter and Space press the focused cell, as a button's keys do. The cell
+// `key` moves to from the cell at `at` (in reading order), or null for a key that does not move.
+function cellAfterKey(key, at, ctrl) {
+  const row = Math.floor(at / 3), column = at % 3;
+  switch (key) {
+    case "ArrowLeft": return row * 3 + Math.max(column - 1, 0);
+    case "ArrowRight": return row * 3 + Math.min(column + 1, 2);
+    case "ArrowUp": return Math.max(row - 1, 0) * 3 + column;
+    case "ArrowDown": return Math.min(row + 1, 2) * 3 + column;
+    case "Home": return ctrl ? 0 : row * 3;
+    case "End": return ctrl ? 8 : row * 3 + 2;
+    default: return null;
+  }
+}
+
+$("board").addEventListener("keydown", (event) => {
+  const at = cells.indexOf(event.target);
+  if (at < 0 || event.altKey || event.metaKey) return;
+  const next = cellAfterKey(event.key, at, event.ctrlKey);
+  if (next === null) return;
+  event.preventDefault();
+  cells[next].focus();
+});
+$("board").addEventListener("focusin", (event) => {
+  if (!cells.includes(event.target) || event.target.tabIndex === 0) return;
+  for (const cell of cells) cell.tabIndex = cell === event.target ? 0 : -1;
+});
+// Named by place until the board's first state names each look too.
+cells.forEach((cell) => cell.setAttribute("aria-label", places[Number(cell.dataset.cell)]));
+
+// A dialog gives focus back to what had it before it opened, whichever dialog and however it
+// closes (a button, Escape): `close` does not bubble, so it is caught on its way down.
+let focusBeforeDialog = null;
+document.addEventListener("focusin", (event) => {
+  if (!event.target.closest("dialog")) focusBeforeDialog = event.target;
+});
+// Tab and Shift+Tab go round the open dialog's controls: out of its last, into its first (a modal
+// dialog leaves the page inert, but the browser would let the focus go to its own toolbar).
+document.addEventListener("keydown", (event) => {
+  const dialog = document.querySelector("dialog[open]");
+  if (event.key !== "Tab" || !dialog) return;
+  const controls = [...dialog.querySelectorAll("button, select, input, [tabindex]:not([tabindex='-1'])")].filter((item) => !item.disabled);
+  if (controls.length === 0) return;
+  const [first, last] = [controls[0], controls[controls.length - 1]];
+  const inside = dialog.contains(document.activeElement);
+  if (event.shiftKey && (!inside || document.activeElement === first)) {
+    last.focus();
+    event.preventDefault();
+  } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+    first.focus();
+    event.preventDefault();
+  }
+});
+document.addEventListener("close", (event) => {
+  if (event.target instanceof HTMLDialogElement && focusBeforeDialog && focusBeforeDialog.isConnected) focusBeforeDialog.focus();
+}, true);
 
 cells.forEach((cell) => cell.addEventListener("click", () => press(Number(cell.dataset.cell))));
 $("new-game").addEventListener("click", newGame);

@@ -36,6 +36,36 @@ extension DecodingError {
         return nil
     }
 
+    /// The first escape inside a JSON string that JSON does not have (`\[`, or `\u` without four
+    /// hexadecimal digits), as written, and its line: Swift 6.0's decoder (the Pi's) traps on one
+    /// in an object's key instead of throwing, so text from outside is checked with this too.
+    public static func badEscapeInText(_ text: String) -> (line: Int, escape: String)? {
+        let scalars = Array(text.unicodeScalars)
+        var inString = false, line = 1, index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\n" { line += 1 }
+            if inString && scalar == "\\" {
+                guard index + 1 < scalars.count else { return (line, "\\") }
+                let next = scalars[index + 1]
+                if next == "u" {
+                    let digits = scalars[(index + 2)..<min(index + 6, scalars.count)]
+                    guard digits.count == 4, digits.allSatisfy(\.properties.isASCIIHexDigit) else {
+                        return (line, "\\u" + String(String.UnicodeScalarView(digits.prefix(while: { !$0.properties.isWhitespace && $0 != "\"" }))))
+                    }
+                    index += 6
+                    continue
+                }
+                guard "\"\\/bfnrt".unicodeScalars.contains(next) else { return (line, "\\" + String(next)) }
+                index += 2
+                continue
+            }
+            if scalar == "\"" { inString.toggle() }
+            index += 1
+        }
+        return nil
+    }
+
     /// "cells[3]", "scores.computer-1.xWins", or "the top level".
     public static func place(_ path: [any CodingKey]) -> String {
         guard !path.isEmpty else { return "the top level" }

@@ -28,6 +28,12 @@ public enum TextFile {
 
     /// The whole of the regular file at `path`, as UTF-8 text.
     public static func read(_ path: String) throws(TextFileError) -> String {
+        try text(readBytes(path))
+    }
+
+    /// The whole of the regular file at `path`, as bytes, whatever they hold (the page's PNG
+    /// icons), with ``read(_:)``'s sentences for each way of failing and its size limit.
+    public static func readBytes(_ path: String) throws(TextFileError) -> [UInt8] {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot read the file: the path is empty") }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw TextFileError(reason: "cannot read the file: \(describeErrno(errno))") }
@@ -41,11 +47,24 @@ public enum TextFile {
         case S_IFCHR, S_IFBLK: throw TextFileError(reason: "cannot read the file: it is a device, not a regular file")
         default: throw TextFileError(reason: "cannot read the file: it is not a regular file")
         }
-        return try readAll(fd)
+        return try readAllBytes(fd)
     }
 
     /// Everything readable from `fd` until its end, as UTF-8 text (standard input, say).
     public static func readAll(_ fd: Int32) throws(TextFileError) -> String {
+        try text(readAllBytes(fd))
+    }
+
+    /// `bytes` as UTF-8 text, or the sentence saying they are not.
+    private static func text(_ bytes: [UInt8]) throws(TextFileError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TextFileError(reason: "cannot read the file: it is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Everything readable from `fd` until its end, as bytes.
+    static func readAllBytes(_ fd: Int32) throws(TextFileError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -63,13 +82,10 @@ public enum TextFile {
             }
             bytes += chunk[..<count]
             if bytes.count > largestSize {
-                throw TextFileError(reason: "cannot read the file: it is larger than \(largestSize / 1024) KiB, far more than any configuration or key script")
+                throw TextFileError(reason: "cannot read the file: it is larger than \(largestSize / 1024) KiB, far more than any configuration, key script or page file")
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw TextFileError(reason: "cannot read the file: it is not UTF-8 text")
-        }
-        return text
+        return bytes
     }
 
     /// The system's sentence for an error number, lower-cased as part of a sentence.

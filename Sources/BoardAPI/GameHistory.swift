@@ -373,6 +373,9 @@ public final class GameHistory: Sendable {
         if let (line, scalar) = DecodingError.controlCharacterInText(text) {
             return .failure(Unreadable(path, "damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)"))
         }
+        if let (line, escape) = DecodingError.badEscapeInText(text) {
+            return .failure(Unreadable(path, "damaged JSON: \(escape.quoted()) on line \(line) is no escape JSON has"))
+        }
         let saved: Saved
         do {
             saved = try JSONDecoder().decode(Saved.self, from: Data(text.utf8))

@@ -118,6 +118,9 @@ public enum HistoryJournal {
         if let (_, scalar) = DecodingError.controlCharacterInText(String(decoding: text, as: UTF8.self)) {
             return .failure(Problem("line \(number): damaged JSON: the control character \(scalar.codePoint) stands raw inside text"))
         }
+        if let (_, escape) = DecodingError.badEscapeInText(String(decoding: text, as: UTF8.self)) {
+            return .failure(Problem("line \(number): damaged JSON: \(escape.quoted()) is no escape JSON has"))
+        }
         let record: Record
         do {
             record = try decoder.decode(Record.self, from: Data(text))

@@ -15,7 +15,7 @@ extension ViewState {
             thinking: state.awaitsComputer, names: Names(players),
             scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
-            marks: marks.rawValue)
+            marks: marks.rawValue, learner: Learner(state))
     }
 
     /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
@@ -45,6 +45,17 @@ extension ViewState {
     /// The players' names as they stand against the opponent now at the board.
     public var players: PlayerNames {
         names.players(facing: Opponent(name: opponent) ?? .person)
+    }
+}
+
+extension ViewState.Learner {
+    /// The session's learner as the API shows it: its box only when it is to move.
+    public init(_ state: SessionState) {
+        let learner = state.learner, total = learner.record.total
+        let toMove = state.opponent == .learner && state.board.turn == .o
+        self.init(
+            games: learner.record.games, won: total.won, drew: total.drew, lost: total.lost, boxes: learner.boxes.count,
+            box: toMove ? learner.beads(on: state.board) : nil)
     }
 }
 

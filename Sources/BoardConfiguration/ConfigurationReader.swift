@@ -42,7 +42,7 @@ struct ConfigurationReader {
             pins[group] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
-        case .name, .opponent, .duration, .marks, .figure:
+        case .name, .opponent, .duration, .marks, .figure, .beads:
             try read(key, into: &configuration.settings)
         case .web(let web):
             // The web view's own reading: the board checks the table as the web view reads it.
@@ -64,12 +64,7 @@ struct ConfigurationReader {
             }
             settings[keyPath: field] = opponent
         case .duration(let field, let unit, _, _):
-            guard let value = value(key) else { return }
-            guard case .integer(let number) = value else {
-                throw error(key.path, "\(key.path) must be a whole number of \(unit.rawValue), not \(value.described).")
-            }
-            if let problem = key.problem(with: number) { throw error(key.path, "\(key.path) \(problem)") }
-            settings[keyPath: field] = unit.duration(number)
+            if let number = try wholeNumber(key, of: unit.rawValue) { settings[keyPath: field] = unit.duration(number) }
         case .marks(let field):
             guard let text = try string(key) else { return }
             guard let marks = MarkStyle(rawValue: text) else {
@@ -86,9 +81,21 @@ struct ConfigurationReader {
             }
             if let problem = key.problem(withFigure: number) { throw error(key.path, "\(key.path) \(problem)") }
             settings[keyPath: field] = number
+        case .beads(let field, _):
+            if let number = try wholeNumber(key, of: "beads") { settings[keyPath: field] = number }
         case .chip, .pins, .polarity, .web:
             return
         }
+    }
+
+    /// The key's whole number of `unit`s, checked against its range; nil when the file leaves it out.
+    private func wholeNumber(_ key: ConfigurationSchema.Key, of unit: String) throws(ConfigurationError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .integer(let number) = value else {
+            throw error(key.path, "\(key.path) must be a whole number of \(unit), not \(value.described).")
+        }
+        if let problem = key.problem(with: number) { throw error(key.path, "\(key.path) \(problem)") }
+        return number
     }
 
     /// The chip's name, nil for "auto" (and when the file leaves it out).

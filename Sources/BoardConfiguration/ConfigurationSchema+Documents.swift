@@ -40,7 +40,7 @@ extension ConfigurationSchema {
     private static func entry(_ key: Key) -> [String] {
         var text = key.documentation
         switch key.value {
-        case .duration, .name: text += " Allowed: \(key.allowed)."
+        case .duration, .name, .beads: text += " Allowed: \(key.allowed)."
         case .opponent, .marks, .figure: text += " Allowed: \(key.allowed)."
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break

@@ -3,6 +3,7 @@ import ConfigurationFile
 import Devices
 import GPIO
 import Lights
+import Matchboxes
 import Presentation
 import TicTacToe
 import WiredBoard
@@ -35,6 +36,8 @@ public enum ConfigurationSchema {
         case marks(WritableKeyPath<BoardSettings, MarkStyle> & Sendable)
         /// A figure of the LEDs' datasheet: a number of `unit`, a decimal allowed, within `range`.
         case figure(WritableKeyPath<BoardSettings, Double> & Sendable, unit: String, range: ClosedRange<Double>)
+        /// A whole number of the learner's beads within `range`.
+        case beads(WritableKeyPath<BoardSettings, Int> & Sendable, range: ClosedRange<Int>)
         /// A key of the web view's table, which the web view's settings define and read.
         case web(WebSettings.Key)
     }
@@ -136,6 +139,21 @@ public enum ConfigurationSchema {
     }
     public static let ledKeys = LEDPart.Die.allCases.flatMap { [wavelength($0), intensity($0)] }
 
+    /// The beads of each move in a fresh box, for each of the learner's four moves.
+    public static let initialBeads = LearnerRules.moveNames.indices.map { move in
+        Key(table: "learner", name: "\(LearnerRules.moveNames[move])_move_beads", value: .beads(\.learner.initialBeads[move], range: 1...20),
+            documentation: "Beads of each move in a fresh box for the learner's \(LearnerRules.moveNames[move]) move of a game\(move == 0 ? " (Michie: 4, 3, 2 and 1 for its four moves: early boxes learn slowly, late ones fast)" : "").")
+    }
+    public static let learnerKeys = initialBeads + [
+        Key(table: "learner", name: "win_beads", value: .beads(\.learner.win, range: 0...20),
+            documentation: "Beads added to each move the learner drew, after a game it won."),
+        Key(table: "learner", name: "draw_beads", value: .beads(\.learner.draw, range: 0...20),
+            documentation: "Beads added to each move the learner drew, after a drawn game."),
+        Key(table: "learner", name: "loss_beads", value: .beads(\.learner.loss, range: 0...20),
+            documentation: "Beads taken from each move the learner drew (never below none), after a game it lost."),
+    ]
+    static let learnerDocumentation = "How the matchbox learner (players.opponent = \"learner\") counts its beads: Michie's rules by default (docs/PLAYING.md). Its boxes are kept with the game; these change how it learns from now on, not what it has learnt."
+
     /// What the `[lights]` table's LED figures are for.
     static let ledsDocumentation = "The LEDs, from their datasheet (the defaults are a typical 5 mm red/green bi-colour part, Hardware/README.md). O is lit one frame in the fewest that give X \(written(DimCycle.margin)) times O's light to a normal, a protan and a deutan eye (docs/CONFIGURATION.md, \"Why O is dim\"); tictactoe selftest shows X's mark beside O's to check. The status LEDs are taken to match the matrix's dies."
 
@@ -170,6 +188,7 @@ public enum ConfigurationSchema {
         ]),
         Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
         Table(name: "lights", documentation: ledsDocumentation, keys: [marks] + ledKeys),
+        Table(name: "learner", documentation: learnerDocumentation, keys: learnerKeys),
         Table(
             name: WebSettings.table, documentation: WebSettings.tableDocumentation,
             keys: WebSettings.Key.allCases.map { Key(table: WebSettings.table, name: $0.name, value: .web($0), documentation: $0.documentation) }),
@@ -191,8 +210,14 @@ extension ConfigurationSchema.Key {
     /// Why `number` is out of this key's range, or nil when it is in it: "is 5000 µs; it must be
     /// between 50 and 3333 (…)". The caller puts the key's or the option's name before it.
     public func problem(with number: Int) -> String? {
-        guard case .duration(_, let unit, let range, let why) = value, !range.contains(number) else { return nil }
-        return "is \(number) \(unit.rawValue); it must be between \(range.lowerBound) and \(range.upperBound)\(why.map { " (\($0))" } ?? "")."
+        switch value {
+        case .duration(_, let unit, let range, let why) where !range.contains(number):
+            return "is \(number) \(unit.rawValue); it must be between \(range.lowerBound) and \(range.upperBound)\(why.map { " (\($0))" } ?? "")."
+        case .beads(_, let range) where !range.contains(number):
+            return "is \(number) beads; it must be between \(range.lowerBound) and \(range.upperBound)."
+        default:
+            return nil
+        }
     }
 
     /// Why `number` is out of this figure's range, or nil when it is in it: "is 800 nm; it must
@@ -216,6 +241,7 @@ extension ConfigurationSchema.Key {
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
         case .marks(let key): return "\"\(settings[keyPath: key].rawValue)\""
         case .figure(let key, _, _): return ConfigurationSchema.written(settings[keyPath: key])
+        case .beads(let key, _): return "\(settings[keyPath: key])"
         case .web(let key): return key.defaultText
         }
     }
@@ -233,6 +259,7 @@ extension ConfigurationSchema.Key {
         case .marks: MarkStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .figure(_, let unit, let range):
             "\(ConfigurationSchema.written(range.lowerBound))–\(ConfigurationSchema.written(range.upperBound)) \(unit)"
+        case .beads(_, let range): "\(range.lowerBound)–\(range.upperBound) beads"
         case .web(let key): key.allowed
         }
     }

@@ -42,6 +42,44 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// "colour-and-brightness" (O dim) or "colour"; `nil` from a board older than this field. A
     /// view that draws marks draws them as the LEDs do.
     public var marks: String?
+    /// The matchbox learner (the opponent "learner"), whoever plays now; `nil` from a board
+    /// older than it.
+    public var learner: Learner?
+
+    /// What the learner has played and learnt: its record since it was made, how many boxes it
+    /// has opened, and the beads of its box for the position on the board when it is to move.
+    public struct Learner: Codable, Sendable, Hashable {
+        /// Games it has finished since it was made.
+        public var games: Int
+        /// Games it won, drew and lost, over the last ten thousand.
+        public var won: Int
+        public var drew: Int
+        public var lost: Int
+        /// Boxes it has opened, of the 593 it can need.
+        public var boxes: Int
+        /// When it is to move: the beads behind each cell in reading order (0 for a taken cell);
+        /// otherwise `nil`.
+        public var box: [Int]?
+
+        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?) {
+            self.games = games
+            self.won = won
+            self.drew = drew
+            self.lost = lost
+            self.boxes = boxes
+            self.box = box
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(games, forKey: .games)
+            try container.encode(won, forKey: .won)
+            try container.encode(drew, forKey: .drew)
+            try container.encode(lost, forKey: .lost)
+            try container.encode(boxes, forKey: .boxes)
+            try container.encode(box, forKey: .box)
+        }
+    }
 
     public struct Names: Codable, Sendable, Hashable {
         public var x: String?
@@ -74,9 +112,10 @@ public struct ViewState: Codable, Sendable, Hashable {
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
         opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String,
-        marks: String?
+        marks: String?, learner: Learner? = nil
     ) {
         self.marks = marks
+        self.learner = learner
         self.looks = looks
         self.headline = headline
         self.cells = cells
@@ -110,5 +149,6 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(looks, forKey: .looks)
         try container.encode(headline, forKey: .headline)
         try container.encode(marks, forKey: .marks)
+        try container.encode(learner, forKey: .learner)
     }
 }

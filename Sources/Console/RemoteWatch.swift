@@ -2,6 +2,7 @@ import BoardAPI
 import Basics
 import BoardProtocol
 import Lights
+import Matchboxes
 import Presentation
 import TicTacToe
 #if canImport(Glibc)
@@ -42,12 +43,33 @@ public final class RemoteWatch {
     }
 
     /// One state as plain text: the board as ``BoardRenderer/plain(_:players:marks:)`` writes
-    /// it, then the pairing and its score.
+    /// it, then the pairing and its score, and the learner's record when it plays or has played.
     public static func plain(_ view: ViewState) -> String {
         guard let appearance = appearance(of: view) else { return undrawable }
         let players = view.players
         return BoardRenderer.plain(appearance, players: players, marks: view.markStyle) + "\n" + players.matchTitle + ": "
             + (score(of: view).map { BoardRenderer.scoreLine($0, players: players) } ?? "score not known")
+            + (view.learner.flatMap { learner in
+                learner.games > 0 || view.opponent == Opponent.learner.name ? "\n" + learnerText(learner, cells: view.cells) : nil
+            } ?? "")
+    }
+
+    /// The learner's record, and its box for the position when it is to move: the beads behind
+    /// each free cell (a taken cell shows its mark), as the board lays them out.
+    static func learnerText(_ learner: ViewState.Learner, cells: [String]) -> String {
+        var text = "learner: \(learner.games) games since it was made (won \(learner.won) · drew \(learner.drew) · lost \(learner.lost)"
+            + "\(learner.games > learner.won + learner.drew + learner.lost ? ", of the latest" : "")); "
+            + "\(learner.boxes) of \(PositionsFaced.playingO.count) boxes opened"
+        if let box = learner.box, box.count == 9, cells.count == 9 {
+            // Only the marks a board can hold are printed as they are: text from a board is not trusted.
+            let shown = box.indices.map { ["X", "O"].contains(cells[$0]) ? cells[$0] : cells[$0].isEmpty ? String(box[$0]) : "?" }
+            let width = shown.map(\.count).max() ?? 1
+            text += "\nits box for this position, beads behind each free cell:"
+            for row in 0..<3 {
+                text += "\n  " + shown[row * 3..<row * 3 + 3].map { String(repeating: " ", count: width - $0.count) + $0 }.joined(separator: " ")
+            }
+        }
+        return text
     }
 
     /// What `view` shows, from the names the board sends (its `looks` and `headline`), or `nil`

@@ -16,7 +16,11 @@ public struct LearnerRules: Sendable, Hashable {
     /// The most beads one move may hold: a box's count stays small enough to save and to show.
     public var mostBeads: Int
 
-    public init(initialBeads: [Int], win: Int, draw: Int, loss: Int, mostBeads: Int) {
+    /// The most beads one move may hold under the board's rules (a saved box holding more is
+    /// refused).
+    public static let mostBeads = 255
+
+    public init(initialBeads: [Int], win: Int, draw: Int, loss: Int, mostBeads: Int = LearnerRules.mostBeads) {
         self.initialBeads = initialBeads
         self.win = win
         self.draw = draw
@@ -26,7 +30,10 @@ public struct LearnerRules: Sendable, Hashable {
 
     /// Michie's: 4, 3, 2 and 1 beads by stage; three beads for a win, one for a draw, one taken
     /// for a loss.
-    public static let michie = LearnerRules(initialBeads: [4, 3, 2, 1], win: 3, draw: 1, loss: 1, mostBeads: 255)
+    public static let michie = LearnerRules(initialBeads: [4, 3, 2, 1], win: 3, draw: 1, loss: 1)
+
+    /// The learner's four moves, by the words the configuration names them with.
+    public static let moveNames = ["first", "second", "third", "fourth"]
 
     /// The beads of each move in a fresh box for a position with `marks` marks.
     func initialBeads(forMarks marks: Int) -> Int {

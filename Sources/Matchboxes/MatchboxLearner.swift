@@ -24,11 +24,20 @@ public struct MatchboxLearner: Sendable, Hashable {
     public private(set) var boxes: [BoxKey: Matchbox]
     /// How many times a box was found empty and refilled.
     public private(set) var refills: Int
+    /// Its results, game by game, since it was made.
+    public private(set) var record: LearnerRecord
 
-    public init(rules: LearnerRules = .michie, boxes: [BoxKey: Matchbox] = [:], refills: Int = 0) {
+    public init(rules: LearnerRules = .michie, boxes: [BoxKey: Matchbox] = [:], refills: Int = 0, record: LearnerRecord = LearnerRecord()) {
         self.rules = rules
         self.boxes = boxes
         self.refills = refills
+        self.record = record
+    }
+
+    /// The same learner (boxes, refills and record) following `rules` from now on: the rules of
+    /// the board's configuration, over the boxes its saved game kept.
+    public func following(_ rules: LearnerRules) -> MatchboxLearner {
+        MatchboxLearner(rules: rules, boxes: boxes, refills: refills, record: record)
     }
 
     /// The learner's move on `board` (the player to move is the learner): a bead drawn from
@@ -73,6 +82,7 @@ public struct MatchboxLearner: Sendable, Hashable {
     /// (or not legal) teaches nothing.
     public mutating func learn(from game: FinishedGame) {
         guard let result = game.result else { return }
+        record.add(result)
         let change = rules.change(after: result)
         var board = Board(starter: game.starter)
         for move in game.moves {

@@ -2,7 +2,8 @@ import Matchboxes
 
 /// The matchbox learner's memory as the state file keeps it: each opened box by its position
 /// (nine of "X", "O" and "." in reading order, as it is filed) with the beads of its nine cells,
-/// and how many boxes were refilled.
+/// how many boxes were refilled, and its record: the games since it was made and, for the last
+/// tens of them, the games won, drawn and lost in each ten.
 ///
 /// Read all or nothing: a box for a position the learner never faces, a position spelt other
 /// than as it is filed, or beads where no move of its kind is, make the whole file invalid
@@ -10,10 +11,15 @@ import Matchboxes
 struct SavedLearner: Codable, Equatable {
     var boxes: [String: [Int]]
     var refills: Int
+    var games: Int
+    /// Each ten as `[won, drew, lost]`, oldest first.
+    var tens: [[Int]]
 
     init(_ learner: MatchboxLearner) {
         boxes = Dictionary(uniqueKeysWithValues: learner.boxes.map { ($0.key.cells, $0.value.beads) })
         refills = learner.refills
+        games = learner.record.games
+        tens = learner.record.tens.map { [$0.won, $0.drew, $0.lost] }
     }
 
     /// The learner these boxes make, with Michie's rules, or why there is none.
@@ -31,6 +37,10 @@ struct SavedLearner: Codable, Equatable {
         guard (0...Int(Int32.max)).contains(refills) else {
             throw .invalid("the learner's refills are \(refills); they must be 0 to \(Int32.max)")
         }
-        return MatchboxLearner(rules: rules, boxes: opened, refills: refills)
+        let tallies = tens.compactMap { $0.count == 3 ? LearnerRecord.Tally(won: $0[0], drew: $0[1], lost: $0[2]) : nil }
+        guard tallies.count == tens.count, let record = LearnerRecord(tens: tallies, games: games) else {
+            throw .invalid("the learner's record (games \(games), \(tens.count) tens) is not one: each ten must be [won, drew, lost] of ten games (the last of one to ten), at most \(LearnerRecord.keptTens) tens, and games at least their sum")
+        }
+        return MatchboxLearner(rules: rules, boxes: opened, refills: refills, record: record)
     }
 }

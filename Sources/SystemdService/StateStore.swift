@@ -78,6 +78,9 @@ public struct StateStore: Sendable {
             if let (line, scalar) = DecodingError.controlCharacterInText(text) {
                 throw StateFileProblem.invalid("damaged JSON: the control character \(scalar.codePoint) stands raw inside text on line \(line)")
             }
+            if let (line, escape) = DecodingError.badEscapeInText(text) {
+                throw StateFileProblem.invalid("damaged JSON: \(escape.quoted()) on line \(line) is no escape JSON has")
+            }
             let saved = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
             return (.restored(try saved.snapshot()), saved.lastGame)
         } catch let error as StateFileProblem {

@@ -20,6 +20,11 @@ public struct PageFiles: Sendable {
         ("/board.js", "board.js", "text/javascript; charset=utf-8"),
         ("/board.css", "board.css", "text/css; charset=utf-8"),
         ("/icon.svg", "icon.svg", "image/svg+xml"),
+        // What a phone needs to put the page on its home screen (docs/WEB.md): the manifest, and
+        // the icon as PNGs for launchers that take no SVG (made from icon.svg by browser/make_icons.py).
+        ("/manifest.webmanifest", "manifest.webmanifest", "application/manifest+json"),
+        ("/icon-192.png", "icon-192.png", "image/png"),
+        ("/icon-512.png", "icon-512.png", "image/png"),
     ]
 
     public let folder: String
@@ -39,7 +44,7 @@ public struct PageFiles: Sendable {
         for route in Self.routes {
             let path = folder + "/" + route.file
             do {
-                files[route.path] = File(contentType: route.contentType, bytes: Data(try TextFile.read(path).utf8))
+                files[route.path] = File(contentType: route.contentType, bytes: Data(try TextFile.readBytes(path)))
             } catch {
                 throw Missing(path: path, reason: error.reason)
             }

@@ -1,5 +1,6 @@
 import Devices
 import Lights
+import Matchboxes
 import Presentation
 import TicTacToe
 
@@ -21,12 +22,15 @@ public struct BoardSettings: Sendable, Hashable {
     /// The LEDs the board is built with, as their datasheet rates them: how dim O must be for
     /// every eye to read it as the dimmer (``dimCycle``).
     public var leds: LEDPart
+    /// How the matchbox learner counts its beads (Michie's rules by default).
+    public var learner: LearnerRules
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
         scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
-        marks: MarkStyle = .standard, leds: LEDPart = .standard
+        marks: MarkStyle = .standard, leds: LEDPart = .standard, learner: LearnerRules = .michie
     ) {
+        self.learner = learner
         self.opponent = opponent
         self.marks = marks
         self.leds = leds

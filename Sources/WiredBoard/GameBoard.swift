@@ -68,8 +68,11 @@ public final class GameBoard: Sendable {
             lines: outputs, pins: pins, rowPeriod: settings.scanRowPeriod, dimCycle: settings.dimCycle, scheduler: scheduler)
         let remote = Signal<Position>.pipe(confinedTo: scheduler)
         remotePresses = remote.input
+        // The learner's boxes are the saved game's; how it counts beads is the configuration's.
+        var restoring = snapshot ?? GameSnapshot(opponent: settings.opponent)
+        restoring.learner = restoring.learner.following(settings.learner)
         viewModel = GameViewModel(
-            positions: pad.positions, remotePositions: remote.output, restoring: snapshot ?? GameSnapshot(opponent: settings.opponent), timings: settings.game,
+            positions: pad.positions, remotePositions: remote.output, restoring: restoring, timings: settings.game,
             scheduler: scheduler, players: settings.players, marks: settings.marks, random: random)
         failures = lights.failures
 

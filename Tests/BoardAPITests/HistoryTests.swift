@@ -128,6 +128,7 @@ struct HistoryTests {
         (#"{"version":9,"games":[]}"#, "version 9"),
         (#"{"version":1,"games":[{"opponent":5}]}"#, "games[0].opponent"),
         ("{\"version\":1,\"games\":[\"\u{01}\"]}", "the control character U+0001 stands raw inside text on line 1"),
+        (#"{"version":1,"games":[{"x\[":1}]}"#, #""\[" on line 1 is no escape JSON has"#),
     ] + HistoryFileTests.namedProblems)
     func unreadable(contents: String, words: String) throws {
         let folder = try HistoryJournalTests.folder()

@@ -91,6 +91,9 @@ struct ConfigurationSchemaTests {
             case .figure(_, _, let range):
                 let number = try #require(Double(key.defaultText))
                 changed = ConfigurationSchema.written(number + 1 > range.upperBound ? number - 1 : number + 1)
+            case .beads(_, let range):
+                let number = try #require(Int(key.defaultText))
+                changed = "\(number == range.upperBound ? number - 1 : number + 1)"
             case .web(.listen): changed = "\"127.0.0.1:8000\""
             case .web(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
             case .web(.hosts): changed = "[\"board.home.arpa\"]"

@@ -90,6 +90,8 @@ public final class WebClient: @unchecked Sendable {
         public var status: Int
         public var headers: [String: String]
         public var body: String
+        /// The body as it came, byte for byte (an image).
+        public var bytes: [UInt8]
     }
 
     public func response() throws -> Response {
@@ -106,9 +108,9 @@ public final class WebClient: @unchecked Sendable {
                 }
                 let length = Int(headers["content-length"] ?? "0") ?? 0
                 while pending.count < length { guard fill() else { throw Closed() } }
-                let body = String(decoding: pending.prefix(length), as: UTF8.self)
+                let bytes = Array(pending.prefix(length))
                 pending.removeFirst(length)
-                return Response(status: status, headers: headers, body: body)
+                return Response(status: status, headers: headers, body: String(decoding: bytes, as: UTF8.self), bytes: bytes)
             }
             guard fill() else { throw Closed() }
         }

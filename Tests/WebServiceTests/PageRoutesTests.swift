@@ -1,3 +1,4 @@
+import Basics
 import Testing
 import TestSupport
 import WebService
@@ -9,7 +10,8 @@ struct PageRoutesTests {
         let web = try RunningWeb()
         try await blocking {
             let client = try WebClient(port: web.port)
-            for (path, type) in [("/", "text/html"), ("/board.js", "text/javascript"), ("/board.css", "text/css"), ("/icon.svg", "image/svg+xml")] {
+            for (path, type) in [("/", "text/html"), ("/board.js", "text/javascript"), ("/board.css", "text/css"), ("/icon.svg", "image/svg+xml"),
+                                 ("/manifest.webmanifest", "application/manifest+json"), ("/icon-192.png", "image/png"), ("/icon-512.png", "image/png")] {
                 let response = try client.get(path, host: "localhost:\(web.port)")
                 #expect(response.status == 200, "\(path)")
                 #expect(response.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
@@ -17,6 +19,11 @@ struct PageRoutesTests {
                 let policy = try #require(response.headers["content-security-policy"])
                 #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("frame-ancestors 'none'"))
             }
+            // The icons are binary, served byte for byte.
+            let icon = try client.get("/icon-512.png", host: "localhost:\(web.port)")
+            let file = try TextFile.readBytes(pageFolder + "/icon-512.png")
+            #expect(icon.bytes == file)
+            #expect(Array(icon.bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
             for path in ["/index.html/", "/../Package.swift", "/%2e%2e/Package.swift", "/web/", "/.git/config", "/board.js/../../README.md"] {
                 let response = try client.get(path, host: "localhost")
                 #expect(response.status == 404, "\(path)")

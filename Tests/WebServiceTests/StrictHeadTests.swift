@@ -48,7 +48,9 @@ final class EchoBehindGate: Sendable {
         server = HTTPServer(address: sockaddr_un.unix(path: socket), logger: .disabled, handler: Echo(seen: seen))
         let server = server
         task = Task(priority: .high) { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
+        // A guard against a hang, not a figure: under a loaded machine the cooperative pool may be
+        // slow to start the server (10 s ran out once at a load average of 17 on two cores).
+        try await server.waitUntilListening(timeout: 60)
         let listener = try TCPListener.listen(host: "127.0.0.1", port: 0)
         port = TCPListener.port(of: listener) ?? 0
         var limits = Gate.Limits()

@@ -135,3 +135,50 @@ let perfect = plot(
     curves: [("level 4", againstPerfect)], games: perfectGames, group: 500)
 try Data(perfect.utf8).write(to: URL(fileURLWithPath: folder + "/against-perfect.svg"))
 print("plots: \(folder)/against-each-level.svg, \(folder)/against-perfect.svg")
+
+// MARK: Its boxes, drawn
+
+/// Two positions' boxes side by side, fresh and after `games` games against the perfect
+/// computer (seed 1): each free cell shows its beads as a number and a disc whose area grows
+/// with them; a taken cell its mark.
+func boxes(after games: Int) -> String {
+    var trained = MatchboxLearner()
+    var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1_000_003))
+    var random = SeededRandom(seed: 1)
+    for game in 0..<games { _ = TrainingGame.play(&trained, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random) }
+    let positions: [(String, Board)] = [
+        ("the empty board, the learner to start", Board(starter: .o)),
+        ("X took the centre", (try? Board(starter: .x).playing(Position.all[4])) ?? Board(starter: .x)),
+    ]
+    let cell = 44.0, gap = 40.0, top = 56.0, side = 3 * cell
+    let width = 4 * side + 4 * gap, height = top + side + 44
+    var svg = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
+    <title>Two of the learner's boxes, fresh and after \(games) games against the perfect computer</title>
+    <rect width="100%" height="100%" fill="#fff"/>
+
+    """
+    for (index, (name, board)) in positions.enumerated() {
+        for (column, learner) in [MatchboxLearner(), trained].enumerated() {
+            let left = gap / 2 + Double(index) * (2 * side + 2 * gap) + Double(column) * (side + gap / 2)
+            let beads = learner.beads(on: board), most = max(1, beads.max() ?? 1)
+            svg += "<text x=\"\(left)\" y=\"\(top - 8)\">\(column == 0 ? "fresh" : "after \(games) games")</text>\n"
+            for position in Position.all {
+                let x = left + Double(position.column) * cell, y = top + Double(position.row) * cell
+                svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" fill=\"none\" stroke=\"#000\"/>"
+                if let mark = board[position] {
+                    svg += "<text x=\"\(x + cell / 2)\" y=\"\(y + cell / 2 + 6)\" text-anchor=\"middle\" font-size=\"18\">\(mark.rawValue)</text>\n"
+                } else {
+                    let count = beads[position.index], radius = (cell / 2 - 4) * (Double(count) / Double(most)).squareRoot()
+                    svg += "<circle cx=\"\(x + cell / 2)\" cy=\"\(y + cell / 2)\" r=\"\(radius)\" fill=\"#888\"/>"
+                    svg += "<text x=\"\(x + cell / 2)\" y=\"\(y + cell / 2 + 4)\" text-anchor=\"middle\">\(count)</text>\n"
+                }
+            }
+        }
+        svg += "<text x=\"\(gap / 2 + Double(index) * (2 * side + 2 * gap))\" y=\"20\" font-size=\"14\">\(name)</text>\n"
+    }
+    return svg + "<text x=\"\(gap / 2)\" y=\"\(height - 12)\">Beads behind each free cell (a disc's area grows with them); moves alike in the position share one count.</text>\n</svg>\n"
+}
+
+try Data(boxes(after: 5000).utf8).write(to: URL(fileURLWithPath: folder + "/boxes.svg"))
+print("boxes: \(folder)/boxes.svg")

@@ -1,0 +1,114 @@
+"""The page walked through every state it can show (each cell look and headline of
+docs/VIEWS.md's table, the dialog, the board and the web view gone), for test_access.py's checks
+and page_shots.py's screenshots; against the simulated board and the web view (served.py)."""
+
+import json
+
+KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
+IDLE_SLEEP = 10  # seconds: the least the board takes before its lights sleep (simulate --idle-sleep)
+
+
+def index(cell):
+    return KEYPAD_ORDER.index(cell)
+
+
+def shows(page, state):
+    """Waits for the page to draw `state` (its looks and headline)."""
+    expression = ("JSON.stringify([...document.querySelectorAll('.cell')].sort((a, b) => %s.indexOf(+a.dataset.cell) - "
+                  "%s.indexOf(+b.dataset.cell)).map((c) => c.dataset.look)) === %s && "
+                  "document.getElementById('view').dataset.headline === %s") % (
+        json.dumps(KEYPAD_ORDER), json.dumps(KEYPAD_ORDER), json.dumps(json.dumps(state["looks"], separators=(",", ":"))), json.dumps(state["headline"]))
+    try:
+        page.wait_for(expression)
+    except Exception:
+        shown = page.evaluate("[document.getElementById('view').dataset.headline, [...document.querySelectorAll('.cell')].map((c) => c.dataset.cell + ':' + c.dataset.look).join(' ')]")
+        raise AssertionError(f"the page shows {shown}, not {state['headline']} {state['looks']}")
+
+
+def every_state(page, board, web, client, visit):
+    """Walks the page through every state it can show, calling `visit(name)` in each: each cell
+    look (docs/VIEWS.md's table) and each headline, the dialog, the board out of reach, the
+    web view gone. Needs a board with `--idle-sleep IDLE_SLEEP`; stops the board and the web view."""
+    shows(page, client.wait_for(lambda s: s["headline"] == "x-to-move", "a fresh board"))
+    visit("start, X to move")
+
+    def caught(act, moment, what):
+        """`act`, then the board held still (SIGSTOP) while the page shows the passing moment
+        the page-side expression `moment` names (a refused press's 400 ms, the computer's
+        thinking, the choice of opponent shown); again if it passed before the board stopped."""
+        for _ in range(8):
+            act()
+            try:
+                page.wait_for(moment, timeout=3)
+            except Exception:
+                continue
+            with board.frozen():
+                if page.evaluate(moment):
+                    visit(what)
+                    return
+            page.wait_for(f"!({moment})", timeout=30)
+        raise AssertionError(f"never caught {what}")
+
+    def look_of(cell, look):
+        return f"document.querySelector('.cell[data-cell=\"{cell}\"]').dataset.look === '{look}'"
+
+    def headline(name):
+        return f"document.getElementById('view').dataset.headline === '{name}'"
+
+    client.press(7)
+    shows(page, client.latest)
+    visit("O to move")
+    caught(lambda: client.press(7), look_of(7, "refused-x"), "refused press on X")
+    client.press(4)
+    caught(lambda: client.press(4), look_of(4, "refused-o"), "refused press on O")
+    for cell in [9, 6, 5, 1, 2, 3]:
+        client.press(cell)
+    client.press(8)  # the top row and the middle column: a double win
+    shows(page, client.wait_for(lambda s: s["headline"] == "x-wins", "X's double win"))
+    visit("double win")
+
+    client.command("new-game")  # O starts: a draw
+    for cell in [1, 5, 9, 2, 8, 7, 3, 6, 4]:
+        client.press(cell)
+    shows(page, client.wait_for(lambda s: s["headline"] == "draw", "the draw"))
+    visit("draw")
+
+    client.command("new-game")  # X starts; O wins along the top row
+    for cell in [1, 7, 2, 8, 6, 9]:
+        client.press(cell)
+    shows(page, client.wait_for(lambda s: s["headline"] == "o-wins", "O's win"))
+    visit("win")
+
+    client.command("new-game")
+    client.press(5)
+    shows(page, client.latest)
+    page.key("n", code="KeyN", text="n")
+    page.wait_for("document.querySelector('dialog[open]') !== null")
+    visit("dialog open")
+    page.click("#abandon-no")
+    page.wait_for("document.querySelector('dialog[open]') === null")
+
+    caught(lambda: client.command("opponent", opponent="two-players"), headline("choosing-opponent"), "choosing two players")
+    client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn", timeout=30)
+    caught(lambda: client.command("opponent", opponent="computer-2"), headline("choosing-opponent"), "choosing the computer")
+    client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn against the computer", timeout=30)
+
+    def move_then_press():
+        client.wait_for(lambda s: s["headline"] == "x-to-move", "X's turn")
+        free = [cell for cell in KEYPAD_ORDER if client.latest["cells"][index(cell)] == ""]
+        client.press(free[0])
+        client.press(free[1])
+    caught(move_then_press, headline("o-thinking") + " && document.querySelector('.cell[data-look=\"refused-empty\"]') !== null",
+           "the computer thinking, a press refused")
+
+    shows(page, client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20))
+    visit("asleep")
+
+    board.stop()
+    page.wait_for("!document.getElementById('link').hidden && document.getElementById('view').dataset.headline === 'unreachable'")
+    visit("the board cannot be reached")
+    board_away = page.evaluate("document.getElementById('link').textContent")
+    web.stop()
+    # The line's words are the page's to choose: only that they change is waited for.
+    page.wait_for("!document.getElementById('link').hidden && document.getElementById('link').textContent !== %s" % json.dumps(board_away))
+    visit("the web view gone")
