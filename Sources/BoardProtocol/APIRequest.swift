@@ -83,7 +83,7 @@ public enum APIRequest: Sendable, Hashable {
             return .failure(RequestError(command: nil, reason: .notJSON, text: "a raw control character (\(code)) stands inside a string; JSON needs it escaped"))
         }
         if let (_, escape) = DecodingError.badEscapeInText(text) {
-            return .failure(RequestError(command: nil, text: "\(escape.quoted()) stands inside a string, and is no escape JSON has"))
+            return .failure(RequestError(command: nil, reason: .notJSON, text: "\(escape.quoted()) stands inside a string, and is no escape JSON has"))
         }
         let data = Data(text.utf8)
         let name: String

@@ -14,7 +14,7 @@ struct ErrorReasonTests {
         "command of the wrong type": .notACommand, "unknown command": .unknownCommand,
         "press without a cell": .badArgument, "a cell of the wrong type": .badArgument, "a fractional cell": .badArgument,
         "a cell off the board": .badArgument, "invalid UTF-8": .notJSON, "a raw control character in a string": .notJSON,
-        "over 4 KiB": .tooLong,
+        "over 4 KiB": .tooLong, "a bad escape in a key": .notJSON, "a short unicode escape": .notJSON,
     ]
 
     @Test("each class of bad line has its reason")
