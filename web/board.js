@@ -12,6 +12,8 @@ const page = {
   retry: 1000,
   pingTimer: null,
   pongDue: null,
+  historyAsked: false, // since this connection, or the board's return
+  opponentAsked: null, // the opponent chosen while the page asks whether to give the game up
 };
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +44,44 @@ const lookWords = {
   "x-offered": "X, in the choice of opponent",
   "o-offered": "O, in the choice of opponent",
 };
+// What the page says when the board or the web view refuses a command, by the error's `reason`
+// (docs/API.md, "Reasons"): in a person's words, with what to do. The `text` beside it is for
+// programs and the terminal; commands, options, paths and services stay there.
+const notUnderstood = "The board did not understand this page. Reload the page and try again.";
+const reasonWords = {
+  "cell-taken": "That cell is taken: choose a free one.",
+  "computers-turn": "It is the computer's turn: wait for its move.",
+  "game-over": "This game is over: start a new game to play again.",
+  "woke-up": "The lights were asleep, and that woke them: tap the cell again to play it.",
+  "game-not-over": "A game is in progress: finish it first, or give it up with New game.",
+  "not-taken": "The board did not take that. Try again.",
+  "not-ready": "The board is still starting. Try again in a moment.",
+  "watch-only": "This page is for watching only: play on the board itself.",
+  "too-many-commands": "That was faster than the board takes: wait a moment, then try again.",
+  "busy": "The board is busy: try again in a moment.",
+  "board-unreachable": "The board cannot be reached just now, so nothing was sent. Wait until it is back, then try again.",
+  "board-went-away": "The board went away before it answered. Wait until it is back, then try again.",
+  "too-long": notUnderstood,
+  "not-json": notUnderstood,
+  "not-a-command": notUnderstood,
+  "unknown-command": notUnderstood,
+  "bad-argument": notUnderstood,
+  "unknown-opponent": "The board does not know that player. Reload the page and choose again.",
+};
+// A reason of a later board, or none.
+const otherRefusal = "The board could not do that. Try again, or reload the page.";
+// Why the board cannot be reached, by the `web` message's `reason`, for the banner.
+const awayWords = {
+  "connecting": "Looking for the board…",
+  "board-not-allowed": "The web view is not allowed to reach the board: whoever set the board up can fix this. This page will show the board once it can.",
+};
+const awayOtherwise = "The board cannot be reached. Wait a moment, or check that the board is switched on: this page will show it again by itself.";
+const pageAway = "This page lost its connection to the board. Check that this device is on the board's network: the page reconnects by itself.";
+const notSent = {
+  closed: "This page is not connected just now, so nothing was sent. It reconnects by itself: try again in a moment.",
+  watching: reasonWords["watch-only"],
+};
+
 // How many of the last things said the log keeps on the page (a screen reader has heard each),
 // unless more came at once.
 const saidKept = 3;
@@ -92,19 +132,49 @@ function say(...texts) {
   }
 }
 
+function connected() {
+  return page.socket !== null && page.socket.readyState === WebSocket.OPEN;
+}
+
 function send(message) {
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+  if (connected()) page.socket.send(JSON.stringify(message));
+}
+
+// Sends a command of the person's (a tap, New game, who plays O), or says why it cannot go:
+// nothing a person does vanishes without a word. A board out of reach answers for itself
+// (the web view refuses with "board-unreachable").
+function sendChange(message) {
+  if (!connected()) say(notSent.closed);
+  else if (!page.play) say(notSent.watching);
+  else send(message);
+  return connected() && page.play;
 }
 
 function press(cell) {
-  if (page.play) send({ command: "press", cell });
+  sendChange({ command: "press", cell });
+}
+
+// Whether a game has moves that a new game, or another opponent, would give up.
+function gameInProgress() {
+  return page.state !== null && page.state.outcome === "playing" && page.state.cells.some((mark) => mark !== "");
 }
 
 function newGame() {
-  if (!page.play || !page.state) return;
-  const inProgress = page.state.outcome === "playing" && page.state.cells.some((mark) => mark !== "");
-  if (inProgress) $("abandon").showModal();
-  else send({ command: "new-game" });
+  if (page.play && connected() && gameInProgress()) $("abandon").showModal();
+  else sendChange({ command: "new-game" });
+}
+
+// Who plays O, chosen: mid-game the page asks first, as New game does; "keep playing" puts the
+// chooser back to the opponent of the game.
+function chooseOpponent(event) {
+  const chosen = event.target.value;
+  if (page.play && connected() && gameInProgress()) {
+    page.opponentAsked = chosen;
+    $("change-who").textContent = opponentWords(chosen);
+    $("change-opponent").showModal();
+  } else if (!sendChange({ command: "opponent", opponent: chosen }) && page.state) {
+    event.target.value = page.state.opponent;
+  }
 }
 
 // The headline drawn: the turn line says it, board.css draws it from `data-headline`.
@@ -130,7 +200,11 @@ function drawState(state, previous) {
   showHeadline(state.headline, state);
   $("opponent").value = state.opponent;
   drawScores(state);
-  if (previous) say(...happenings(state, previous));
+  if (previous) {
+    // A new game's log starts afresh: the last game's moves do not stay over an empty board.
+    if (startsNewGame(state, previous)) $("said").replaceChildren();
+    say(...happenings(state, previous));
+  }
   if (state.outcome !== "playing" && (!previous || previous.outcome === "playing")) send({ command: "history" });
 }
 
@@ -166,23 +240,31 @@ function happenings(state, previous) {
   return said;
 }
 
+// The score of every pairing; X's column and a second player's row by the players' names.
 function drawScores(state) {
+  const names = state.names || {};
+  $("x-wins").textContent = names.x ? `${names.x} (X) wins` : "X wins";
   const body = $("scores").tBodies[0];
   body.replaceChildren();
   for (const [opponent, score] of Object.entries(state.scores || {})) {
     const row = body.insertRow();
     row.className = opponent === state.opponent ? "current" : "";
-    for (const text of [opponents[opponent] || opponent, score.xWins, score.oWins, score.draws]) row.insertCell().textContent = String(text);
+    const who = opponent === "two-players" && names.o ? names.o : opponents[opponent] || opponent;
+    for (const text of [who, score.xWins, score.oWins, score.draws]) row.insertCell().textContent = String(text);
   }
 }
 
-// One finished game, in words: "X beat the computer (level 4), 7 moves, 09:12".
+// One finished game, in words, by the players' names where the board has them: "Ada beat the
+// computer (level 4), 7 moves, 09:12", "Bob won, 9 moves, 09:20".
 function describeGame(game) {
   const computer = game.opponent.startsWith("computer-") ? `the computer (level ${game.opponent.slice("computer-".length)})` : null;
+  const names = game.names || {};
+  const x = names.x || "X";
+  const o = names.o || "O";
   let outcome;
   if (game.outcome === "draw") outcome = computer ? `A draw with ${computer}` : "A draw";
-  else if (game.outcome === "x-wins") outcome = computer ? `X beat ${computer}` : "X won";
-  else outcome = computer ? sentence(`${computer} won`) : "O won";
+  else if (game.outcome === "x-wins") outcome = computer ? `${x} beat ${computer}` : `${x} won`;
+  else outcome = computer ? sentence(`${computer} won`) : `${o} won`;
   const when = new Date(game.finished).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   return `${outcome}, ${game.moves.length} moves, ${when}`;
 }
@@ -198,7 +280,8 @@ function drawHistory(games) {
 }
 
 // A line saying the board or the web view cannot be reached, and the headline that says so
-// (the one the page gives itself); the board's next state draws its own again.
+// (the one the page gives itself, so the turn line never asks for a tap the board cannot take);
+// the board's next state draws its own again.
 function showLink(text) {
   const link = $("link");
   link.hidden = !text;
@@ -206,24 +289,41 @@ function showLink(text) {
   if (text) showHeadline("unreachable", page.state || {});
 }
 
+// The recent games, asked for once a connection (or the board's return) brings the board's
+// state: a page that joins mid-session shows them at once, not after the next game.
+function askHistory() {
+  if (page.historyAsked) return;
+  page.historyAsked = true;
+  send({ command: "history" });
+}
+
 function receive(message) {
   switch (message.type) {
     case "web":
       page.play = message.play;
       $("controls").hidden = !message.play;
-      showLink(message.reachable ? "" : `The board cannot be reached (${message.text}). Trying again…`);
+      if (!message.reachable) page.historyAsked = false;
+      showLink(message.reachable ? "" : awayWords[message.reason] || awayOtherwise);
+      if (message.reachable && page.state) showHeadline(page.state.headline, page.state);
       break;
     case "state": {
       const previous = page.state;
       page.state = message.state;
       drawState(message.state, previous);
+      askHistory();
       break;
     }
     case "history":
       drawHistory(message.games || []);
       break;
     case "error":
-      say(message.text);
+      if (message.command === "history") {
+        // The page's own question, not a person's: nothing to say; asked again when the page
+        // (or the board) had more than it takes just then.
+        if (message.reason === "too-many-commands" || message.reason === "busy") setTimeout(() => send({ command: "history" }), 1000);
+        break;
+      }
+      say(reasonWords[message.reason] || otherRefusal);
       break;
     case "pong":
       page.pongDue = null;
@@ -238,6 +338,7 @@ function connect() {
   page.socket = socket;
   socket.addEventListener("open", () => {
     page.retry = 1000;
+    page.historyAsked = false;
     showLink("");
     page.pingTimer = setInterval(() => {
       if (page.pongDue && Date.now() > page.pongDue) return socket.close();
@@ -255,7 +356,7 @@ function connect() {
   socket.addEventListener("close", () => {
     clearInterval(page.pingTimer);
     page.pongDue = null;
-    showLink("The connection to the board's web view was lost. Reconnecting…");
+    showLink(pageAway);
     setTimeout(connect, page.retry);
     page.retry = Math.min(page.retry * 2, 8000);
   });
@@ -322,14 +423,30 @@ document.addEventListener("close", (event) => {
 
 cells.forEach((cell) => cell.addEventListener("click", () => press(Number(cell.dataset.cell))));
 $("new-game").addEventListener("click", newGame);
-$("opponent").addEventListener("change", (event) => send({ command: "opponent", opponent: event.target.value }));
+$("opponent").addEventListener("change", chooseOpponent);
 $("abandon-yes").addEventListener("click", () => {
   $("abandon").close();
   send({ command: "abandon" });
 });
 $("abandon-no").addEventListener("click", () => $("abandon").close());
+$("change-yes").addEventListener("click", () => {
+  const chosen = page.opponentAsked;
+  page.opponentAsked = null;
+  $("change-opponent").close();
+  if (chosen !== null) sendChange({ command: "opponent", opponent: chosen });
+});
+// However the question closes without a yes (the button, Escape), the chooser shows the game's.
+function keepOpponent() {
+  if (page.opponentAsked !== null && page.state) $("opponent").value = page.state.opponent;
+  page.opponentAsked = null;
+}
+$("change-no").addEventListener("click", () => {
+  keepOpponent();
+  $("change-opponent").close();
+});
+$("change-opponent").addEventListener("close", keepOpponent);
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.altKey || event.metaKey || $("abandon").open) return;
+  if (event.ctrlKey || event.altKey || event.metaKey || document.querySelector("dialog[open]")) return;
   if (event.target instanceof HTMLSelectElement) return;
   if (/^[1-9]$/.test(event.key)) {
     press(Number(event.key));

@@ -163,7 +163,7 @@ struct ClientSession {
 
     private mutating func refuse(_ error: RequestError) {
         badLines += 1
-        queue(reply: encoder.line(.error(error.command, error.text)))
+        queue(reply: encoder.line(.error(error)))
         guard badLines >= badLinesInARow else { return }
         queue(reply: encoder.line(.bye("\(badLinesInARow) bad lines in a row; closing. docs/API.md lists the commands.")))
         closing = true

@@ -55,7 +55,7 @@ struct CommandHandler {
 
     private func status(_ shown: ViewState?) -> APIMessage {
         guard let shown else {
-            return .error(APIRequest.status.command, "the board has not shown its first state yet; ask again")
+            return .error(APIRequest.status.command, .notReady, "the board has not shown its first state yet; ask again")
         }
         let counts = control.playCounts
         let now = WallTime.now()

@@ -79,35 +79,35 @@ public final class RemoteControl: Sendable {
         let event: GameEvent?
         switch request {
         case .press(let cell):
-            guard let position = Position(keypadKey: cell) else { return .error(command, "there is no cell \(cell): press \(APIRequest.cells.lowerBound) to \(APIRequest.cells.upperBound).") }
+            guard let position = Position(keypadKey: cell) else { return .error(command, .badArgument, "there is no cell \(cell): press \(APIRequest.cells.lowerBound) to \(APIRequest.cells.upperBound).") }
             event = firstEvent { remotePresses.send(position) }
         case .newGame: event = firstEvent { viewModel.newGame.apply() }
         case .abandon: event = firstEvent { viewModel.startOver.apply() }
         case .opponent(let name):
-            guard let opponent = Opponent(name: name) else { return .error(command, Self.unknownOpponent(name).text) }
+            guard let opponent = Opponent(name: name) else { return .error(Self.unknownOpponent(name)) }
             event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
-        case .status, .history: return .error(command, "answered by the server, not the game loop")
+        case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
         let names = viewModel.names
         switch event {
         case .moved(let player, let position)?:
             return .ok(command, GameEvent.moved(player, position).text(players: names))
         case .refused(let position, .cellOccupied(_, let owner))?:
-            return .error(command, "\(position.name) is taken by \(owner): press a free cell.")
+            return .error(command, .cellTaken, "\(position.name) is taken by \(owner): press a free cell.")
         case .refused(_, .gameOver)?, .ignored?:
-            return .error(command, "the game is over: send new-game to start the next one.")
+            return .error(command, .gameOver, "the game is over: send new-game to start the next one.")
         case .computersTurn?:
-            return .error(command, "it is the computer's turn: wait for its move.")
+            return .error(command, .computersTurn, "it is the computer's turn: wait for its move.")
         case .wokeUp?:
-            return .error(command, "the lights were asleep: this only woke them (as a button does); send it again.")
+            return .error(command, .wokeUp, "the lights were asleep: this only woke them (as a button does); send it again.")
         case .newGameNeedsHold?:
-            return .error(command, "the game is not over: send abandon (new-game --abandon) to give it up and start a new one.")
+            return .error(command, .gameNotOver, "the game is not over: send abandon (new-game --abandon) to give it up and start a new one.")
         case .started(let starter)?:
             return .ok(command, "New game: \(names.label(for: starter)) starts.")
         case .opponentChosen(let opponent, let starter)?:
             return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
         case .finished?, .fellAsleep?, nil:
-            return .error(command, "the board did not take it.")
+            return .error(command, .notTaken, "the board did not take it.")
         }
     }
 

@@ -6,7 +6,7 @@
 /// | `hello` | first, on connecting | `protocol`, `program`, `chip`, `names`, `opponent` |
 /// | `state` | next, and after every change of what the board shows | `state` |
 /// | `ok` | a command was done | `command`, `text` |
-/// | `error` | a command was refused, or a line was not a command | `command` (when known), `text` |
+/// | `error` | a command was refused, or a line was not a command | `command` (when known), `reason`, `text` |
 /// | `status` | answers `status` | `state`, `health` |
 /// | `history` | answers `history` | `games` |
 /// | `bye` | the board closes the connection | `text` |
@@ -48,6 +48,9 @@ public struct APIMessage: Codable, Sendable, Hashable {
     public var state: ViewState?
     /// The command a reply answers.
     public var command: String?
+    /// Why an `error`: an ``ErrorReason``'s name. Text, not the enumeration, so that a later
+    /// board's reason leaves the message readable (``errorReason`` is `nil` for it).
+    public var reason: String?
     /// What was done, or why not, in a sentence.
     public var text: String?
     public var health: Health?
@@ -122,12 +125,21 @@ public struct APIMessage: Codable, Sendable, Hashable {
         return message
     }
 
-    public static func error(_ command: String?, _ text: String) -> APIMessage {
+    public static func error(_ command: String?, _ reason: ErrorReason, _ text: String) -> APIMessage {
         var message = APIMessage(type: .error)
         message.command = command
+        message.reason = reason.rawValue
         message.text = text
         return message
     }
+
+    /// A refusal, with its reason and its sentence.
+    public static func error(_ refusal: RequestError) -> APIMessage {
+        error(refusal.command, refusal.reason, refusal.text)
+    }
+
+    /// The reason of an `error`, if this program knows it.
+    public var errorReason: ErrorReason? { reason.flatMap(ErrorReason.init(rawValue:)) }
 
     public static func status(_ state: ViewState, health: Health) -> APIMessage {
         var message = APIMessage(type: .status)

@@ -75,28 +75,28 @@ public enum APIRequest: Sendable, Hashable {
     public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<APIRequest, RequestError> {
         guard line.count <= maximumLineLength else { return .failure(.lineTooLong) }
         guard let text = String(validating: line, as: UTF8.self) else {
-            return .failure(RequestError(command: nil, text: "the line is not valid UTF-8"))
+            return .failure(RequestError(command: nil, reason: .notJSON, text: "the line is not valid UTF-8"))
         }
         if let (_, scalar) = DecodingError.controlCharacterInText(text) {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return .failure(RequestError(command: nil, text: "a raw control character (\(code)) stands inside a string; JSON needs it escaped"))
+            return .failure(RequestError(command: nil, reason: .notJSON, text: "a raw control character (\(code)) stands inside a string; JSON needs it escaped"))
         }
         if let (_, escape) = DecodingError.badEscapeInText(text) {
-            return .failure(RequestError(command: nil, text: "\(escape.quoted()) stands inside a string, and is no escape JSON has"))
+            return .failure(RequestError(command: nil, reason: .notJSON, text: "\(escape.quoted()) stands inside a string, and is no escape JSON has"))
         }
         let data = Data(text.utf8)
         let name: String
         do {
             name = try JSONDecoder().decode(Head.self, from: data).command
         } catch let error as DecodingError {
-            return .failure(RequestError(command: nil, text: headProblem(error)))
+            return .failure(headProblem(error))
         } catch {
-            return .failure(RequestError(command: nil, text: "not JSON"))
+            return .failure(RequestError(command: nil, reason: .notJSON, text: "not JSON"))
         }
         guard let command = Command(rawValue: name) else {
             return .failure(RequestError(
-                command: nil, text: "unknown command \(name.quoted()); the commands are \(commandNames.joined(separator: ", "))"))
+                command: nil, reason: .unknownCommand, text: "unknown command \(name.quoted()); the commands are \(commandNames.joined(separator: ", "))"))
         }
         return request(command, in: data)
     }
@@ -107,7 +107,7 @@ public enum APIRequest: Sendable, Hashable {
         case .press:
             return argument(Press.self, of: command.rawValue, in: data).flatMap { press in
                 guard cells.contains(press.cell) else {
-                    return .failure(RequestError(command: command.rawValue, text: "\"cell\" is \(press.cell); \(cellRule)"))
+                    return .failure(RequestError(command: command.rawValue, reason: .badArgument, text: "\"cell\" is \(press.cell); \(cellRule)"))
                 }
                 return .success(.press(cell: press.cell))
             }
@@ -126,23 +126,23 @@ public enum APIRequest: Sendable, Hashable {
 
     /// Why the board refuses `name` as an opponent: the reply's text, given the names it knows.
     public static func opponentRule(_ name: String, knowing names: [String]) -> RequestError {
-        RequestError(command: "opponent", text: "\"opponent\" is \(name.quoted()); give one of \(names.joined(separator: ", "))")
+        RequestError(command: "opponent", reason: .unknownOpponent, text: "\"opponent\" is \(name.quoted()); give one of \(names.joined(separator: ", "))")
     }
 
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
     private struct Choice: Decodable { var opponent: String }
 
-    private static func headProblem(_ error: DecodingError) -> String {
+    private static func headProblem(_ error: DecodingError) -> RequestError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            "not JSON: \(context.debugDescription.shown(limit: 120))"
+            RequestError(command: nil, reason: .notJSON, text: "not JSON: \(context.debugDescription.shown(limit: 120))")
         case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-            #"a request is a JSON object such as {"command":"press","cell":5}"#
+            RequestError(command: nil, reason: .notACommand, text: #"a request is a JSON object such as {"command":"press","cell":5}"#)
         case .keyNotFound:
-            #"no "command"; send one of "# + commandNames.joined(separator: ", ")
+            RequestError(command: nil, reason: .notACommand, text: #"no "command"; send one of "# + commandNames.joined(separator: ", "))
         default:
-            #""command" must be text, one of "# + commandNames.joined(separator: ", ")
+            RequestError(command: nil, reason: .notACommand, text: #""command" must be text, one of "# + commandNames.joined(separator: ", "))
         }
     }
 
@@ -151,9 +151,9 @@ public enum APIRequest: Sendable, Hashable {
         do {
             return .success(try JSONDecoder().decode(type, from: data))
         } catch DecodingError.keyNotFound {
-            return .failure(RequestError(command: command, text: "\(command) needs \"\(key)\": \(rule)"))
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\(command) needs \"\(key)\": \(rule)"))
         } catch {
-            return .failure(RequestError(command: command, text: "\"\(key)\" must be \(rule)"))
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\"\(key)\" must be \(rule)"))
         }
     }
 }
@@ -162,15 +162,17 @@ public enum APIRequest: Sendable, Hashable {
 public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command, when the line named one.
     public var command: String?
+    public var reason: ErrorReason
     public var text: String
 
-    public init(command: String?, text: String) {
+    public init(command: String?, reason: ErrorReason, text: String) {
         self.command = command
+        self.reason = reason
         self.text = text
     }
 
     public var description: String { text }
 
     /// A line over ``APIRequest/maximumLineLength``, however it was cut.
-    public static let lineTooLong = RequestError(command: nil, text: "the line is longer than \(APIRequest.maximumLineLength) bytes")
+    public static let lineTooLong = RequestError(command: nil, reason: .tooLong, text: "the line is longer than \(APIRequest.maximumLineLength) bytes")
 }

@@ -51,9 +51,13 @@ final class BoardLink: Sendable {
             do {
                 fd = try UnixSocket.connect(to: path)
             } catch {
-                hub.boardLost(error.isNotListening
-                    ? "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)"
-                    : error.isPermissionDenied ? "not allowed to connect to \(path): the web view must be in the tictactoe group" : error.description)
+                if error.isNotListening {
+                    hub.boardLost(.boardNotListening, "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
+                } else if error.isPermissionDenied {
+                    hub.boardLost(.boardNotAllowed, "not allowed to connect to \(path): the web view must be in the tictactoe group")
+                } else {
+                    hub.boardLost(.boardLinkFailed, error.description)
+                }
                 _ = loop.pause(retry)
                 continue
             }
@@ -62,7 +66,7 @@ final class BoardLink: Sendable {
             hub.boardConnected()
             let reason = converse(over: fd, with: hub, on: loop)
             close(fd)
-            hub.boardLost(reason)
+            hub.boardLost(.boardClosed, reason)
         }
     }
 

@@ -123,7 +123,7 @@ final class PageHub: Sendable {
 
     func boardConnected() { pages.withLock { deliver($0.relay.boardConnected(), in: &$0) } }
     func boardSent(_ line: String) { pages.withLock { deliver($0.relay.boardSent(line), in: &$0) } }
-    func boardLost(_ reason: String) { pages.withLock { deliver($0.relay.boardLost(reason), in: &$0) } }
+    func boardLost(_ reason: ErrorReason, _ text: String) { pages.withLock { deliver($0.relay.boardLost(reason, text), in: &$0) } }
 
     /// Under the lock. `toBoard` only queues the line for the link's thread.
     private func deliver(_ deliveries: [BoardRelay.Delivery], in pages: inout Pages) {

@@ -47,7 +47,7 @@ struct PageSocket: Sendable {
                 case .text:
                     answer(frame.payload, from: page, hub: hub, allowance: &allowance, at: now(), playing: playing)
                 case .binary, .continuation:
-                    hub.send(BoardRelay.encode(APIMessage.error(nil, "the page sends text messages, not binary ones")), to: page)
+                    hub.send(BoardRelay.encode(APIMessage.error(nil, .notJSON, "the page sends text messages, not binary ones")), to: page)
                 case .ping:
                     hub.send(PageFrame(opcode: .pong, payload: frame.payload), to: page)
                 case .close:
@@ -74,10 +74,10 @@ struct PageSocket: Sendable {
             if allowance.take(at: moment) {
                 hub.page(page, asked: request)
             } else {
-                hub.send(BoardRelay.encode(APIMessage.error(request.command, allowance.refusal)), to: page)
+                hub.send(BoardRelay.encode(APIMessage.error(allowance.refusal(of: request.command))), to: page)
             }
         case .failure(let problem):
-            hub.send(BoardRelay.encode(APIMessage.error(problem.command, problem.text)), to: page)
+            hub.send(BoardRelay.encode(APIMessage.error(problem)), to: page)
         }
     }
 }

@@ -46,14 +46,16 @@ public struct BoardRelay: Sendable {
         /// Whether pages may change the game (`web.allow`).
         public var play: Bool
         public var reachable: Bool
-        /// Why the board cannot be reached, while it cannot.
+        /// Why the board cannot be reached, while it cannot: an ``ErrorReason``'s name, for a
+        /// page to say in its own words, and a sentence for the terminal.
+        public var reason: String?
         public var text: String?
     }
 
     public let playing: Bool
     public private(set) var pages: Set<PageID> = []
     public private(set) var reachable = false
-    private var why = "connecting to the board"
+    private var why = (reason: ErrorReason.connecting, text: "connecting to the board")
     private var hello: String?
     private var state: String?
     /// The pages whose commands the board has not answered yet, oldest first.
@@ -90,7 +92,7 @@ public struct BoardRelay: Sendable {
     public mutating func page(_ page: PageID, asked request: APIRequest) -> [Delivery] {
         guard pages.contains(page) else { return [] }
         guard reachable else {
-            return [.page(page, Self.error(request.command, "the board cannot be reached: \(why)"))]
+            return [.page(page, Self.error(request.command, .boardUnreachable, "the board cannot be reached: \(why.text)"))]
         }
         let asksHistory = request == .history
         guard waiting.count < Self.waitingLimit, waiting.count(where: { $0.page == page }) < Self.waitingPerPage,
@@ -133,14 +135,14 @@ public struct BoardRelay: Sendable {
         }
     }
 
-    /// The board went away, or could not be reached (again): `reason` says why. Pages are
-    /// told when that is news, not at every attempt to reconnect.
-    public mutating func boardLost(_ reason: String) -> [Delivery] {
-        let news = reachable || reason != why
+    /// The board went away, or could not be reached (again): `reason` and `text` say why.
+    /// Pages are told when that is news, not at every attempt to reconnect.
+    public mutating func boardLost(_ reason: ErrorReason, _ text: String) -> [Delivery] {
+        let news = reachable || reason != why.reason || text != why.text
         reachable = false
-        why = reason
+        why = (reason, text)
         var deliveries: [Delivery] = waiting.map(\.page).filter(pages.contains).map {
-            .page($0, Self.error(nil, "the board went away before it answered"))
+            .page($0, Self.error(nil, .boardWentAway, "the board went away before it answered"))
         }
         waiting.removeAll()
         if news { deliveries.append(.everyPage(webMessage)) }
@@ -148,16 +150,16 @@ public struct BoardRelay: Sendable {
     }
 
     private var webMessage: String {
-        Self.encode(WebMessage(play: playing, reachable: reachable, text: reachable ? nil : why))
+        Self.encode(WebMessage(play: playing, reachable: reachable, reason: reachable ? nil : why.reason.rawValue, text: reachable ? nil : why.text))
     }
 
     /// The answer to a command that may not wait for the board now.
     public static func busy(_ command: String?) -> String {
-        error(command, "the board is busy answering other requests: try again in a moment")
+        error(command, .busy, "the board is busy answering other requests: try again in a moment")
     }
 
-    static func error(_ command: String?, _ text: String) -> String {
-        encode(APIMessage.error(command, text))
+    static func error(_ command: String?, _ reason: ErrorReason, _ text: String) -> String {
+        encode(APIMessage.error(command, reason, text))
     }
 
     /// A message as one line of JSON, keys sorted as the board's are.

@@ -1,4 +1,5 @@
 import Basics
+import BoardProtocol
 
 /// How many commands a page may send: at most ``perSecond`` in any one second, so that a page
 /// can play as fast as a person taps but a script on it cannot flood the board.
@@ -27,6 +28,8 @@ public struct CommandAllowance: Sendable, Hashable {
         return true
     }
 
-    /// The sentence a refused page is sent.
-    public var refusal: String { "too many commands: at most \(perSecond) a second" }
+    /// What a refused page is sent.
+    public func refusal(of command: String?) -> RequestError {
+        RequestError(command: command, reason: .tooManyCommands, text: "too many commands: at most \(perSecond) a second")
+    }
 }

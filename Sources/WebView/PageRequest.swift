@@ -29,7 +29,7 @@ public enum PageRequest: Sendable, Hashable {
     /// the game (`web.allow = "play"`), or only watch it.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, playing: Bool) -> Result<PageRequest, RequestError> {
         guard bytes.count <= maximumLength else {
-            return .failure(RequestError(command: nil, text: "a message is at most \(maximumLength) bytes"))
+            return .failure(RequestError(command: nil, reason: .tooLong, text: "a message is at most \(maximumLength) bytes"))
         }
         if let head = try? JSONDecoder().decode(Head.self, from: Data(bytes)), head.command == "ping" {
             return .success(.ping)
@@ -37,7 +37,7 @@ public enum PageRequest: Sendable, Hashable {
         return APIRequest.parse(bytes).flatMap { request in
             guard playing || !request.changesTheGame else {
                 return .failure(RequestError(
-                    command: request.command, text: "this board's web view is for watching only (web.allow = \"watch\" in its configuration)"))
+                    command: request.command, reason: .watchOnly, text: "this board's web view is for watching only (web.allow = \"watch\" in its configuration)"))
             }
             return .success(.board(request))
         }

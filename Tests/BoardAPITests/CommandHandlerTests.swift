@@ -44,7 +44,7 @@ struct CommandHandlerTests {
         let ignore: @Sendable (APIMessage) -> Void = { _ in }
         let early = try #require(Self.line(handler.answer(.status, shown: nil, reply: ignore)))
         let refusal = try JSONDecoder().decode(APIMessage.self, from: Data(early.dropLast()))
-        #expect(refusal.type == .error && refusal.command == "status")
+        #expect(refusal.type == .error && refusal.command == "status" && refusal.errorReason == .notReady)
         let view = try #require(served.views.last)
         let answer = try #require(Self.line(handler.answer(.status, shown: view, reply: ignore)))
         let status = try JSONDecoder().decode(APIMessage.self, from: Data(answer.dropLast()))

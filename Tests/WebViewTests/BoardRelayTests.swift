@@ -119,26 +119,26 @@ struct BoardRelayTests {
         _ = relay.pageJoined(1)
         _ = relay.pageJoined(2)
         _ = relay.page(1, asked: press5)
-        let lost = relay.boardLost("the board closed the connection")
+        let lost = relay.boardLost(.boardClosed, "the board closed the connection")
         #expect(lost.count == 2)
         guard case .page(1, let error) = lost[0] else {
             Issue.record("the waiting page was not answered: \(lost)")
             return
         }
-        #expect(error.contains(#""type":"error""#))
-        #expect(lost[1] == .everyPage(#"{"play":true,"reachable":false,"text":"the board closed the connection","type":"web"}"#))
+        #expect(error.contains(#""type":"error""#) && error.contains(#""reason":"board-went-away""#))
+        #expect(lost[1] == .everyPage(#"{"play":true,"reachable":false,"reason":"board-closed","text":"the board closed the connection","type":"web"}"#))
         // Trying again and failing the same way is not news.
-        let result9 = relay.boardLost("the board closed the connection")
+        let result9 = relay.boardLost(.boardClosed, "the board closed the connection")
         #expect(result9 == [])
         let answer = relay.page(2, asked: press5)
         guard case .page(2, let text) = answer.first, answer.count == 1 else {
             Issue.record("a command to an absent board was not answered here: \(answer)")
             return
         }
-        #expect(text.contains("cannot be reached"))
+        #expect(text.contains("cannot be reached") && text.contains(#""reason":"board-unreachable""#))
         // A page that joins now hears that the board is away, not an old state.
         let result10 = relay.pageJoined(3)
-        #expect(result10 == [.page(3, #"{"play":true,"reachable":false,"text":"the board closed the connection","type":"web"}"#)])
+        #expect(result10 == [.page(3, #"{"play":true,"reachable":false,"reason":"board-closed","text":"the board closed the connection","type":"web"}"#)])
         // Back: every page is told, and the board's own hello and state follow.
         let result11 = relay.boardConnected()
         #expect(result11 == [.everyPage(#"{"play":true,"reachable":true,"type":"web"}"#)])
@@ -150,7 +150,7 @@ struct BoardRelayTests {
     func otherLines() {
         var relay = BoardRelay(playing: false)
         let result13 = relay.pageJoined(1)
-        #expect(result13 == [.page(1, #"{"play":false,"reachable":false,"text":"connecting to the board","type":"web"}"#)])
+        #expect(result13 == [.page(1, #"{"play":false,"reachable":false,"reason":"connecting","text":"connecting to the board","type":"web"}"#)])
         _ = relay.boardConnected()
         let result14 = relay.boardSent(#"{"text":"the board is stopping","type":"bye"}"#)
         #expect(result14 == [])
