@@ -19,7 +19,7 @@ from served import BIN, ROOT, Board, Web, wait
 RESULTS = ROOT / "test-results" / "browser"
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
 OPPONENT_LABELS = {"two-players": "a second player", "computer-1": "computer 1", "computer-2": "computer 2",
-                   "computer-3": "computer 3", "computer-4": "computer 4"}
+                   "computer-3": "computer 3", "computer-4": "computer 4", "learner": "the learner"}
 
 
 def now_ms():

@@ -3,7 +3,7 @@
 "use strict";
 
 const keypadOrder = [7, 8, 9, 4, 5, 6, 1, 2, 3]; // the view state's cells are in reading order
-const opponents = { "two-players": "a second player", "computer-1": "computer 1", "computer-2": "computer 2", "computer-3": "computer 3", "computer-4": "computer 4" };
+const opponents = { "two-players": "a second player", "computer-1": "computer 1", "computer-2": "computer 2", "computer-3": "computer 3", "computer-4": "computer 4", "learner": "the learner" };
 
 const page = {
   socket: null,
@@ -89,6 +89,7 @@ const saidKept = 3;
 function nameOf(mark, state) {
   const names = state.names || {};
   if (mark === "X") return names.x ? `${names.x} (X)` : "X";
+  if (state.opponent === "learner") return "the learner (O)";
   if (state.opponent !== "two-players") return `the computer (O)`;
   return names.o ? `${names.o} (O)` : "O";
 }
@@ -257,7 +258,8 @@ function drawScores(state) {
 // One finished game, in words, by the players' names where the board has them: "Ada beat the
 // computer (level 4), 7 moves, 09:12", "Bob won, 9 moves, 09:20".
 function describeGame(game) {
-  const computer = game.opponent.startsWith("computer-") ? `the computer (level ${game.opponent.slice("computer-".length)})` : null;
+  const computer = game.opponent === "learner" ? "the learner"
+    : game.opponent.startsWith("computer-") ? `the computer (level ${game.opponent.slice("computer-".length)})` : null;
   const names = game.names || {};
   const x = names.x || "X";
   const o = names.o || "O";
