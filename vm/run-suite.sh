@@ -27,7 +27,13 @@ case $generation in
   v2)
     prefix=$cache/libgpiod2
     bash "$root/vm/fetch-libgpiod2.sh" "$prefix" >&2
-    export PKG_CONFIG_PATH=$prefix/pkgconfig
+    # libqrencode's own .pc puts -L/usr/lib/<triplet> on the link line ahead of libgpiod 2's
+    # folder, where Debian 12's libgpiod 1 would then be found first: an entry without the -L
+    # (the linker finds libqrencode in its default folders) lets libgpiod 2's folder come first.
+    overrides=$(mktemp -d)
+    printf 'Name: libqrencode\nDescription: libqrencode without -L\nVersion: %s\nCflags:\nLibs: -lqrencode\n' \
+      "$(PKG_CONFIG_PATH= pkg-config --modversion libqrencode)" >"$overrides/libqrencode.pc"
+    export PKG_CONFIG_PATH=$overrides:$prefix/pkgconfig
     libpath=$(cat "$prefix/libdir")
     tools=$prefix/root/usr/bin
     ;;
@@ -41,7 +47,7 @@ echo "run-suite: building tictactoe and the harness against libgpiod $(pkg-confi
 bin=$scratch/release
 
 image=$(mktemp -d)
-trap 'rm -rf "$image"' EXIT
+trap 'rm -rf "$image" "${overrides:-}"' EXIT
 mkdir -p "$image"/{bin,dev,proc,sys,tmp,etc}
 cp /bin/busybox "$image/bin/busybox"
 cp "$bin/tictactoe" "$bin/gpio-sim-harness" "$image/bin/"
