@@ -176,7 +176,9 @@ def test_every_refusal_a_page_meets_is_said_in_its_own_words(browser, folder):
         assert reply["reason"] == "too-long", reply
         for message, sentence in [(reply, "reasonWords['too-long']"), (
                 {"type": "error", "reason": "on-fire", "text": "see systemctl status tictactoe.service, new-game --abandon"},
-                "otherRefusal")]:
+                "otherRefusal"), (
+                # A name every object inherits is no reason the page knows either.
+                {"type": "error", "reason": "constructor", "text": "--abandon"}, "otherRefusal")]:
             page.evaluate(f"receive({json.dumps(message)})")
             assert said(page)[-1] == page.evaluate(sentence), said(page)
             assert_in_words(page, message["reason"])

@@ -17,6 +17,9 @@ const page = {
 };
 
 const $ = (id) => document.getElementById(id);
+// A table's own entry for a name the board sent, never one an object inherits ("constructor",
+// "__proto__"): what a board says is not trusted to be one of the names the page knows.
+const entry = (table, name) => (Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined);
 const cells = [...document.querySelectorAll(".cell")]; // in reading order, as the grid's rows hold them
 // Each cell's place, by its keypad number, as a cell's name says it ("top left, X").
 const places = {
@@ -195,7 +198,7 @@ function drawState(state, previous) {
     const cell = cells.find((button) => Number(button.dataset.cell) === number);
     const look = looks[index] || "empty";
     cell.dataset.look = look;
-    cell.setAttribute("aria-label", `${places[number]}, ${lookWords[look] || look}`);
+    cell.setAttribute("aria-label", `${places[number]}, ${entry(lookWords, look) || look}`);
     cell.setAttribute("aria-disabled", String(!page.play));
   });
   showHeadline(state.headline, state);
@@ -250,7 +253,7 @@ function drawScores(state) {
   for (const [opponent, score] of Object.entries(state.scores || {})) {
     const row = body.insertRow();
     row.className = opponent === state.opponent ? "current" : "";
-    const who = opponent === "two-players" && names.o ? names.o : opponents[opponent] || opponent;
+    const who = opponent === "two-players" && names.o ? names.o : entry(opponents, opponent) || opponent;
     for (const text of [who, score.xWins, score.oWins, score.draws]) row.insertCell().textContent = String(text);
   }
 }
@@ -305,7 +308,7 @@ function receive(message) {
       page.play = message.play;
       $("controls").hidden = !message.play;
       if (!message.reachable) page.historyAsked = false;
-      showLink(message.reachable ? "" : awayWords[message.reason] || awayOtherwise);
+      showLink(message.reachable ? "" : entry(awayWords, message.reason) || awayOtherwise);
       if (message.reachable && page.state) showHeadline(page.state.headline, page.state);
       break;
     case "state": {
@@ -325,7 +328,7 @@ function receive(message) {
         if (message.reason === "too-many-commands" || message.reason === "busy") setTimeout(() => send({ command: "history" }), 1000);
         break;
       }
-      say(reasonWords[message.reason] || otherRefusal);
+      say(entry(reasonWords, message.reason) || otherRefusal);
       break;
     case "pong":
       page.pongDue = null;
