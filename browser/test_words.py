@@ -383,3 +383,51 @@ def test_a_page_joining_after_twelve_games_shows_the_last_ones_by_name(browser, 
     finally:
         client.close()
         stopped(board, web)
+
+
+def test_a_question_about_a_game_that_changed_meanwhile_closes_and_gives_nothing_up(browser, folder):
+    """New game asked about X's game; meanwhile another client gives it up and plays on: the
+    question closes, says so, and the other game is not given up by a late yes."""
+    board = Board(folder)
+    web = Web(folder, board)
+    try:
+        page = browser.open(web.url)
+        page.click('.cell[data-cell="5"]')
+        wait(lambda: "X took cell 5." in said(page), "the move said")
+        page.click("#new-game")
+        page.wait_for("document.getElementById('abandon').open")
+        other = Client(board.socket)
+        try:
+            other.command("abandon")
+            other.command("press", cell=7)
+        finally:
+            other.close()
+        page.wait_for("!document.getElementById('abandon').open")
+        wait(lambda: "The game changed meanwhile, so nothing was given up." in said(page), f"the page to say so; it says {said(page)}")
+        state = board.status()
+        assert [mark for mark in state["cells"] if mark] == ["O"], state
+    finally:
+        stopped(board, web)
+
+
+def test_the_longest_names_fit_a_320_px_phone(browser, folder):
+    """Two names of the longest allowed, without a space, in the turn line, the score table's
+    header and rows, and the history: no sideways scroll at 320 px."""
+    longest = "W" * 32
+    board = Board(folder, arguments=["--x-name", longest, "--o-name", "M" * 32])
+    web = Web(folder, board)
+    try:
+        page = browser.open(web.url)
+        page.call("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 720, "deviceScaleFactor": 1, "mobile": True})
+        page.wait_for("performance.getEntriesByName('board-drawn').length > 0")
+        for moves, cell in enumerate([7, 1, 8, 2, 9], start=1):
+            page.click(f'.cell[data-cell="{cell}"]')
+            wait(lambda: sum(1 for mark in board.status()["cells"] if mark) == moves, f"move {moves} on the board")
+        wait(lambda: longest in page.evaluate("document.getElementById('history').innerText"), "the game in the history")
+        assert longest in page.evaluate("document.getElementById('scores').innerText")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate("""[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 321)
+            .map((e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""")
+        assert width <= 320, f"the page is {width} px wide at 320: {wide}"
+    finally:
+        stopped(board, web)

@@ -202,12 +202,22 @@ function drawState(state, previous) {
     cell.setAttribute("aria-disabled", String(!page.play));
   });
   showHeadline(state.headline, state);
-  $("opponent").value = state.opponent;
+  if (page.opponentAsked === null) $("opponent").value = state.opponent;
   drawScores(state);
   if (previous) {
     // A new game's log starts afresh: the last game's moves do not stay over an empty board.
     if (startsNewGame(state, previous)) $("said").replaceChildren();
     say(...happenings(state, previous));
+    // A question about the game in progress is moot once that game is over or another began
+    // (from another page, say): its yes would give up a game it never asked about.
+    if (startsNewGame(state, previous) || state.outcome !== "playing") {
+      for (const id of ["abandon", "change-opponent"]) {
+        if ($(id).open) {
+          $(id).close();
+          say("The game changed meanwhile, so nothing was given up.");
+        }
+      }
+    }
   }
   if (state.outcome !== "playing" && (!previous || previous.outcome === "playing")) send({ command: "history" });
 }
@@ -431,7 +441,7 @@ $("new-game").addEventListener("click", newGame);
 $("opponent").addEventListener("change", chooseOpponent);
 $("abandon-yes").addEventListener("click", () => {
   $("abandon").close();
-  send({ command: "abandon" });
+  sendChange({ command: "abandon" });
 });
 $("abandon-no").addEventListener("click", () => $("abandon").close());
 $("change-yes").addEventListener("click", () => {
