@@ -186,7 +186,11 @@ def main():
                     index = KEYPAD_ORDER.index(cell)
                     clicked = time.monotonic() * 1000
                     page.click(f'.cell[data-cell="{cell}"]')
-                    page.wait_for(f"window.shown.length === {len(on_page) + 1}")
+                    try:
+                        page.wait_for(f"window.shown.length === {len(on_page) + 1}")
+                    except Exception:
+                        print("the page said:", page.evaluate("[...document.querySelectorAll('#said p')].map((p) => p.textContent)"), file=sys.stderr)
+                        raise
                     on_page.append(page.evaluate(f"window.shown[{len(on_page)}]"))
                     # Who moved: the starter alternates from game to game.
                     is_x = page.evaluate(f"document.querySelector('.cell[data-cell=\"{cell}\"]').dataset.look.startsWith('x')")
@@ -203,6 +207,9 @@ def main():
                 time.sleep(1.2)
                 page.click("#new-game")
                 page.wait_for("[...document.querySelectorAll('.cell')].every((c) => c.dataset.look === 'empty')")
+                # And the new game's command out of the window too: the page also sends commands of
+                # its own (the history, asked again when the board refuses it as too many).
+                time.sleep(1.1)
             rss_after = rss_mb(web.process.pid)
 
             client = BoardClient(board.socket)
