@@ -32,3 +32,18 @@ struct LearnerRecordTests {
         #expect(LearnerRecord(tens: Array(repeating: ten, count: LearnerRecord.keptTens + 1), games: 20_000) == nil)
     }
 }
+
+extension LearnerRecordTests {
+    @Test("the kept total is the tens' sum, as results come, as tens are dropped and as a record is read back")
+    func totalKept() throws {
+        var record = LearnerRecord()
+        var random = SeededRandom(seed: 41)
+        for _ in 0..<(LearnerRecord.keptTens * 10 + 37) {
+            record.add(LearnerResult.allCases[Int.random(in: 0..<3, using: &random)])
+        }
+        let summed = record.tens.reduce(into: LearnerRecord.Tally()) { $0.won += $1.won; $0.drew += $1.drew; $0.lost += $1.lost }
+        #expect(record.total == summed && summed.games == LearnerRecord.keptTens * 10 - 3)
+        let read = try #require(LearnerRecord(tens: record.tens, games: record.games))
+        #expect(read == record)
+    }
+}
