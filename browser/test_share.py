@@ -41,11 +41,18 @@ def page_code(page):
     """A screenshot of the page's QR code as it is drawn (with a margin of the page around it),
     read by the decoder; and the address the page says as text."""
     page.wait_for("(() => { const i = document.getElementById('share-code'); return i.complete && i.naturalWidth > 0; })()")
-    x, y, width, height = page.evaluate(
-        "(() => { const i = document.getElementById('share-code'); const r = i.getBoundingClientRect();"
-        " return [r.x + scrollX, r.y + scrollY, r.width, r.height]; })()")  # the clip is in the document's coordinates
-    clip = {"x": max(0, x - 16), "y": max(0, y - 16), "width": width + 32, "height": height + 32, "scale": 1}
-    data = page.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})["data"]
+    where = ("(() => { const i = document.getElementById('share-code'); const r = i.getBoundingClientRect();"
+             " return [r.x + scrollX, r.y + scrollY, r.width, r.height]; })()")  # the clip is in the document's coordinates
+    # What arrives after the page opens (the history, drawn above the code) moves the code down:
+    # the picture counts only if the code stood in the same place before and after it was taken.
+    for _ in range(20):
+        x, y, width, height = page.evaluate(where)
+        clip = {"x": max(0, x - 16), "y": max(0, y - 16), "width": width + 32, "height": height + 32, "scale": 1}
+        data = page.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})["data"]
+        if page.evaluate(where) == [x, y, width, height]:
+            break
+    else:
+        raise AssertionError("the page's code kept moving")
     image = png.read(base64.b64decode(data))
     return decoded(image.grey_rows(), image.width, image.height), page.evaluate("document.getElementById('share-address').textContent")
 
