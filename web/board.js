@@ -46,6 +46,9 @@ const lookWords = {
   "refused-o": "a refused press on O",
   "x-offered": "X, in the choice of opponent",
   "o-offered": "O, in the choice of opponent",
+  "beads-few": "empty, few of the learner's beads",
+  "beads-some": "empty, some of the learner's beads",
+  "beads-most": "empty, the most of the learner's beads",
 };
 // What the page says when the board or the web view refuses a command, by the error's `reason`
 // (docs/API.md, "Reasons"): in a person's words, with what to do. The `text` beside it is for

@@ -9,9 +9,9 @@ import SimulatedGPIO
 /// The matrix is never fully lit at any instant — one row at a time — so a single sample of the
 /// lines says little. Like the eye, this integrates over a window. A cell lit at full brightness
 /// has its row and column on for about a third of the window, a dim one for a third of one
-/// frame in ``dimFrames``; each judgement is drawn halfway to what it tells apart: a die counts
-/// as lit when on for at least half the dim share, and a lit cell as full when on for more than
-/// halfway from the dim share to the full one (a cycle of two frames puts dim at half of full).
+/// frame in ``dimFrames``, a half one for a third of half of them; each judgement is drawn
+/// halfway to what it tells apart: a die counts as lit when on for at least half the dim share,
+/// and a lit cell takes the brightness whose share is nearest.
 /// A status LED alike, against the whole window.
 public struct FramePerception: Sendable {
     public let pins: PinMap
@@ -65,13 +65,19 @@ public struct FramePerception: Sendable {
     }
 
     /// Whether `time` of the window is enough to count a die as lit (half a dim share), and
-    /// enough to count it as full (halfway from a dim share to a full one: (1 + 1/N) / 2 of
-    /// it); `share` is the most the LED can get: a third of the window for a cell, all of it for
-    /// a status LED.
+    /// which brightness its share is nearest: dim, half or full, the judgement drawn halfway
+    /// between each two (a cycle of two frames puts dim at half of full, and half on dim);
+    /// `share` is the most the LED can get: a third of the window for a cell, all of it for a
+    /// status LED.
     private func judge(_ time: Int64, share: Int64) -> (lit: Bool, brightness: Brightness) {
-        let total = max(window.nanoseconds, 1), dimFrames = Int64(dimFrames)
-        let lit = time * 2 * share * dimFrames >= total
-        return (lit, time * 2 * share * dimFrames >= total * (dimFrames + 1) ? .full : .dim)
+        let total = max(window.nanoseconds, 1), cycle = DimCycle(frames: dimFrames), frames = Int64(dimFrames)
+        let lit = time * 2 * share * frames >= total
+        // The lit frames a cycle would give this time: time / total × frames, scaled by `share`.
+        let seen = Double(time * share * frames) / Double(total)
+        let nearest = [Brightness.dim, .half, .full].min { a, b in
+            abs(seen - Double(cycle.litFrames(of: a))) < abs(seen - Double(cycle.litFrames(of: b)))
+        } ?? .full
+        return (lit, nearest)
     }
 
     /// The frame seen over the window ending at `end`, from the levels at the window's start

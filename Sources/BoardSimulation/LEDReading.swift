@@ -24,16 +24,20 @@ public struct LEDReading: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MonochromeEye {
-    /// The cells under `headline`, from the table's light nearest to each cell's (`nil`: a
-    /// pattern the table has not for a cell): each the one appearance that lights that way and
-    /// can be seen under that headline; a refused press's by the mark remembered under it.
-    func cells(keys: [Expected?], under headline: Headline, memory: Memory) -> Result<[CellAppearance], Misreading> {
+    /// The cells under `headline`, each from the table's light nearest to the cell's light among
+    /// those a cell can show under that headline (as a person who knows the game is over does
+    /// not take a blinking cell for the learner's beads): the one appearance that lights that
+    /// way; a refused press's by the mark remembered under it.
+    func cells(seen: [SeenLight], under headline: Headline, memory: Memory) -> Result<[CellAppearance], Misreading> {
         if FrameRenderer.isDark(headline) {
-            return keys.allSatisfy({ $0?.pattern == nil }) ? .success(memory.cells) : .failure(Misreading("a cell is lit"))
+            return seen.allSatisfy({ $0.pattern == nil }) ? .success(memory.cells) : .failure(Misreading("a cell is lit"))
         }
+        let possible = cellLights.filter { Self.canShow($0.cell, under: headline) }
+        let lights = Set(possible.map(\.light))
         var cells: [CellAppearance] = []
-        for (index, key) in keys.enumerated() {
-            let fits = cellLights.filter { $0.light == key && Self.canShow($0.cell, under: headline) }.map(\.cell)
+        for (index, light) in seen.enumerated() {
+            let key = nearest(light, led: index, among: lights)
+            let fits = possible.filter { $0.light == key }.map(\.cell)
             let remembered = memory.cells[index].mark
             let chosen = fits.count > 1 ? fits.filter { $0.mark == remembered } : fits
             guard chosen.count == 1, let cell = chosen.first else {
@@ -49,7 +53,7 @@ extension MonochromeEye {
 
     /// Whether a cell can show `cell` under `headline`, as a person knows the game: the choice of
     /// opponent offers players; a win shows winning marks and others; a draw, drawn ones; a game
-    /// in play, marks and refused presses.
+    /// in play, marks and refused presses, and the learner's beads while it thinks.
     static func canShow(_ cell: CellAppearance, under headline: Headline) -> Bool {
         switch (cell, headline) {
         case (.empty, _): true
@@ -57,6 +61,7 @@ extension MonochromeEye {
         case (.mark, .won), (.winning, .won): true
         case (.drawn, .draw): true
         case (.mark, .toMove), (.mark, .thinking), (.refused, .toMove), (.refused, .thinking): true
+        case (.beads, .thinking): true
         default: false
         }
     }

@@ -156,7 +156,7 @@ public struct MonochromeEye: Sendable {
         var found: [(Headline, [CellAppearance])] = []
         var problems: [String] = []
         for status in statusLights where keys[9] == status.x && keys[10] == status.o {
-            switch cells(keys: Array(keys[0..<9]), under: status.headline, memory: memory) {
+            switch cells(seen: Array(seen[0..<9]), under: status.headline, memory: memory) {
             case .success(let cells): found.append((status.headline, cells))
             case .failure(let problem): problems.append("not \(status.headline.name): \(problem)")
             }
@@ -193,13 +193,18 @@ public struct MonochromeEye: Sendable {
     /// lit and between nearest by ratio (a dark between counted as half the dimmest light);
     /// `nil` when the table has no light of that pattern for this LED.
     func nearest(_ light: SeenLight, led: Int) -> Expected? {
+        nearest(light, led: led, among: ledLights[led])
+    }
+
+    /// The same among `lights` only (those a cell can show under one headline).
+    func nearest(_ light: SeenLight, led: Int, among lights: Set<Expected>) -> Expected? {
         guard let pattern = light.pattern else { return .dark }
         let floor = darkBelow[led]
         func ratio(_ a: Double, _ b: Double) -> Double { max(a, b, floor) / max(min(a, b), floor) }
         func distance(_ expected: Expected) -> Double {
             ratio(light.level, expected.level) * ratio(light.between, expected.between)
         }
-        return ledLights[led].filter { $0.pattern == pattern }.min { distance($0) < distance($1) }
+        return lights.filter { $0.pattern == pattern }.min { distance($0) < distance($1) }
     }
 
     static func ledName(_ index: Int) -> String {

@@ -75,10 +75,10 @@ public enum BoardRenderer {
         return lines
     }
 
-    /// Row `row`'s part of the legend: what the signs around a mark mean, the last row taking
-    /// what is left, so that the screen fits 80 columns.
+    /// Row `row`'s part of the legend: what the signs around a mark mean, one entry beside the
+    /// top row and two beside each other, so that the screen fits 80 columns.
     private static func legendLine(_ row: Int) -> String {
-        let entries = row < 2 ? TerminalLook.legend.dropFirst(row).prefix(1) : TerminalLook.legend.dropFirst(2)
+        let entries = TerminalLook.legend.dropFirst(row == 0 ? 0 : 2 * row - 1).prefix(row == 0 ? 1 : 2)
         return entries.map { "    \(TerminalLook.text(of: $0.example)) \($0.meaning)" }.joined()
     }
 

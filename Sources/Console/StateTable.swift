@@ -75,7 +75,7 @@ public enum StateTable {
 
     /// The SGR attributes of `styled` text in words: "bold red", "faint green", "faint".
     static func colourWords(_ styled: String) -> String {
-        let names = ["1": "bold", "2": "faint", "31": "red", "32": "green", "33": "amber (yellow)"]
+        let names = ["1": "bold", "2": "faint", "22": "normal weight", "31": "red", "32": "green", "33": "amber (yellow)"]
         var words: [String] = []
         for sequence in styled.split(separator: "\u{1B}") where sequence.hasPrefix("[") {
             guard let end = sequence.firstIndex(where: \.isLetter), sequence[end] == "m" else { continue }

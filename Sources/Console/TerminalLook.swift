@@ -11,7 +11,8 @@ import TicTacToe
 /// - **Readable without colour.** Every appearance has its own text, and that text carries the
 ///   whole truth: the mark as its letter (`X`, `O`; `·` for none) between two signs saying
 ///   what else holds (`[X]` on a winning line, `=X=` in a drawn game, `!X!` a refused press,
-///   `<O>` a cell of the choice of opponent). Colour is only an addition, in escapes around
+///   `<O>` a cell of the choice of opponent); a free cell in the learner's box shows its beads
+///   as a bar, taller with more (`(▁)`, `(▄)`, `(█)`). Colour is only an addition, in escapes around
 ///   the same text (``styled(_:marks:phase:lightsOut:)``): taking every escape out leaves
 ///   exactly ``text(of:)``.
 /// - **The colour is the LEDs'.** A styled cell or status LED takes its colour, brightness and
@@ -28,9 +29,20 @@ public enum TerminalLook {
         return "\(signs.open)\(mark(of: appearance))\(signs.close)"
     }
 
-    /// The letter of the cell's mark, or the dot of a cell without one.
+    /// The letter of the cell's mark, the bar of the learner's beads, or the dot of a cell
+    /// without either.
     public static func mark(of appearance: CellAppearance) -> String {
-        appearance.mark?.rawValue ?? "·"
+        if case .beads(let level) = appearance { return bar(level) }
+        return appearance.mark?.rawValue ?? "·"
+    }
+
+    /// A bar as tall as the beads' level.
+    static func bar(_ level: BeadLevel) -> String {
+        switch level {
+        case .few: "▁"
+        case .some: "▄"
+        case .most: "█"
+        }
     }
 
     /// What a cell shows beside its mark: nothing for a plain mark or an empty cell, else a sign
@@ -42,12 +54,14 @@ public enum TerminalLook {
         case .drawn: ("=", "=")
         case .refused: ("!", "!")
         case .offered: ("<", ">")
+        case .beads: ("(", ")")
         }
     }
 
     /// The signs explained, one example each, for the simulator's legend.
     public static let legend: [(example: CellAppearance, meaning: String)] = [
         (.winning(.x), "winning line"), (.drawn(.o), "drawn game"), (.refused(.x), "refused press"), (.offered(.o), "opponent chosen"),
+        (.beads(.most), "learner's beads"),
     ]
 
     /// A cell's text with colour added: its LED's colour and brightness as the LED shows in
@@ -122,7 +136,11 @@ public enum TerminalLook {
         guard let shown = light?.shown(in: phase), !lightsOut, let colour = sgrColour(shown.color) else {
             return "\(escape)2m\(text)\(escape)0m"
         }
-        let weight = shown.brightness == .dim ? 2 : 1
+        let weight = switch shown.brightness {
+        case .full: 1
+        case .half: 22
+        case .dim: 2
+        }
         return "\(escape)\(weight);\(colour)m\(text)\(escape)0m"
     }
 

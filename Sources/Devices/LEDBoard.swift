@@ -14,8 +14,8 @@ import Reactive
 ///   on and sets the status LEDs. Every level inside the second write is a subset of the target,
 ///   so no LED of another row can flash (ghosting), whatever order the chip applies the lines in.
 /// - A dim LED is lit in one frame (three row steps) of every `dimCycle.frames` (the
-///   ``DimCycle`` chosen from the LED part) and dark in the others, within the same writes:
-///   brightness adds no write and no wake-up.
+///   ``DimCycle`` chosen from the LED part) and dark in the others, a half one in the first
+///   half of them, within the same writes: brightness adds no write and no wake-up.
 /// - The row scan runs only while a cell is lit. A frame with no cell lit and no status LED dim
 ///   is written once (the matrix blank, the status LEDs set) and nothing is then scheduled at
 ///   all; the next frame that needs more starts it again. A dark board costs no wake-ups.
@@ -55,7 +55,7 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
     ) {
         let failures = Signal<LEDFailure>.pipe(confinedTo: scheduler), framesWritten = Signal<Void>.pipe(confinedTo: scheduler)
         scan = LightScan(
-            lines: lines, pins: pins, rowPeriod: rowPeriod, dimFrames: dimCycle.frames, scheduler: scheduler,
+            lines: lines, pins: pins, rowPeriod: rowPeriod, dimCycle: dimCycle, scheduler: scheduler,
             persistentFailure: persistentFailure,
             failures: failures.input, framesWritten: framesWritten.input)
         self.failures = failures.output
@@ -118,15 +118,15 @@ private final class LightScan: @unchecked Sendable {
     private let failureInput: Signal<LEDFailure>.Input
     private let framesWrittenInput: Signal<Void>.Input
 
-    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, dimFrames: Int, scheduler: any Scheduler,
+    init(lines: any OutputLines, pins: PinMap, rowPeriod: Duration, dimCycle: DimCycle, scheduler: any Scheduler,
          persistentFailure: PersistentWriteFailure, failures: Signal<LEDFailure>.Input, framesWritten: Signal<Void>.Input) {
         self.lines = lines
         self.rowPeriod = rowPeriod
-        self.dimFrames = dimFrames
+        dimFrames = dimCycle.frames
         self.scheduler = scheduler
         self.persistentFailure = persistentFailure
         allOff = pins.allLEDsOff
-        writes = RowScan(pins: pins)
+        writes = RowScan(pins: pins, dimCycle: dimCycle)
         blank = writes.blank
         failureInput = failures
         framesWrittenInput = framesWritten

@@ -54,9 +54,19 @@ public struct DimCycle: Sendable, Hashable, CustomStringConvertible {
     /// The cycle of ``LEDPart/standard``.
     public static let standard = DimCycle(for: .standard)
 
+    /// The frames of each cycle in which an LED of `brightness` is lit, from the cycle's first:
+    /// all, half of them rounded up (so with a two-frame cycle, half is dim), or one.
+    public func litFrames(of brightness: Brightness) -> Int {
+        switch brightness {
+        case .full: frames
+        case .half: (frames + 1) / 2
+        case .dim: 1
+        }
+    }
+
     /// The share of frames in which an LED of `brightness` is lit.
     public func duty(of brightness: Brightness) -> Double {
-        brightness == .full ? 1 : 1 / Double(frames)
+        Double(litFrames(of: brightness)) / Double(frames)
     }
 
     /// X's light over O's as `eye` takes them in from `part`: the red die lit steadily, the

@@ -76,14 +76,19 @@ public struct Frame: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     public var isDark: Bool { !cells.isLit && !xStatus && !oStatus }
 
-    /// Three lines of `.` (off), `R`, `G`, `A` (lower case when dim), then the status LEDs
+    /// Three lines of `.` (off), `R`, `G`, `A` (lower case when dim, small capitals `ʀ`, `ɢ`, `ᴀ`
+    /// when half), then the status LEDs
     /// (`on`, `dim` or `off`): compact and diffable.
     public var description: String {
         let rows = (0..<3).map { row in
             (0..<3).map { column in
                 let index = row * 3 + column
                 let symbol = cells[index].symbol
-                return cells.brightness(at: index) == .dim ? symbol.lowercased() : symbol
+                switch cells.brightness(at: index) {
+                case .full: return symbol
+                case .half: return cells[index].halfSymbol
+                case .dim: return symbol.lowercased()
+                }
             }.joined(separator: " ")
         }
         func status(_ on: Bool, _ brightness: Brightness) -> String { on ? (brightness == .dim ? "dim" : "on") : "off" }
@@ -99,6 +104,16 @@ extension LEDColor {
         case .red: "R"
         case .green: "G"
         case .amber: "A"
+        }
+    }
+
+    /// One character at half brightness: the small capital of ``symbol``.
+    public var halfSymbol: String {
+        switch self {
+        case .off: "."
+        case .red: "ʀ"
+        case .green: "ɢ"
+        case .amber: "ᴀ"
         }
     }
 }

@@ -1,12 +1,12 @@
 /// The nine cell colours of a ``Frame``, in reading order, and the brightness of each, packed
-/// into one word (two bits of colour a cell, then a dim bit a cell): a frame is copied, compared
-/// and stored without allocating, on the game loop's hot path.
+/// into one word (two bits of colour a cell, then a dim bit a cell, then a half bit a cell): a
+/// frame is copied, compared and stored without allocating, on the game loop's hot path.
 ///
 /// A fixed-size collection of colours: indices `0..<9`, and a colour can be replaced but none
 /// added. Writing a colour shows it at full brightness; ``set(_:_:at:)`` chooses. A dark cell
 /// is never dim, so equal-looking cells compare equal.
 public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
-    @usableFromInline var packed: UInt32 = 0
+    @usableFromInline var packed: UInt64 = 0
 
     public let startIndex = 0
     public let endIndex = 9
@@ -40,20 +40,21 @@ public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, H
     /// Shows `color` at `brightness` in cell `index`.
     @inlinable
     public mutating func set(_ color: LEDColor, _ brightness: Brightness, at index: Int) {
-        let cell = Self.cell(index), shift = Self.colorShift(cell), dimBit = Self.dimBit(cell)
-        let dim: UInt32 = brightness == .dim && color.isLit ? dimBit : 0
-        packed = packed & ~(0b11 << shift) & ~dimBit | color.bits << shift | dim
+        let cell = Self.cell(index), shift = Self.colorShift(cell), dimBit = Self.dimBit(cell), halfBit = Self.halfBit(cell)
+        let lowered: UInt64 = !color.isLit ? 0 : brightness == .dim ? dimBit : brightness == .half ? halfBit : 0
+        packed = packed & ~(0b11 << shift) & ~dimBit & ~halfBit | color.bits << shift | lowered
     }
 
     /// How bright cell `index` shows (a dark cell reads as full).
     @inlinable
     public func brightness(at index: Int) -> Brightness {
-        packed & Self.dimBit(Self.cell(index)) != 0 ? .dim : .full
+        let cell = Self.cell(index)
+        return packed & Self.dimBit(cell) != 0 ? .dim : packed & Self.halfBit(cell) != 0 ? .half : .full
     }
 
-    /// Whether any cell is dim.
+    /// Whether any cell is lit below full (dim or half): the scan's frames then differ.
     @inlinable
-    public var hasDim: Bool { packed & Self.dimBits != 0 }
+    public var hasDim: Bool { packed & Self.loweredBits != 0 }
 
     /// Whether any cell is lit.
     @inlinable
@@ -63,20 +64,25 @@ public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, H
     @inlinable
     public var allFull: FrameCells {
         var cells = self
-        cells.packed &= ~Self.dimBits
+        cells.packed &= ~Self.loweredBits
         return cells
     }
 
     /// The layout of `packed`: cell `i`'s colour in bits `2i` and `2i + 1`, its dim flag in bit
-    /// `18 + i`. Each takes a cell already checked by `cell(_:)`, so its arithmetic cannot trap.
+    /// `18 + i`, its half flag in bit `27 + i` (at most one of the two). Each takes a cell
+    /// already checked by `cell(_:)`, so its arithmetic cannot trap.
     @inlinable
-    static func colorShift(_ cell: UInt32) -> UInt32 { 2 &* cell }
+    static func colorShift(_ cell: UInt32) -> UInt64 { UInt64(2 &* cell) }
 
     @inlinable
-    static func dimBit(_ cell: UInt32) -> UInt32 { 1 &<< (18 &+ cell) }
+    static func dimBit(_ cell: UInt32) -> UInt64 { 1 &<< UInt64(18 &+ cell) }
 
     @inlinable
-    static var dimBits: UInt32 { 0x1FF << 18 }
+    static func halfBit(_ cell: UInt32) -> UInt64 { 1 &<< UInt64(27 &+ cell) }
+
+    /// Every cell's dim and half flags.
+    @inlinable
+    static var loweredBits: UInt64 { 0x3FFFF << 18 }
 
     /// `index` as a cell number once it is one of `0...8`; stops the program otherwise.
     @inlinable
@@ -95,7 +101,7 @@ public struct FrameCells: RandomAccessCollection, MutableCollection, Sendable, H
 extension LEDColor {
     /// Bit 0 the red die, bit 1 the green one.
     @inlinable
-    var bits: UInt32 {
+    var bits: UInt64 {
         switch self {
         case .off: 0
         case .red: 1
@@ -106,7 +112,7 @@ extension LEDColor {
 
     /// The colour of the low two bits of `bits`.
     @inlinable
-    init(bits: UInt32) {
+    init(bits: UInt64) {
         switch bits & 0b11 {
         case 1: self = .red
         case 2: self = .green

@@ -1,3 +1,4 @@
+import Matchboxes
 import TicTacToe
 
 /// What a session state shows, in the words every view draws from: the LEDs
@@ -32,6 +33,11 @@ public struct Appearance: Sendable, Hashable {
             case .inProgress: return .mark(owner)
             case .won(_, let lines): return lines.contains(position) ? .winning(owner) : .mark(owner)
             case .draw: return .drawn(owner)
+            }
+        }
+        if state.showsLearnersBox {
+            for (index, level) in BeadLevel.levels(of: state.learner.beads(on: board)).enumerated() {
+                if let level { cells[index] = .beads(level) }
             }
         }
         if let flashing = state.flashing { cells[flashing.index] = .refused(board[flashing]) }
@@ -70,13 +76,16 @@ public enum CellAppearance: Sendable, Hashable, CaseIterable {
     case refused(Player?)
     /// A cell standing for a player in the choice of opponent.
     case offered(Player)
+    /// A free cell while the learner thinks: how many of the beads in its box stand for a move
+    /// there, next to the most any move has.
+    case beads(BeadLevel)
 
     public static let allCases: [CellAppearance] =
         [.empty] + Player.allCases.map(Self.mark) + Player.allCases.map(Self.winning) + Player.allCases.map(Self.drawn)
-        + [.refused(nil)] + Player.allCases.map(Self.refused) + Player.allCases.map(Self.offered)
+        + [.refused(nil)] + Player.allCases.map(Self.refused) + Player.allCases.map(Self.offered) + BeadLevel.allCases.map(Self.beads)
 
     /// The appearance's name in the board's API and the page's class: "empty", "x", "o-winning",
-    /// "refused-empty", "refused-x", "x-offered", …
+    /// "refused-empty", "refused-x", "x-offered", "beads-few", …
     public var name: String {
         switch self {
         case .empty: "empty"
@@ -86,13 +95,14 @@ public enum CellAppearance: Sendable, Hashable, CaseIterable {
         case .refused(nil): "refused-empty"
         case .refused(let player?): "refused-\(player.rawValue.lowercased())"
         case .offered(let player): "\(player.rawValue.lowercased())-offered"
+        case .beads(let level): "beads-\(level.rawValue)"
         }
     }
 
     /// The mark in the cell, if any (a refused press on a mark keeps it).
     public var mark: Player? {
         switch self {
-        case .empty, .refused(nil): nil
+        case .empty, .refused(nil), .beads: nil
         case .mark(let player), .winning(let player), .drawn(let player), .refused(let player?), .offered(let player): player
         }
     }
@@ -107,8 +117,37 @@ public enum CellAppearance: Sendable, Hashable, CaseIterable {
         case .refused(nil): "a refused press on an empty cell"
         case .refused(let player?): "a refused press on \(player.rawValue)"
         case .offered(let player): "\(player.rawValue), in the choice of opponent"
+        case .beads(let level): "empty, \(level.words) of the learner's beads"
         }
     }
+}
+
+/// How many beads the learner's box holds for one move, next to the move with the most: the
+/// three steps its box is shown in (the LEDs have three brightnesses; a person tells about as
+/// many apart at a glance). A move with no bead left is not a level: its cell stays empty.
+public enum BeadLevel: String, Sendable, Hashable, CaseIterable {
+    /// More than none, up to a third of the most.
+    case few
+    /// More than a third of the most, up to two thirds.
+    case some
+    /// More than two thirds of the most: the moves it likes best.
+    case most
+
+    /// The level of `beads` in a box whose best move has `most`; `nil` for none.
+    public init?(_ beads: Int, of most: Int) {
+        guard beads > 0, most > 0 else { return nil }
+        // Thirds compared in whole numbers: 3 × beads against most and 2 × most.
+        self = beads * 3 > most * 2 ? .most : beads * 3 > most ? .some : .few
+    }
+
+    /// Each cell's level for a box's beads in reading order (``MatchboxLearner/beads(on:)``).
+    public static func levels(of beads: [Int]) -> [BeadLevel?] {
+        let most = beads.max() ?? 0
+        return beads.map { BeadLevel($0, of: most) }
+    }
+
+    /// "few", "some", "the most".
+    public var words: String { self == .most ? "the most" : rawValue }
 }
 
 /// What the board says as a whole.

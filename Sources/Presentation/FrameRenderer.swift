@@ -6,8 +6,9 @@ import TicTacToe
 ///
 /// Every state differs from every other in brightness or in time, not only in colour: X's marks
 /// full and steady, O's dim (with ``MarkStyle/colourAndBrightness``), a refused press a fast
-/// flicker, a win or a draw the slow blink, the status LEDs on the side of the player they
-/// stand for.
+/// flicker, a win or a draw the slow blink, the learner's box the slow blink on free cells in
+/// three brightnesses while O's status LED stays steady, the status LEDs on the side of the
+/// player they stand for.
 public enum FrameRenderer {
     /// The colour of a player's marks and status LED.
     public static func color(of player: Player) -> LEDColor { player == .x ? .red : .green }
@@ -22,6 +23,18 @@ public enum FrameRenderer {
             Light(color: color(of: player), brightness: marks.brightness(of: player), pattern: .blink)
         case .refused(let mark):
             Light(color: .amber, brightness: .full, pattern: .flicker, between: mark.flatMap { light(of: .mark($0), marks: marks) })
+        case .beads(let level):
+            Light(color: color(of: .o), brightness: brightness(of: level), pattern: .blink)
+        }
+    }
+
+    /// How bright a cell shows `level` of the learner's beads: its three steps are the LEDs'
+    /// three brightnesses, whatever the marks' style (the brightness is what it shows).
+    public static func brightness(of level: BeadLevel) -> Brightness {
+        switch level {
+        case .few: .dim
+        case .some: .half
+        case .most: .full
         }
     }
 

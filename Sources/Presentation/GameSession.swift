@@ -19,6 +19,8 @@ final class GameSession: @unchecked Sendable {
     private var flashTimer: (any Disposable)?
     private var flickerTimer: (any Disposable)?
     private var blinkTimer: (any Disposable)?
+    /// The board the blink timer runs for.
+    private var blinkingBoard: Board?
     private var idleTimer: (any Disposable)?
     private var showTimer: (any Disposable)?
     /// The last press of any button. The idle timer is not restarted on every press (that would
@@ -130,7 +132,12 @@ final class GameSession: @unchecked Sendable {
             guard showTimer == nil else { return }
             showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
                 self?.showTimer = nil
-                self?.state.modify { $0.endShowingOpponent() }
+                // The game shows now: against the learner to move, its box (the blink).
+                guard let facts = self?.state.modify({ state in
+                    state.endShowingOpponent()
+                    return TimedFacts(state)
+                }) else { return }
+                self?.followBlink(facts)
             }
         } else {
             showTimer?.dispose()
@@ -138,17 +145,21 @@ final class GameSession: @unchecked Sendable {
         }
     }
 
-    /// Starts or stops the blink timer to match the state: it runs exactly while the game is over
-    /// and the lights are on.
+    /// Starts or stops the blink timer to match the state: it runs exactly while the blink does
+    /// (``SessionState/isBlinking``), from its bright phase for each board it blinks on (the
+    /// learner's box, then the game it ends with its move).
     private func followBlink(_ facts: TimedFacts) {
         if facts.isBlinking {
-            guard blinkTimer == nil else { return }
+            guard blinkTimer == nil || blinkingBoard != facts.board else { return }
+            blinkTimer?.dispose()
+            blinkingBoard = facts.board
             blinkTimer = scheduler.schedule(every: timings.blinkHalfPeriod) { [weak self] in
                 self?.state.modify { $0.toggleBlink() }
             }
         } else {
             blinkTimer?.dispose()
             blinkTimer = nil
+            blinkingBoard = nil
         }
     }
 
@@ -175,12 +186,14 @@ final class GameSession: @unchecked Sendable {
 /// What the session's timers follow in a state: taken inside the change that made it.
 private struct TimedFacts {
     var isBlinking: Bool
+    var board: Board
     var showsOpponent: Bool
     /// How the game ended, once it has.
     var finished: Outcome?
 
     init(_ state: SessionState) {
         isBlinking = state.isBlinking
+        board = state.board
         showsOpponent = state.showsOpponent
         finished = state.board.isOver ? state.board.outcome : nil
     }

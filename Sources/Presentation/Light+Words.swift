@@ -4,7 +4,13 @@ extension Light {
     /// The light in words, colour included: "red, full, steady"; "green, dim (one frame in 6),
     /// steady"; "amber, full, flickers (50 ms on, as long off, for 400 ms), red full between".
     public func words(timings: GameTimings = GameTimings(), dimCycle: DimCycle = .standard) -> String {
-        func level(_ brightness: Brightness) -> String { brightness == .dim ? "dim (\(dimCycle))" : "\(brightness)" }
+        func level(_ brightness: Brightness) -> String {
+            switch brightness {
+            case .full: "full"
+            case .half: "half (\(dimCycle.litFrames(of: .half)) frames in \(dimCycle.frames))"
+            case .dim: "dim (\(dimCycle))"
+            }
+        }
         var text = "\(color), \(level(brightness)), \(patternWords(timings))"
         if betweenColor.isLit { text += ", \(betweenColor) \(level(betweenBrightness)) between" }
         return text
@@ -22,13 +28,17 @@ extension Light {
 
     private static func level(_ color: LEDColor, _ brightness: Brightness) -> String {
         if color == .amber { return "brightest (both dies)" }
-        return brightness == .full ? "bright" : "dim"
+        switch brightness {
+        case .full: return "bright"
+        case .half: return "half bright"
+        case .dim: return "dim"
+        }
     }
 
     private func patternWords(_ timings: GameTimings) -> String {
         switch pattern {
         case .steady: "steady"
-        case .blink: "blinks (\(timings.blinkHalfPeriod.wordsInMilliseconds) on, as long off, until the next game)"
+        case .blink: "blinks (\(timings.blinkHalfPeriod.wordsInMilliseconds) on, as long off)"
         case .flicker:
             "flickers (\(timings.flickerHalfPeriod.wordsInMilliseconds) on, as long off, for \(timings.illegalFlash.wordsInMilliseconds))"
         }

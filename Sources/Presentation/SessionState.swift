@@ -55,8 +55,12 @@ public struct SessionState: Sendable, Hashable {
         GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played, moves: moves, learner: learner)
     }
 
-    /// Whether the end-of-game blink runs: the game is over and the lights are on.
-    public var isBlinking: Bool { board.isOver && !isAsleep }
+    /// Whether the blink runs: the game is over and the lights are on, or the learner thinks
+    /// (its box is shown in the blink's lit phase).
+    public var isBlinking: Bool { (board.isOver || showsLearnersBox) && !isAsleep }
+
+    /// Whether the learner is thinking about its move, its box for the board shown.
+    public var showsLearnersBox: Bool { opponent == .learner && awaitsComputer }
 
     /// Whether a short press of new game starts a new game (a hold always does).
     public var acceptsNewGame: Bool { board.isOver || isAsleep }
@@ -94,10 +98,11 @@ public struct SessionState: Sendable, Hashable {
         }
         flashing = nil
         moves?.append(press.position)
+        // A blink that starts now (the game's end, the learner's box) starts on its bright phase.
+        blinkOn = true
         if board.isOver {
             scores[opponent] = score.recording(board.outcome)
             if opponent == .learner, let moves { learner.learn(from: FinishedGame(starter: board.starter, learner: .o, moves: Array(moves))) }
-            blinkOn = true
         }
         return .moved(mover, press.position)
     }
@@ -125,7 +130,10 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// The choice of opponent has been shown long enough.
-    public mutating func endShowingOpponent() { showsOpponent = false }
+    public mutating func endShowingOpponent() {
+        showsOpponent = false
+        blinkOn = true
+    }
 
     /// The refused press's flicker is over.
     public mutating func endFlash() {

@@ -72,7 +72,7 @@ struct TerminalEyeTests {
                 }
             }
         }
-        #expect(reads == 13 * 12 * 2 * 4, "13 headlines (the unreachable one apart), 12 grids, 2 phases, 4 views")
+        #expect(reads == 13 * 15 * 2 * 4, "13 headlines (the unreachable one apart), 15 grids, 2 phases, 4 views")
     }
 
     @Test("the watch without a board: nine unknown cells under the unreachable headline")

@@ -227,6 +227,36 @@ struct LEDBoardTests {
         #expect(abs(green - status) <= 1)
     }
 
+    /// The learner's box: a cell at each of the three brightnesses.
+    private var graded: Frame {
+        var cells = FrameCells()
+        cells[0] = .green
+        cells.set(.green, .half, at: 4)
+        cells.set(.green, .dim, at: 8)
+        return Frame(cells: cells, xStatus: false, oStatus: true, oStatusBrightness: .dim)
+    }
+
+    @Test("a half LED is lit in half the dim cycle's frames, between dim and full, and an eye reads all three brightnesses back")
+    func halfDuty() {
+        frame.value = graded
+        scheduler.advance(by: .seconds(1))
+        let second = scheduler.now - .seconds(1)
+        // Time lit over the last second, per cell: the row scan lights one row at a time.
+        var lit = [Int64](repeating: 0, count: 9), last = second, levels: LineLevels?
+        for write in chip.outputHistory {
+            if let levels, write.time > second {
+                for (cell, color) in pins.cellColors(at: levels).enumerated() where color == .green { lit[cell] += (write.time - last).nanoseconds }
+            }
+            (levels, last) = (write.levels, max(write.time, second))
+        }
+        let share = [0, 4, 8].map { Double(lit[$0]) / Double(lit[0]) }
+        #expect(abs(share[1] - cycle.duty(of: .half)) < 0.02 && abs(share[2] - cycle.duty(of: .dim)) < 0.02, "\(share) in \(cycle)")
+        #expect(cycle.litFrames(of: .half) == 3 && cycle.frames == 6)
+        let seen = FramePerception(pins: pins).frame(on: chip, endingAt: scheduler.now)
+        #expect(seen == graded, "\(seen)")
+        #expect(seen.description == "G . .\n. ɢ .\n. . g\nX:off O:dim")
+    }
+
     @Test("a frame with dim LEDs counts as written once all three rows have been lit in a frame that lights them")
     func dimFrameWritten() throws {
         let written = Protected(0)

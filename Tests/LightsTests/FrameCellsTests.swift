@@ -77,6 +77,23 @@ struct FrameCellsTests {
         #expect(cells == [.red, .off, .off, .off, .amber, .off, .off, .off, .off])
     }
 
+    @Test("half reads back apart from dim and full; a cell set to half and then dim is dim; none survives a dark cell or allFull")
+    func half() {
+        var cells = FrameCells()
+        cells.set(.green, .half, at: 8)
+        cells.set(.red, .dim, at: 0)
+        #expect(cells.brightness(at: 8) == .half && cells.brightness(at: 0) == .dim && cells.hasDim)
+        cells.set(.green, .dim, at: 8)
+        #expect(cells.brightness(at: 8) == .dim)
+        cells.set(.green, .half, at: 8)
+        #expect(cells.allFull.brightness(at: 8) == .full && cells.allFull[8] == .green && !cells.allFull.hasDim)
+        cells.set(.off, .half, at: 8)
+        cells.set(.off, .half, at: 0)
+        #expect(cells == FrameCells() && !cells.hasDim)
+        #expect(DimCycle(frames: 6).litFrames(of: .half) == 3 && DimCycle(frames: 5).litFrames(of: .half) == 3)
+        #expect(DimCycle(frames: 2).litFrames(of: .half) == DimCycle(frames: 2).litFrames(of: .dim))
+    }
+
     @Test("a frame describes dim cells in lower case and a dim status LED as dim; an unlit LED's brightness does not count")
     func dimDescription() {
         var cells = FrameCells()

@@ -1,4 +1,5 @@
 import Lights
+import Matchboxes
 import TicTacToe
 import Testing
 @testable import Presentation
@@ -95,6 +96,33 @@ struct AppearanceTests {
         #expect(Set(playing.map(seen)).count == playing.count)
         let won: [CellAppearance] = [.empty, .mark(.x), .mark(.o), .winning(.x), .winning(.o)]
         #expect(Set(won.map(seen)).count == won.count)
+        // While the learner thinks: its box's three levels beside the marks and refused presses.
+        let thinking = playing + BeadLevel.allCases.map(CellAppearance.beads)
+        #expect(Set(thinking.map(seen)).count == thinking.count)
+    }
+
+    @Test("the learner's box while it thinks: each free cell's beads as a level next to the most; none for a forced move, another opponent, or asleep")
+    func learnersBox() throws {
+        var learner = MatchboxLearner()
+        // Lost twice after opening on an edge, three times after the centre (X down the left column).
+        for moves in [[4, 0, 8, 6, 1, 3], [4, 0, 8, 6, 1, 3], [4, 0, 8, 6, 1, 3], [1, 0, 4, 3, 2, 6], [1, 0, 4, 3, 2, 6]] {
+            learner.learn(from: FinishedGame(starter: .o, learner: .o, moves: moves.map { Position.all[$0] }))
+        }
+        var state = SessionState(snapshot: GameSnapshot(board: Board(starter: .o), nextStarter: .x, opponent: .learner, scores: [:], learner: learner))
+        #expect(names(Appearance(state)) == "beads-most beads-some beads-most beads-some beads-few beads-some beads-most beads-some beads-most | o-thinking")
+        #expect(state.showsLearnersBox && state.isBlinking)
+        // A cell with no bead left stays dark; taken cells keep their marks.
+        #expect(BeadLevel.levels(of: [0, 3, 0, 0, 2, 1, 0, 0, 0]) == [nil, .most, nil, nil, .some, .few, nil, nil, nil])
+        #expect(BeadLevel(7, of: 9) == .most && BeadLevel(6, of: 9) == .some && BeadLevel(3, of: 9) == .few && BeadLevel(4, of: 9) == .some)
+        // The same board against the computer: no box.
+        state.opponent = .computer(.perfect)
+        #expect(!Appearance(state).cells.contains { if case .beads = $0 { true } else { false } } && !state.isBlinking)
+        // A forced move (one cell free): no box to draw from.
+        let forced = try self.state([0, 1, 2, 4, 3, 5, 7, 6], starter: .o, opponent: .learner)
+        #expect(forced.board.turn == .o && names(Appearance(forced)).hasPrefix("o x o o x x x o empty"))
+        state.opponent = .learner
+        _ = state.fallAsleep()
+        #expect(Appearance(state).headline == .asleep && !state.showsLearnersBox && !state.isBlinking)
     }
 
     @Test("the status LEDs tell every headline of a game apart by place and time")

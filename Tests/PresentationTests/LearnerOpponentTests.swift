@@ -45,6 +45,26 @@ struct LearnerOpponentTests {
         #expect(viewModel.state.value.moves.map(Array.init) == [p(1, 1)] + Position.all.filter { viewModel.board.value[$0] == .o })
     }
 
+    @Test("its box shows while it thinks, in the blink: lit from X's move, dark after the half period, gone with its move; the blink starts lit for each board")
+    func boxInTheBlink() {
+        #expect(!viewModel.state.value.isBlinking)
+        input.send(p(1, 1))
+        #expect(viewModel.state.value.showsLearnersBox && viewModel.state.value.blinkOn)
+        scheduler.advance(by: .milliseconds(399))
+        #expect(viewModel.state.value.blinkOn)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(!viewModel.state.value.blinkOn, "the box goes dark after the blink's half period")
+        scheduler.advance(by: .milliseconds(200))
+        #expect(viewModel.board.value.moveCount == 2 && !viewModel.state.value.isBlinking && viewModel.state.value.blinkOn)
+        // The next think starts lit, its first half period whole.
+        let cell = Position.all.first { viewModel.board.value.canMakeMove(at: $0) } ?? p(0, 0)
+        scheduler.advance(by: .milliseconds(150))
+        input.send(cell)
+        #expect(viewModel.state.value.showsLearnersBox && viewModel.state.value.blinkOn)
+        scheduler.advance(by: .milliseconds(399))
+        #expect(viewModel.state.value.blinkOn, "the blink restarted with the board, not left at its old phase")
+    }
+
     @Test("each finished game teaches it by its result; the snapshot carries what it learnt; a game given up teaches nothing")
     func learns() throws {
         for _ in 0..<6 {

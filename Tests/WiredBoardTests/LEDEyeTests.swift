@@ -1,6 +1,7 @@
 import BoardSimulation
 import Devices
 import Lights
+import Matchboxes
 import Presentation
 import Reactive
 import TestSupport
@@ -95,7 +96,9 @@ struct LEDEyeTests {
 
     @Test("every state of the table, played on the buttons, is read back from the LED lines by a normal, a protan and a deutan eye")
     func everyState() throws {
-        let eyes = try EyesOnTheBoard(settings: Self.settings, eyes: Self.eyes)
+        // A learner with a box of three levels for the empty board, where it starts its game.
+        let snapshot = GameSnapshot(board: Board(), nextStarter: .o, opponent: .person, scores: [:], learner: LearnersBoxEyeTests.taught)
+        let eyes = try EyesOnTheBoard(settings: Self.settings, eyes: Self.eyes, restoring: snapshot)
         Self.playEveryState(on: eyes)
         eyes.finish()
         let tally = eyes.tally
@@ -167,6 +170,62 @@ struct LEDEyeTests {
         #expect(Set(refused.flatMap(\.shown.cells)).isSuperset(of: [.refused(nil), .refused(.x), .refused(.o)]))
         for (eye, shown, read) in refused {
             #expect(read?.shows(shown) == true, "\(eye) read \(read.map(\.description) ?? "nothing") where \(LEDReading(cells: shown.cells, headlines: [shown.headline])) was shown")
+        }
+    }
+}
+
+/// The learner's box on the LEDs, read by the same eyes: its three levels, each where the
+/// learner's beads put it.
+@Suite("The learner's box read without colour")
+struct LearnersBoxEyeTests {
+    /// A learner that lost three games opened in the centre and two opened on an edge: its box
+    /// for the empty board holds 4 beads for a corner, 2 for an edge, 1 for the centre.
+    static var taught: MatchboxLearner {
+        var learner = MatchboxLearner()
+        // O (the learner) starts; X wins down the left column each time.
+        let centre = [4, 0, 8, 6, 1, 3], edge = [1, 0, 4, 3, 2, 6]
+        for moves in [centre, centre, centre, edge, edge] {
+            learner.learn(from: FinishedGame(starter: .o, learner: .o, moves: moves.map { Position.all[$0] }))
+        }
+        return learner
+    }
+
+    @Test("while the learner thinks on the empty board, every eye reads its box from the LED lines: the most on the corners, some on the edges, few in the centre, as its beads say")
+    func threeLevels() throws {
+        let learner = Self.taught
+        let beads = learner.beads(on: Board(starter: .o))
+        #expect(beads == [4, 2, 4, 2, 1, 2, 4, 2, 4], "\(beads)")
+        let expected = BeadLevel.levels(of: beads).map { $0.map(CellAppearance.beads) ?? .empty }
+        #expect(Set(expected) == [.beads(.most), .beads(.some), .beads(.few)])
+        let snapshot = GameSnapshot(board: Board(starter: .o), nextStarter: .x, opponent: .learner, scores: [:], learner: learner)
+        let eyes = try EyesOnTheBoard(settings: LEDEyeTests.settings, eyes: LEDEyeTests.eyes, restoring: snapshot)
+        eyes.keepsReadings = true
+        #expect(eyes.shown.cells == expected && eyes.shown.headline == .thinking, "\(eyes.shown)")
+        eyes.scheduler.advance(by: LEDEyeTests.settings.game.computerThinking + .milliseconds(300))
+        eyes.finish()
+        let box = eyes.readings.filter { $0.shown.cells == expected }
+        #expect(box.count == LEDEyeTests.eyes.count, "\(eyes.tally.glimpses)")
+        for reading in box {
+            #expect((try? reading.read.get())?.cells == expected, "\(reading.eye): \(reading.read)")
+        }
+        #expect(eyes.tally.misread.allSatisfy { $0 == 0 }, "\(eyes.tally.firstMisreadings)")
+    }
+
+    @Test("with the box shown steady instead of blinking, the eyes take the learner's beads for marks: the blink is what they read")
+    func withoutTheBlink() throws {
+        let snapshot = GameSnapshot(board: Board(starter: .o), nextStarter: .x, opponent: .learner, scores: [:], learner: Self.taught)
+        var settings = LEDEyeTests.settings
+        // A blink slower than the thought: the box stays lit until the learner moves.
+        settings.game.blinkHalfPeriod = settings.game.computerThinking * 2
+        let eyes = try EyesOnTheBoard(settings: settings, eyes: LEDEyeTests.eyes, expecting: LEDEyeTests.settings.game, restoring: snapshot)
+        eyes.keepsReadings = true
+        eyes.scheduler.advance(by: settings.game.computerThinking + .milliseconds(300))
+        eyes.finish()
+        let box = eyes.readings.filter { $0.shown.cells.contains(.beads(.most)) }
+        #expect(box.count == LEDEyeTests.eyes.count)
+        for reading in box {
+            let cells = (try? reading.read.get())?.cells
+            #expect(cells?.contains(.beads(.most)) != true, "\(reading.eye) read the box without its blink: \(reading.read)")
         }
     }
 }
