@@ -14,6 +14,7 @@ const page = {
   pongDue: null,
   historyAsked: false, // since this connection, or the board's return
   opponentAsked: null, // the opponent chosen while the page asks whether to give the game up
+  resetAsked: null, // the learner's count of games when its reset was asked for, while the page asks
 };
 
 const $ = (id) => document.getElementById(id);
@@ -73,6 +74,8 @@ const reasonWords = {
   "unknown-command": notUnderstood,
   "bad-argument": notUnderstood,
   "unknown-opponent": "The board does not know that player. Reload the page and choose again.",
+  "learner-playing": "The learner is in the middle of a game: finish it, or give it up with New game, then reset the learner.",
+  "learner-changed": "The learner played or was reset meanwhile, so nothing was reset. Ask again if you still want to.",
 };
 // A reason of a later board, or none.
 const otherRefusal = "The board could not do that. Try again, or reload the page.";
@@ -207,6 +210,7 @@ function drawState(state, previous) {
   showHeadline(state.headline, state);
   if (page.opponentAsked === null) $("opponent").value = state.opponent;
   drawScores(state);
+  drawLearner(state);
   if (previous) {
     // A new game's log starts afresh: the last game's moves do not stay over an empty board.
     if (startsNewGame(state, previous)) $("said").replaceChildren();
@@ -220,6 +224,12 @@ function drawState(state, previous) {
           say("The game changed meanwhile, so nothing was given up.");
         }
       }
+    }
+    // A question about the learner is moot once it changed: its yes would reset another learner.
+    if (page.resetAsked !== null && (!state.learner || state.learner.games !== page.resetAsked)) {
+      page.resetAsked = null;
+      for (const id of ["reset-first", "reset-second"]) if ($(id).open) $(id).close();
+      say(reasonWords["learner-changed"]);
     }
   }
   if (state.outcome !== "playing" && (!previous || previous.outcome === "playing")) send({ command: "history" });
@@ -245,6 +255,9 @@ function happenings(state, previous) {
     said.push(headlineText("choosing-opponent", state));
   }
   if (fresh) said.push("A new game.");
+  if (state.learner && previous.learner && previous.learner.games > 0 && state.learner.games === 0) {
+    said.push("The learner was reset: it starts again with fresh matchboxes.");
+  }
   const first = fresh ? state.starter : previous.turn;
   for (const mover of first === "O" ? ["O", "X"] : ["X", "O"]) {
     state.cells.forEach((mark, index) => {
@@ -269,6 +282,97 @@ function drawScores(state) {
     const who = opponent === "two-players" && names.o ? names.o : entry(opponents, opponent) || opponent;
     for (const text of [who, score.xWins, score.oWins, score.draws]) row.insertCell().textContent = String(text);
   }
+}
+
+// The learner's panel (issue 41): shown while it plays O, or once it has played. Its record in
+// words, its box while it is to move (a number of beads in each free cell: how likely it is to
+// play there), and its results per ten games as a plot.
+const learnerBoxes = 593; // every position it can face, up to the board's symmetries (docs/PLAYING.md)
+function drawLearner(state) {
+  const learner = state.learner;
+  $("learner").hidden = !learner || (state.opponent !== "learner" && learner.games === 0);
+  if (!learner) return;
+  const games = learner.games === 1 ? "1 game" : `${learner.games} games`;
+  $("learner-record").textContent = `${sentence(games)} since it was last reset: won ${learner.won}, drew ${learner.drew}, lost ${learner.lost}. `
+    + `Matchboxes opened: ${learner.boxes} of ${learnerBoxes}.`;
+  $("reset-games").textContent = games;
+  drawLearnerBox(state);
+  drawRecord(learner);
+}
+
+function drawLearnerBox(state) {
+  const box = state.learner.box;
+  for (const cell of $("learner-box").querySelectorAll("td")) {
+    const index = keypadOrder.indexOf(Number(cell.dataset.cell));
+    const mark = state.cells[index];
+    cell.className = box && mark === "" ? "beads" : "taken";
+    cell.textContent = !box ? "" : mark !== "" ? `taken (${mark})` : String(box[index]);
+    if (box && mark === "") cell.dataset.beads = String(box[index]);
+    else delete cell.dataset.beads;
+  }
+  $("learner-box").hidden = !box;
+  $("learner-box-about").textContent = box
+    ? "The beads behind each free cell: the learner draws one at random to choose its move, so more beads, more likely."
+    : "Its box for the board shows here while it is the learner's turn.";
+}
+
+// The plot: three lines over the tens of games, won solid, drew dashed, lost dotted (board.css),
+// each point a ten's count of 0 to 10; its data attributes carry the numbers drawn.
+const plot = { width: 300, height: 130, left: 22, right: 8, top: 8, bottom: 22 };
+const svgNamespace = "http://www.w3.org/2000/svg";
+function svg(name, attributes, text) {
+  const element = document.createElementNS(svgNamespace, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+function drawRecord(learner) {
+  const tens = learner.tens || [];
+  const holder = $("learner-plot");
+  const first = Math.floor((learner.games + 9) / 10) - tens.length + 1;
+  const chart = svg("svg", { viewBox: `0 0 ${plot.width} ${plot.height}`, role: "img", "aria-labelledby": "learner-plot-title learner-plot-words", class: "plot" });
+  chart.append(svg("desc", { id: "learner-plot-words" }, recordWords(tens, first)));
+  const inner = { x: plot.left, y: plot.top, w: plot.width - plot.left - plot.right, h: plot.height - plot.top - plot.bottom };
+  const y = (count) => inner.y + inner.h * (1 - count / 10);
+  const x = (index) => inner.x + (tens.length > 1 ? inner.w * index / (tens.length - 1) : inner.w / 2);
+  for (const count of [0, 5, 10]) {
+    chart.append(svg("line", { class: "grid", x1: inner.x, x2: inner.x + inner.w, y1: y(count), y2: y(count) }));
+    chart.append(svg("text", { class: "axis", x: inner.x - 4, y: y(count) + 4, "text-anchor": "end" }, String(count)));
+  }
+  if (tens.length > 0) {
+    const last = first + tens.length - 1;
+    chart.append(svg("text", { class: "axis", x: inner.x, y: plot.height - 6, "text-anchor": "start" }, `games ${first * 10 - 9}–${first * 10}`));
+    if (tens.length > 1) chart.append(svg("text", { class: "axis", x: inner.x + inner.w, y: plot.height - 6, "text-anchor": "end" }, `${last * 10 - 9}–${learner.games}`));
+  }
+  ["won", "drew", "lost"].forEach((result, which) => {
+    const points = tens.map((ten, index) => `${x(index).toFixed(2)},${y(ten[which]).toFixed(2)}`).join(" ");
+    const line = svg("polyline", { class: result, points, "data-result": result, "data-counts": tens.map((ten) => ten[which]).join(" ") });
+    chart.append(line);
+    if (tens.length <= 30) tens.forEach((ten, index) => chart.append(svg("circle", { class: result, cx: x(index), cy: y(ten[which]), r: 2.5 })));
+  });
+  chart.dataset.first = String(first);
+  holder.replaceChildren(chart);
+}
+
+// The plot in words, for a screen reader: the tens it shows, the first and the latest.
+function recordWords(tens, first) {
+  if (tens.length === 0) return "No games yet.";
+  const one = (ten) => `won ${ten[0]}, drew ${ten[1]}, lost ${ten[2]}`;
+  const latest = `In the latest ten (ten ${first + tens.length - 1}): ${one(tens[tens.length - 1])}.`;
+  if (tens.length === 1) return latest;
+  return `Tens ${first} to ${first + tens.length - 1}. In ten ${first}: ${one(tens[0])}. ${latest}`;
+}
+
+// The learner's reset, asked twice; each question can say no, and a yes acts only on the learner
+// asked about (the board refuses a reset asked for at another count of games).
+function askReset() {
+  if (!connected() || !page.play || !page.state || !page.state.learner) {
+    sendChange({ command: "reset-learner" }); // says why it cannot go
+    return;
+  }
+  page.resetAsked = page.state.learner.games;
+  $("reset-first").showModal();
 }
 
 // One finished game, in words, by the players' names where the board has them: "Ada beat the
@@ -320,6 +424,7 @@ function receive(message) {
     case "web":
       page.play = message.play;
       $("controls").hidden = !message.play;
+      $("learner-reset").hidden = !message.play;
       if (!message.reachable) page.historyAsked = false;
       showLink(message.reachable ? "" : entry(awayWords, message.reason) || awayOtherwise);
       if (message.reachable && page.state) showHeadline(page.state.headline, page.state);
@@ -472,6 +577,26 @@ document.addEventListener("keydown", (event) => {
   } else if (event.key === "n") {
     newGame();
   }
+});
+$("learner-reset").addEventListener("click", askReset);
+$("reset-first-yes").addEventListener("click", () => {
+  $("reset-first").close();
+  if (page.resetAsked !== null) $("reset-second").showModal();
+});
+$("reset-second-yes").addEventListener("click", () => {
+  const games = page.resetAsked;
+  page.resetAsked = null;
+  $("reset-second").close();
+  if (games !== null) sendChange({ command: "reset-learner", games });
+});
+for (const id of ["reset-first-no", "reset-second-no"]) $(id).addEventListener("click", () => $(id).closest("dialog").close());
+// However a question closes without going on (a no, Escape), nothing stays asked.
+// (The first's close comes after its yes opened the second.)
+$("reset-first").addEventListener("close", () => {
+  if (!$("reset-second").open) page.resetAsked = null;
+});
+$("reset-second").addEventListener("close", () => {
+  page.resetAsked = null;
 });
 // Sharing the page (issue 40): the address this page was opened by, the one its QR code carries.
 $("share-address").textContent = location.origin + "/";

@@ -86,6 +86,7 @@ public final class RemoteControl: Sendable {
         case .opponent(let name):
             guard let opponent = Opponent(name: name) else { return .error(Self.unknownOpponent(name)) }
             event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
+        case .resetLearner(let games): return resetLearner(ifGames: games)
         case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
         let names = viewModel.names
@@ -108,6 +109,19 @@ public final class RemoteControl: Sendable {
             return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
         case .finished?, .fellAsleep?, nil:
             return .error(command, .notTaken, "the board did not take it.")
+        }
+    }
+
+    /// A fresh learner, or why not: the reply to `reset-learner`.
+    private func resetLearner(ifGames expected: Int?) -> APIMessage {
+        let command = APIRequest.Command.resetLearner.rawValue
+        switch viewModel.resetLearner(ifGames: expected) {
+        case .done:
+            return .ok(command, "The learner is a fresh one: no box opened, no game played.")
+        case .playing:
+            return .error(command, .learnerPlaying, "a game against the learner is under way: finish it, or give it up (new-game --abandon), then reset.")
+        case .changed(let games):
+            return .error(command, .learnerChanged, "the learner has played \(games) games, not the \(expected ?? games) the reset was asked for: ask again.")
         }
     }
 

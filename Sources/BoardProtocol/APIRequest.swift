@@ -14,11 +14,16 @@ import Foundation
 /// {"command":"opponent","opponent":"computer-2"}
 /// {"command":"status"}
 /// {"command":"history"}
+/// {"command":"reset-learner","games":42}
 /// ```
 ///
 /// Fields a command does not use are ignored. Each command enters the game the way its button
 /// does: `press` as a cell button, `new-game` as a short press of new game (refused mid-game),
 /// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
+/// `reset-learner` has no button: it replaces the matchbox learner with a fresh one, refused
+/// while a game against it is under way; with `games`, only if the learner has played exactly
+/// that many games (the count a page showed when it asked), so that a late confirmation never
+/// resets a learner that changed since.
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)
@@ -29,10 +34,12 @@ public enum APIRequest: Sendable, Hashable {
     case opponent(name: String)
     case status
     case history
+    /// A fresh learner; `games`: only if the learner's count of games is still this.
+    case resetLearner(games: Int?)
 
     /// A command's name, as a client writes it: the one place each is written.
     public enum Command: String, CaseIterable, Sendable {
-        case press, newGame = "new-game", abandon, opponent, status, history
+        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner"
     }
 
     /// The commands, as a client names them.
@@ -51,6 +58,7 @@ public enum APIRequest: Sendable, Hashable {
         case .opponent: .opponent
         case .status: .status
         case .history: .history
+        case .resetLearner: .resetLearner
         }
     }
 
@@ -59,6 +67,7 @@ public enum APIRequest: Sendable, Hashable {
         switch self {
         case .press(let cell): #"{"command":"press","cell":\#(cell)}"#
         case .opponent(let name): Self.opponentLine(name)
+        case .resetLearner(let games?): #"{"command":"\#(command)","games":\#(games)}"#
         default: #"{"command":"\#(command)"}"#
         }
     }
@@ -116,7 +125,20 @@ public enum APIRequest: Sendable, Hashable {
         case .abandon: return .success(.abandon)
         case .status: return .success(.status)
         case .history: return .success(.history)
+        case .resetLearner: return resetArgument(in: data)
         }
+    }
+
+    /// `reset-learner`'s `games`: absent or null for any learner, else a count of games.
+    private static func resetArgument(in data: Data) -> Result<APIRequest, RequestError> {
+        let command = Command.resetLearner.rawValue
+        guard let reset = try? JSONDecoder().decode(Reset.self, from: data) else {
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\"games\" must be a whole number: the learner's count of games the reset was asked for"))
+        }
+        if let games = reset.games, games < 0 {
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\"games\" is \(games); a count of games is 0 or more"))
+        }
+        return .success(.resetLearner(games: reset.games))
     }
 
     /// The cells' numbers, as on a numeric keypad.
@@ -132,6 +154,7 @@ public enum APIRequest: Sendable, Hashable {
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
     private struct Choice: Decodable { var opponent: String }
+    private struct Reset: Decodable { var games: Int? }
 
     private static func headProblem(_ error: DecodingError) -> RequestError {
         switch error {

@@ -60,8 +60,18 @@ public struct ViewState: Codable, Sendable, Hashable {
         /// When it is to move: the beads behind each cell in reading order (0 for a taken cell);
         /// otherwise `nil`.
         public var box: [Int]?
+        /// Its results by tens of games since it was last reset, oldest first, each as
+        /// `[won, drew, lost]` (the last ten may be short): at most ``tensShown`` of them, the
+        /// latest. The first one shown is ten number `(games + 9) / 10 - tens.count + 1`. `nil`
+        /// from a board older than this field.
+        public var tens: [[Int]]?
 
-        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?) {
+        /// The most tens a state carries: enough for a curve, few enough that every state
+        /// message stays small (at most about 900 bytes more).
+        public static let tensShown = 100
+
+        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil) {
+            self.tens = tens.map { Array($0.suffix(Self.tensShown)) }
             self.games = games
             self.won = won
             self.drew = drew
@@ -78,6 +88,7 @@ public struct ViewState: Codable, Sendable, Hashable {
             try container.encode(lost, forKey: .lost)
             try container.encode(boxes, forKey: .boxes)
             try container.encode(box, forKey: .box)
+            try container.encode(tens, forKey: .tens)
         }
     }
 

@@ -76,6 +76,16 @@ final class GameSession: @unchecked Sendable {
     /// An opponent named by the board's API: as the gesture, but that one.
     func choose(_ opponent: Opponent) { begin { $0.choose(opponent) } }
 
+    /// The board's API asked for a fresh learner: one change of state, or none when refused.
+    /// Not a press: it neither wakes the lights nor counts as someone at the board.
+    func resetLearner(ifGames expected: Int?) -> LearnerReset {
+        // Tried on a copy first: a refusal must not announce a state (confined: nothing changes between).
+        var trial = state.value
+        let outcome = trial.resetLearner(ifGames: expected)
+        if outcome == .done { state.modify { $0.learner = trial.learner } }
+        return outcome
+    }
+
     private func begin(_ change: (inout SessionState) -> GameEvent) {
         noteActivity()
         let (event, facts) = state.modify { state in (change(&state), TimedFacts(state)) }

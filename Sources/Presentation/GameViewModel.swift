@@ -87,6 +87,10 @@ public final class GameViewModel: Sendable {
     /// A named opponent plays O from a new game on, shown as the gesture shows it.
     public let chooseOpponent: Action<Opponent, Void>
 
+    /// The board's API asks for a fresh learner (``SessionState/resetLearner(ifGames:)``); call
+    /// on the game's scheduler. The state changes once when it is done, not at all otherwise.
+    public func resetLearner(ifGames expected: Int?) -> LearnerReset { session.resetLearner(ifGames: expected) }
+
     private let session: GameSession
     private let computer: ComputerOpponent
     private let observations: CompositeDisposable

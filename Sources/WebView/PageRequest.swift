@@ -47,11 +47,11 @@ public enum PageRequest: Sendable, Hashable {
 }
 
 extension APIRequest {
-    /// Whether the request changes what the board shows (a press, a new game, the opponent),
-    /// rather than asking about it.
+    /// Whether the request changes what the board shows or keeps (a press, a new game, the
+    /// opponent, the learner), rather than asking about it.
     public var changesTheGame: Bool {
         switch self {
-        case .press, .newGame, .abandon, .opponent: true
+        case .press, .newGame, .abandon, .opponent, .resetLearner: true
         case .status, .history: false
         }
     }

@@ -26,6 +26,8 @@ enum ExitStatus {
     static let boardUnavailable = ExitCode(69)
     /// The board refused a command: a taken cell, the computer's turn (EX_DATAERR).
     static let refused = ExitCode(65)
+    /// A command that loses what cannot be got back, run without its confirmation (EX_USAGE).
+    static let notConfirmed = ExitCode(64)
     /// A saved file the board could not use (EX_DATAERR).
     static let unusableState = ExitCode(65)
     /// A part of the running board failed after the start, the LED lines failing for good: the

@@ -32,10 +32,20 @@ struct GameOptions: ParsableArguments {
         })
     var idleSleep: Int?
 
+    /// How long the computer thinks, in milliseconds: small for a test that trains the learner
+    /// through the API, the thinking still there to be seen.
+    @Option(
+        name: .customLong("think-ms"),
+        help: "Milliseconds the computer thinks before it moves: \(ConfigurationSchema.computerThinking.allowed) (default: \(ConfigurationSchema.computerThinking.defaultText), or the configuration's).")
+    var thinkMilliseconds: Int?
+
     /// The configuration's limits, so that the command line cannot ask for what a file may not.
     func validate() throws {
         if let idleSleep, let problem = ConfigurationSchema.idleSleep.problem(with: idleSleep) {
             throw ValidationError("--idle-sleep \(problem) It sets \(ConfigurationSchema.idleSleep.path).")
+        }
+        if let thinkMilliseconds, let problem = ConfigurationSchema.computerThinking.problem(with: thinkMilliseconds) {
+            throw ValidationError("--think-ms \(problem) It sets \(ConfigurationSchema.computerThinking.path).")
         }
         if let opponent, Opponent(name: opponent) == nil {
             throw ValidationError("--opponent is \(opponent.quoted()); it must be one of \(ConfigurationSchema.opponent.allowed).")
@@ -53,6 +63,7 @@ struct GameOptions: ParsableArguments {
         if let xName { settings.players.x = xName }
         if let oName { settings.players.o = oName }
         if let idleSleep { settings.game.idleSleep = .seconds(idleSleep) }
+        if let thinkMilliseconds { settings.game.computerThinking = .milliseconds(thinkMilliseconds) }
         if let opponent = opponent.flatMap(Opponent.init(name:)) { settings.opponent = opponent }
         return settings
     }

@@ -13,7 +13,7 @@ struct TicTacToeCommand: AsyncParsableCommand {
         version: ProgramVersion.current,
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [
-            Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, Status.self, History.self,
+            Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, LearnerCommand.self, Status.self, History.self,
             LightsOff.self, CheckConfig.self, CheckState.self, SelfTestCommand.self, HardwareDocsCommand.self,
         ])
 

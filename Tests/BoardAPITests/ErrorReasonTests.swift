@@ -47,6 +47,18 @@ struct ErrorReasonTests {
         #expect(try client.next(timeout: .seconds(20))?.reason == "unknown-command")
     }
 
+    @Test("a reset of the learner mid-game, or at a count of games it no longer has, says so by its reason; one between games is done")
+    func learnerReset() throws {
+        let served = try ServedBoard(opponent: .learner)
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        #expect(try client.ask(.resetLearner(games: 0)).type == .ok, "an empty board, X to move: no game under way")
+        #expect(try client.ask(.resetLearner(games: 3)).reason == "learner-changed")
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
+        let playing = try client.ask(.resetLearner(games: nil))
+        #expect(playing.reason == "learner-playing" && playing.errorReason == .learnerPlaying)
+    }
+
     @Test("a press in the computer's turn says so by its reason")
     func computersTurn() throws {
         let served = try ServedBoard(opponent: .computer(.perfect))

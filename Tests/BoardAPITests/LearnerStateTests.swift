@@ -56,4 +56,40 @@ struct LearnerStateTests {
         older.learner = nil
         #expect(!RemoteWatch.plain(older).contains("learner:"), "a board without a learner says nothing of it")
     }
+
+    @Test("its tens: [won, drew, lost] each, oldest first, the last one short; at most the last 100, the latest")
+    func tens() throws {
+        let few = try Self.session([5], games: 23)
+        let record = few.learner.record
+        let shown = try #require(ViewState(few, players: PlayerNames(), marks: .standard).learner?.tens)
+        #expect(shown == record.tens.map { [$0.won, $0.drew, $0.lost] })
+        #expect(shown.count == 3 && shown[2].reduce(0, +) == 3)
+        let json = String(decoding: try JSONEncoder().encode(ViewState(few, players: PlayerNames(), marks: .standard)), as: UTF8.self)
+        let triple = shown[0].map(String.init).joined(separator: ",")
+        #expect(json.contains("\"tens\":[[\(triple)]"), "\(json)")
+
+        let many = try Self.session([5], games: 1_234)
+        let view = ViewState(many, players: PlayerNames(), marks: .standard)
+        let bounded = try #require(view.learner?.tens)
+        let all = many.learner.record.tens
+        #expect(all.count == 124)
+        #expect(bounded.count == ViewState.Learner.tensShown && ViewState.Learner.tensShown == 100)
+        #expect(bounded == all.suffix(100).map { [$0.won, $0.drew, $0.lost] }, "the latest hundred, in order")
+        let first = (many.learner.record.games + 9) / 10 - bounded.count + 1
+        #expect(first == 25, "the first ten shown, as docs/API.md computes it")
+        let line = try JSONEncoder().encode(view)
+        let without = try JSONEncoder().encode(ViewState(many, players: PlayerNames(), marks: .standard).droppingTens())
+        #expect(line.count - without.count <= 1_000, "the tens add at most about 900 bytes to a state")
+        #expect(try JSONDecoder().decode(ViewState.self, from: line) == view)
+        let older = #"{"games":1,"won":1,"drew":0,"lost":0,"boxes":2,"box":null}"#
+        #expect(try JSONDecoder().decode(ViewState.Learner.self, from: Data(older.utf8)).tens == nil, "a board older than the field")
+    }
+}
+
+extension ViewState {
+    func droppingTens() -> ViewState {
+        var copy = self
+        copy.learner?.tens = nil
+        return copy
+    }
 }

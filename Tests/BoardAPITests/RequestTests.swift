@@ -7,10 +7,24 @@ import TicTacToe
 struct RequestTests {
     @Test("every request survives its own line", arguments: [
         APIRequest.press(Position(keypadKey: 7)!), .press(Position(keypadKey: 3)!), .newGame, .abandon,
-        .opponent(.computer(.random)), .opponent(.person), .status, .history,
+        .opponent(.computer(.random)), .opponent(.person), .status, .history, .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234),
     ])
     func roundTrip(request: APIRequest) {
         #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))
+    }
+
+    @Test("reset-learner: games absent or null for any learner, a count of games, else refused as a bad argument")
+    func resetLearnerArgument() {
+        #expect(APIRequest.parse(Array(#"{"command":"reset-learner"}"#.utf8)) == .success(.resetLearner(games: nil)))
+        #expect(APIRequest.parse(Array(#"{"command":"reset-learner","games":null}"#.utf8)) == .success(.resetLearner(games: nil)))
+        #expect(APIRequest.parse(Array(#"{"command":"reset-learner","games":30}"#.utf8)) == .success(.resetLearner(games: 30)))
+        for bad in [#"{"command":"reset-learner","games":-1}"#, #"{"command":"reset-learner","games":"3"}"#, #"{"command":"reset-learner","games":2.5}"#] {
+            guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(error.reason == .badArgument && error.command == "reset-learner", "\(bad)")
+        }
     }
 
     @Test("cells are keypad numbers: 7 is the top left, 3 the bottom right")

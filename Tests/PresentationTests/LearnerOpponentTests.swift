@@ -95,4 +95,41 @@ struct LearnerOpponentTests {
         #expect(state.learner == expected)
         #expect(state.learner != before)
     }
+
+    @Test("reset: refused while a game against it is under way (a mark down, or its own first move), then a fresh learner in one change")
+    func reset() {
+        playOut()
+        let trained = viewModel.state.value.learner
+        #expect(trained.record.games == 1 && !trained.boxes.isEmpty)
+        // The next game: the learner (O) starts it, and thinks.
+        viewModel.newGame.apply()
+        #expect(viewModel.turn.value == .o && viewModel.board.value.moveCount == 0)
+        #expect(viewModel.resetLearner(ifGames: nil) == .playing, "its first move is being drawn from its old boxes")
+        scheduler.advance(by: .milliseconds(2500))
+        #expect(viewModel.board.value.moveCount == 1)
+        #expect(viewModel.resetLearner(ifGames: nil) == .playing)
+        #expect(viewModel.state.value.learner == trained, "a refusal changes nothing")
+        playOut()
+        #expect(viewModel.resetLearner(ifGames: 1) == .changed(games: 2), "a reset asked for at 1 game acts on nothing once it has played 2")
+        #expect(viewModel.state.value.learner.record.games == 2)
+        let changes = Protected(0)
+        let counting = viewModel.state.signal.observeValues { _ in changes.withValue { $0 += 1 } }
+        #expect(viewModel.resetLearner(ifGames: 2) == .done)
+        counting.dispose()
+        #expect(changes.value == 1)
+        let fresh = viewModel.state.value.learner
+        #expect(fresh.boxes.isEmpty && fresh.record.games == 0 && fresh.record.tens.isEmpty && fresh.refills == 0)
+        #expect(fresh.rules == trained.rules)
+        #expect(viewModel.state.value.snapshot.learner == fresh, "what is saved is the fresh learner")
+    }
+
+    @Test("reset against another opponent, mid-game: the game is not the learner's, so it is reset")
+    func resetWhileOthersPlay() {
+        playOut()
+        viewModel.chooseOpponent.apply(.person)
+        input.send(p(1, 1))
+        #expect(viewModel.board.value.moveCount == 1)
+        #expect(viewModel.resetLearner(ifGames: nil) == .done)
+        #expect(viewModel.state.value.learner.record.games == 0)
+    }
 }

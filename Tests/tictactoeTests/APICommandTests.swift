@@ -96,6 +96,31 @@ struct APICommandTests {
         #expect(badCell.err.contains("give 1 to 9"))
     }
 
+    @Test("learner reset: 64 without --yes (saying how), 0 with it, 65 while a game against the learner is under way or the count of games moved on")
+    func learnerReset() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let unconfirmed = try board.run(["learner", "reset"])
+        #expect(unconfirmed.status == 64)
+        #expect(unconfirmed.err.contains("takes --yes. Run: tictactoe learner reset --yes"), "\(unconfirmed.err)")
+        #expect(unconfirmed.out.isEmpty)
+        let done = try board.run(["learner", "reset", "--yes"])
+        #expect(done.status == 0, "\(done.err)")
+        #expect(done.out.contains("fresh"))
+        // The learner starts this game (the first one was X's): its first move is under way.
+        #expect(try board.run(["opponent", "learner"]).status == 0)
+        let midGame = try board.run(["learner", "reset", "--yes"])
+        #expect(midGame.status == 65)
+        #expect(midGame.err.contains("a game against the learner is under way"), "\(midGame.err)")
+        #expect(try board.run(["new-game", "--abandon"]).status == 0)
+        #expect(try board.run(["opponent", "two-players"]).status == 0)
+        let stale = try board.run(["learner", "reset", "--yes", "--if-games", "3"])
+        #expect(stale.status == 65)
+        #expect(stale.err.contains("has played 0 games, not the 3"), "\(stale.err)")
+        #expect(try board.run(["learner", "reset", "--yes", "--if-games", "0"]).status == 0)
+        #expect(try board.run(["learner", "reset", "--yes", "--if-games", "-1"]).status == 64)
+    }
+
     @Test("watch --once prints the board as the simulator does; status --json has the view state and the health")
     func watchAndStatus() throws {
         let board = try ServedSimulation()
