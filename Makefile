@@ -83,7 +83,7 @@ storage-test: setup-tests
 browser-test: setup-tests
 	$(SWIFT) build --product tictactoe
 	$(SWIFT) build --product tictactoe-web
-	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py test_monochrome.py test_access.py test_words.py test_share.py
+	cd browser && SWIFT=$(SWIFT) python3 -m pytest -v -s test_page.py test_monochrome.py test_access.py test_words.py test_share.py test_learner.py
 
 ## Hostile and careless clients against the real programs, built as the packages ship them (the
 ## simulated board's socket and the web view): floods for a minute each, with the processes'

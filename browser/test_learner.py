@@ -1,0 +1,265 @@
+"""The learner's panel on the page (issue 41), against the simulated board: its box decodes to the
+learner's beads, cell by cell, as the board's own API gives them; its plot decodes to the record's
+tens; its reset is asked twice, each question can say no, a late yes acts on nothing stale, and a
+reset mid-game is refused in the page's own words; the panel passes axe in both schemes and fits a
+320 px phone. The learner is trained through the board's socket (a raw client, X at random), with
+the computer's thinking made short (`simulate --think-ms`). Run by `make browser-test`."""
+
+import json
+import pathlib
+import random
+import tempfile
+import time
+
+import pytest
+
+from served import Board, Client, Web, wait
+from test_access import NARROWEST, SCHEMES, WIDTHS, run_axe, scroll_width, view_as
+from test_words import WATCH_ERRORS, said, terminal_words
+
+KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
+# The thinking time while training (short: 25 games in a few seconds), and while the page's box
+# is read (long: the box shows only while the learner thinks).
+QUICK_MS = 0
+SLOW_MS = 5000
+
+
+@pytest.fixture
+def folder():
+    with tempfile.TemporaryDirectory(prefix="tictactoe-learner.") as name:
+        yield pathlib.Path(name)
+
+
+class Served:
+    """The simulated board against the learner, its web view and a raw client of its socket."""
+
+    def __init__(self, folder, think_ms):
+        self.board = Board(folder, arguments=["--opponent", "learner", "--think-ms", think_ms])
+        self.web = Web(folder, self.board)
+        self.client = Client(self.board.socket)
+        self.folder = folder
+
+    def restart(self, think_ms):
+        """The same board (its saved learner) with another thinking time."""
+        self.client.close()
+        self.web.stop()
+        self.board.stop()
+        self.board.arguments = ["--opponent", "learner", "--think-ms", str(think_ms)]
+        self.board.start()
+        self.web = Web(self.folder, self.board)
+        self.client = Client(self.board.socket)
+
+    def stop(self):
+        self.client.close()
+        if self.web.process.poll() is None:
+            self.web.stop()
+        if self.board.process.poll() is None:
+            self.board.stop()
+
+
+@pytest.fixture
+def quick(folder):
+    served = Served(folder, QUICK_MS)
+    yield served
+    served.stop()
+
+
+def train(client, games, seed=7):
+    """`games` more games against the learner, X playing at random; ends between games."""
+    rng = random.Random(seed)
+    target = client.latest["learner"]["games"] + games
+    while client.latest["learner"]["games"] < target:
+        state = client.wait_for(lambda s: s["outcome"] != "playing" or s["turn"] == "X", "X's turn or the end")
+        if state["outcome"] != "playing":
+            client.command("new-game")
+            continue
+        free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
+        client.press(rng.choice(free))
+    return client.wait_for(lambda s: s["outcome"] != "playing", "the last game's end")
+
+
+def tap(page, selector):
+    """A real click on an element, scrolled into view first (a click lands where it is seen)."""
+    page.evaluate(f"document.querySelector({json.dumps(selector)}).scrollIntoView({{block: 'center'}})")
+    page.click(selector)
+
+
+def panel_box(page):
+    """The panel's box as a person reads it: each cell's text, in reading order."""
+    return page.evaluate(f"{json.dumps(KEYPAD_ORDER)}.map((cell) => "
+                         "document.querySelector(`#learner-box td[data-cell='${cell}']`).textContent)")
+
+
+def expected_box(state):
+    """The board's own box, as the panel must say it: the beads of a free cell, "taken (X)" else."""
+    box = state["learner"]["box"]
+    return [f"taken ({mark})" if mark else str(box[index]) for index, mark in enumerate(state["cells"])]
+
+
+def test_the_panels_box_is_the_learners_beads_cell_by_cell(browser, quick):
+    train(quick.client, 30)
+    quick.restart(SLOW_MS)
+    served = quick
+    page = browser.open(served.web.url)
+    page.wait_for("page.state !== null")
+    served.client.command("new-game")
+    checked = 0
+    for _ in range(2):
+        state = served.client.wait_for(lambda s: s["turn"] == "X", "X's turn", timeout=30)
+        free = [cell for cell in [7, 6, 2, 9, 1, 3, 4, 8, 5] if not state["cells"][KEYPAD_ORDER.index(cell)]]
+        tap(page, f'.cell[data-cell="{free[0]}"]')
+        state = served.client.wait_for(lambda s: s["turn"] == "O" and s["learner"]["box"], "the learner to think")
+        page.wait_for("!document.getElementById('learner-box').hidden")
+        wait(lambda: panel_box(page) == expected_box(state), f"the panel's box {panel_box(page)} to be {expected_box(state)}")
+        beads = [int(text) for text in panel_box(page) if not text.startswith("taken")]
+        checked += len(set(beads)) > 1
+        if state["outcome"] != "playing" or sum(1 for mark in state["cells"] if mark) >= 5:
+            break
+    assert checked >= 1, "a box whose beads all agree proves little"
+    # X's turn: no box, and the panel says when it shows.
+    served.client.wait_for(lambda s: s["turn"] != "O", "the learner's move")
+    page.wait_for("document.getElementById('learner-box').hidden")
+    assert "learner's turn" in page.evaluate("document.getElementById('learner-box-about').textContent")
+
+
+PLOT = """(() => { const svg = document.querySelector('#learner-plot svg');
+  const lines = [...svg.querySelectorAll('polyline')].map((line) => ({
+    result: line.dataset.result, counts: line.dataset.counts,
+    ys: line.getAttribute('points').trim().split(' ').map((point) => Number(point.split(',')[1])) }));
+  const grid = [...svg.querySelectorAll('line.grid')].map((line) => Number(line.getAttribute('y1')));
+  return {lines, grid, first: Number(svg.dataset.first), words: svg.querySelector('desc').textContent,
+          labelled: svg.getAttribute('role') === 'img'}; })()"""
+
+
+def test_the_plot_decodes_to_the_records_tens(browser, quick):
+    state = train(quick.client, 25)
+    tens = state["learner"]["tens"]
+    assert len(tens) >= 3, tens
+    page = browser.open(quick.web.url)
+    page.wait_for(f"page.state && page.state.learner.games === {state['learner']['games']}")
+    plot = page.evaluate(PLOT)
+    assert [line["result"] for line in plot["lines"]] == ["won", "drew", "lost"]
+    # The gridlines at 0, 5 and 10 games give the scale; every point's height decodes to a count.
+    zero, _, ten = plot["grid"]
+    for which, line in enumerate(plot["lines"]):
+        from_geometry = [round((zero - y) / (zero - ten) * 10, 6) for y in line["ys"]]
+        assert from_geometry == [ten_[which] for ten_ in tens], (line["result"], from_geometry, tens)
+        assert line["counts"] == " ".join(str(ten_[which]) for ten_ in tens)
+    assert plot["first"] == 1
+    assert plot["labelled"] and f"won {tens[-1][0]}, drew {tens[-1][1]}, lost {tens[-1][2]}" in plot["words"], plot["words"]
+
+
+def reset_state(client):
+    learner = client.latest["learner"]
+    return learner["games"], learner["boxes"]
+
+
+def dialog_open(page, name):
+    return page.evaluate(f"document.getElementById({json.dumps(name)}).open")
+
+
+def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_nothing_stale(browser, quick):
+    train(quick.client, 3)
+    page = browser.open(quick.web.url)
+    page.wait_for("page.state !== null && !document.getElementById('learner').hidden")
+    page.evaluate(WATCH_ERRORS)
+    before = reset_state(quick.client)
+    assert before[0] == 3 and before[1] > 0
+    # No at the first question.
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    assert "3 games" in page.evaluate("document.getElementById('reset-first-question').textContent")
+    page.click("#reset-first-no")
+    page.wait_for("!document.getElementById('reset-first').open")
+    assert not dialog_open(page, "reset-second") and page.evaluate("page.resetAsked") is None
+    # Yes, then no.
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    page.click("#reset-first-yes")
+    page.wait_for("document.getElementById('reset-second').open")
+    page.click("#reset-second-no")
+    page.wait_for("!document.getElementById('reset-second').open")
+    time.sleep(0.5)  # wall-clock: a reset sent by mistake would have come back by now
+    assert reset_state(quick.client) == before
+    # A late yes: another page resets, then this one's question closes, and its yes never comes.
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    page.click("#reset-first-yes")
+    page.wait_for("document.getElementById('reset-second').open")
+    train(quick.client, 1)
+    page.wait_for("!document.getElementById('reset-second').open")
+    assert page.evaluate("reasonWords['learner-changed']") in said(page)
+    assert reset_state(quick.client)[0] == 4
+    # And the board itself refuses a yes for a count of games the learner no longer has.
+    page.evaluate("page.socket.send(JSON.stringify({command: 'reset-learner', games: 3}))")
+    page.wait_for("window.reasons.includes('learner-changed')")
+    assert reset_state(quick.client)[0] == 4
+    # Yes and yes: a fresh learner, by the board's own account.
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    page.click("#reset-first-yes")
+    page.wait_for("document.getElementById('reset-second').open")
+    page.click("#reset-second-yes")
+    quick.client.wait_for(lambda s: s["learner"]["games"] == 0, "the reset")
+    learner = quick.client.latest["learner"]
+    assert learner["boxes"] == 0 and learner["won"] + learner["drew"] + learner["lost"] == 0 and learner["tens"] == []
+    page.wait_for("document.getElementById('learner-record').textContent.startsWith('0 games')")
+    assert "The learner was reset: it starts again with fresh matchboxes." in said(page)
+
+
+def test_a_reset_mid_game_is_refused_in_the_pages_words(browser, quick):
+    train(quick.client, 2)
+    page = browser.open(quick.web.url)
+    page.wait_for("page.state !== null")
+    page.evaluate(WATCH_ERRORS)
+    state = quick.client.latest
+    quick.client.command("new-game")
+    state = quick.client.wait_for(lambda s: s["outcome"] == "playing" and s["turn"] == "X", "X's turn")
+    free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
+    quick.client.press(free[0])
+    games = reset_state(quick.client)[0]
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    page.click("#reset-first-yes")
+    page.wait_for("document.getElementById('reset-second').open")
+    page.click("#reset-second-yes")
+    page.wait_for("window.reasons.includes('learner-playing')")
+    sentence = page.evaluate("reasonWords['learner-playing']")
+    wait(lambda: sentence in said(page), f"the page to say {sentence!r}; it says {said(page)}")
+    assert not terminal_words(sentence), terminal_words(sentence)
+    assert reset_state(quick.client)[0] == games
+
+
+def test_the_panel_passes_axe_in_both_schemes_and_fits_320_px(browser, quick):
+    train(quick.client, 25)
+    quick.restart(SLOW_MS)
+    page = browser.open(quick.web.url)
+    page.wait_for("page.state !== null")
+    state = quick.client.latest
+    if state["outcome"] != "playing":
+        quick.client.command("new-game")
+    state = quick.client.wait_for(lambda s: s["turn"] == "X" or s["learner"]["box"], "a turn")
+    if state["turn"] == "X":
+        free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
+        quick.client.press(free[0])
+    quick.client.wait_for(lambda s: s["learner"]["box"], "the learner's box")
+    page.wait_for("!document.getElementById('learner-box').hidden && document.querySelector('#learner-plot polyline') !== null")
+    failures = []
+    for scheme in SCHEMES:
+        width, height, mobile = WIDTHS[0]
+        view_as(page, scheme, width, height, mobile)
+        failures += [f"{scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
+        view_as(page, scheme, NARROWEST, 640, True)
+        if scroll_width(page) > NARROWEST:
+            failures.append(f"{scheme}: {NARROWEST} px scrolls sideways, {scroll_width(page)} px wide")
+        plot_width = page.evaluate("document.querySelector('#learner-plot svg').getBoundingClientRect().right")
+        if plot_width > NARROWEST:
+            failures.append(f"{scheme}: the plot reaches {plot_width} px")
+    # The reset's questions too, each in both schemes.
+    for dialog in ["reset-first", "reset-second"]:
+        page.evaluate(f"document.getElementById({json.dumps(dialog)}).showModal()")
+        for scheme in SCHEMES:
+            view_as(page, scheme, *WIDTHS[0])
+            failures += [f"{dialog}, {scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
+        page.evaluate(f"document.getElementById({json.dumps(dialog)}).close()")
+    assert failures == [], "\n".join(failures)
