@@ -71,6 +71,8 @@ def train(client, games, seed=7):
     while client.latest["learner"]["games"] < target:
         state = client.wait_for(lambda s: s["outcome"] != "playing" or s["turn"] == "X", "X's turn or the end")
         if state["outcome"] != "playing":
+            if state["learner"]["games"] >= target:
+                break
             client.command("new-game")
             continue
         free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
@@ -170,8 +172,8 @@ def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_n
     page.wait_for("document.getElementById('reset-first').open")
     assert "3 games" in page.evaluate("document.getElementById('reset-first-question').textContent")
     page.click("#reset-first-no")
-    page.wait_for("!document.getElementById('reset-first').open")
-    assert not dialog_open(page, "reset-second") and page.evaluate("page.resetAsked") is None
+    page.wait_for("!document.getElementById('reset-first').open && page.resetAsked === null")
+    assert not dialog_open(page, "reset-second")
     # Yes, then no.
     tap(page, "#learner-reset")
     page.wait_for("document.getElementById('reset-first').open")
@@ -235,31 +237,31 @@ def test_the_panel_passes_axe_in_both_schemes_and_fits_320_px(browser, quick):
     quick.restart(SLOW_MS)
     page = browser.open(quick.web.url)
     page.wait_for("page.state !== null")
-    state = quick.client.latest
-    if state["outcome"] != "playing":
-        quick.client.command("new-game")
-    state = quick.client.wait_for(lambda s: s["turn"] == "X" or s["learner"]["box"], "a turn")
-    if state["turn"] == "X":
-        free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
-        quick.client.press(free[0])
+    quick.client.command("new-game")
+    state = quick.client.wait_for(lambda s: s["turn"] == "X", "X's turn", timeout=30)
+    free = [KEYPAD_ORDER[index] for index, mark in enumerate(state["cells"]) if mark == ""]
+    quick.client.press(free[0])
     quick.client.wait_for(lambda s: s["learner"]["box"], "the learner's box")
     page.wait_for("!document.getElementById('learner-box').hidden && document.querySelector('#learner-plot polyline') !== null")
-    failures = []
-    for scheme in SCHEMES:
-        width, height, mobile = WIDTHS[0]
-        view_as(page, scheme, width, height, mobile)
-        failures += [f"{scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
-        view_as(page, scheme, NARROWEST, 640, True)
-        if scroll_width(page) > NARROWEST:
-            failures.append(f"{scheme}: {NARROWEST} px scrolls sideways, {scroll_width(page)} px wide")
-        plot_width = page.evaluate("document.querySelector('#learner-plot svg').getBoundingClientRect().right")
-        if plot_width > NARROWEST:
-            failures.append(f"{scheme}: the plot reaches {plot_width} px")
-    # The reset's questions too, each in both schemes.
-    for dialog in ["reset-first", "reset-second"]:
-        page.evaluate(f"document.getElementById({json.dumps(dialog)}).showModal()")
+    # The board held still (SIGSTOP) while the audit runs: the box shows only while the learner thinks.
+    with quick.board.frozen():
+        assert page.evaluate("document.querySelectorAll('#learner-box td.taken').length") > 0
+        failures = []
         for scheme in SCHEMES:
-            view_as(page, scheme, *WIDTHS[0])
-            failures += [f"{dialog}, {scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
-        page.evaluate(f"document.getElementById({json.dumps(dialog)}).close()")
+            width, height, mobile = WIDTHS[0]
+            view_as(page, scheme, width, height, mobile)
+            failures += [f"{scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
+            view_as(page, scheme, NARROWEST, 640, True)
+            if scroll_width(page) > NARROWEST:
+                failures.append(f"{scheme}: {NARROWEST} px scrolls sideways, {scroll_width(page)} px wide")
+            plot_width = page.evaluate("document.querySelector('#learner-plot svg').getBoundingClientRect().right")
+            if plot_width > NARROWEST:
+                failures.append(f"{scheme}: the plot reaches {plot_width} px")
+        # The reset's questions too, each in both schemes.
+        for dialog in ["reset-first", "reset-second"]:
+            page.evaluate(f"document.getElementById({json.dumps(dialog)}).showModal()")
+            for scheme in SCHEMES:
+                view_as(page, scheme, *WIDTHS[0])
+                failures += [f"{dialog}, {scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
+            page.evaluate(f"document.getElementById({json.dumps(dialog)}).close()")
     assert failures == [], "\n".join(failures)
