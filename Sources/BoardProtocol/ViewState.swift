@@ -71,7 +71,7 @@ public struct ViewState: Codable, Sendable, Hashable {
         public static let tensShown = 100
 
         public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil) {
-            self.tens = tens.map { Array($0.suffix(Self.tensShown)) }
+            self.tens = tens
             self.games = games
             self.won = won
             self.drew = drew
