@@ -31,6 +31,13 @@ DASHED_SHARE = 0.61
 DOTTED_SHARE = 0.25
 NO_RING_SHARE = 0.1
 
+# The learner's beads as bars of one width, a quarter, half and all of it tall (board.css): a
+# bar's ink fills its box (a letter's fills under half of it), and its height over its width is
+# read with each threshold half way.
+BAR_FILL = 0.8
+BAR_FEW_BELOW = 0.37
+BAR_SOME_BELOW = 0.75
+
 RING_NAMES = {"none": "", "solid": "winning", "double": "drawn", "dashed": "refused", "dotted": "offered"}
 
 
@@ -50,6 +57,9 @@ def look_from_label(label):
     cell, words = PLACES[match.group(1)], match.group(2)
     if words == "empty":
         return "empty", cell
+    beads = re.fullmatch(r"empty, (few|some|the most) of the learner's beads", words)
+    if beads:
+        return "beads-" + beads.group(1).replace("the ", ""), cell
     refused = re.fullmatch(r"a refused press on (X|O|an empty cell)", words)
     if refused:
         what = refused.group(1)
@@ -119,13 +129,20 @@ def cell_figures(plane, box):
         for dx in range(-reach, reach + 1):
             if row[int(cx + dx)] < fill - CONTRAST:
                 dark.add((dx, dy))
-    glyph, ink_at_centre = "none", 0.0
+    glyph, ink_at_centre, solid = "none", 0.0, 0.0
     if len(dark) > 0.02 * math.pi * inner * inner:
         xs, ys = [p[0] for p in dark], [p[1] for p in dark]
         mx, my = round((min(xs) + max(xs)) / 2), round((min(ys) + max(ys)) / 2)
         centre = [(mx + i, my + j) for i in range(-2, 3) for j in range(-2, 3)]
         ink_at_centre = sum(1 for p in centre if p in dark) / len(centre)
         glyph = "X" if ink_at_centre >= 0.5 else "O"
+        # A bar (the learner's beads) fills the box around its ink, as no letter does; its
+        # height against its width says how many beads.
+        width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        solid = len(dark) / (width * height)
+        if solid >= BAR_FILL:
+            tall = height / width
+            glyph = "bar-" + ("few" if tall < BAR_FEW_BELOW else "some" if tall < BAR_SOME_BELOW else "most")
 
     # The ring: lighter than the fill, between the fill's samples and the edge, along each ray.
     lit_angles, radial_runs = 0, []
@@ -142,7 +159,7 @@ def cell_figures(plane, box):
             radial_runs.append(runs)
     share = lit_angles / ANGLES
     rings = sorted(radial_runs)[len(radial_runs) // 2] if radial_runs else 0
-    return {"fill": round(fill), "glyph": glyph, "ink_at_centre": round(ink_at_centre, 2), "ink": len(dark),
+    return {"fill": round(fill), "glyph": glyph, "ink_at_centre": round(ink_at_centre, 2), "ink": len(dark), "solid": round(solid, 2),
             "ring_share": round(share, 3), "rings": rings, "ring": ring_kind(share, rings)}
 
 
@@ -166,6 +183,8 @@ def look_from_figures(figures):
     if ring not in RING_NAMES:
         return f"unreadable ring: {ring}"
     kind = RING_NAMES[ring]
+    if glyph.startswith("bar-"):
+        return "beads-" + glyph[len("bar-"):] if not kind else f"a bar in a {ring} ring"
     if glyph == "none":
         return {"": "empty", "refused": "refused-empty"}.get(kind, f"a {ring} ring and no glyph")
     mark = glyph.lower()

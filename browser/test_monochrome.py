@@ -48,6 +48,7 @@ def css_names(attribute):
 
 
 LOOKS = css_names("data-look")
+BEAD_LOOKS = {"beads-few", "beads-some", "beads-most"}
 HEADLINES = css_names("data-headline")
 
 # Before the page's own script: each state message the page draws, with what the DOM then says
@@ -172,6 +173,50 @@ class Eye:
 
 RECORDED_NOW = """(() => ({ turn: document.getElementById("turn").textContent,
   labels: %s.map((n) => document.querySelector(`.cell[data-cell="${n}"]`).getAttribute("aria-label")) }))()""" % json.dumps(KEYPAD_ORDER)
+# A learner that lost games it opened in the centre (three) and on an edge (two): its box for
+# the empty board holds 4 beads for a corner, 2 for an edge, 1 for the centre (the board files
+# the empty board as nine dots, beads on one cell of each kind: corner, edge, centre). Its last
+# game is over and it starts the next.
+TAUGHT = {
+    "version": 3, "cells": ["X", "X", "X", "O", "O", "", "", "", ""], "starter": "X", "nextStarter": "O",
+    "opponent": "learner", "scores": {}, "moves": [7, 4, 8, 5, 9],
+    "learner": {"boxes": {".........": [4, 2, 0, 0, 1, 0, 0, 0, 0]}, "refills": 0, "games": 5, "tens": [[0, 0, 5]]},
+}
+
+
+def test_the_learners_box_reads_the_same_without_colour_or_motion(browser):
+    """While the learner thinks, its box shows on the free cells: the most beads on the corners,
+    some on the edges, few in the centre; read from the DOM, the accessibility tree and a
+    grayscale screenshot, and each cell's level is what the board's own box (its status) says."""
+    with tempfile.TemporaryDirectory(prefix="tictactoe-monochrome.") as name:
+        state = pathlib.Path(name) / "state"
+        state.mkdir()
+        (state / "state.json").write_text(json.dumps(TAUGHT))
+        board = Board(name, arguments=("--idle-sleep", IDLE_SLEEP))
+        web = Web(name, board)
+        client = Client(board.socket)
+        try:
+            eye = Eye(browser, board, web, client)
+            assert client.latest["opponent"] == "learner" and client.latest["outcome"] != "playing", client.latest
+            reply = client.command("new-game")
+            with board.frozen():
+                assert reply["type"] == "ok", reply
+                thinking = client.latest
+                assert thinking["headline"] == "o-thinking", thinking
+                wait(lambda: last_drawn(eye.page)["state"] == thinking, "the page to draw the learner's box")
+                eye.check(thinking, "o-thinking", eye.see(), "learners-box")
+            box = thinking["learner"]["box"]
+            most = max(box)
+            levels = ["beads-most" if 3 * b > 2 * most else "beads-some" if 3 * b > most else "beads-few" for b in box]
+            assert thinking["looks"] == levels, (thinking["looks"], box)
+            assert set(levels) == BEAD_LOOKS, levels
+            assert box == [4, 2, 4, 2, 1, 2, 4, 2, 4], box
+        finally:
+            client.close()
+            web.stop()
+            board.stop()
+
+
 
 
 def test_every_state_of_the_table_reads_the_same_without_colour_or_motion(browser, served):
@@ -262,7 +307,8 @@ def test_every_state_of_the_table_reads_the_same_without_colour_or_motion(browse
     eye.check(last, "unreachable", eye.see(), "unreachable")
     seen_headlines.add("unreachable")
 
-    assert seen_looks == LOOKS, f"not seen: {LOOKS - seen_looks}; not in board.css: {seen_looks - LOOKS}"
+    # The learner's box has a test of its own (below): it needs a learner that has learnt.
+    assert seen_looks == LOOKS - BEAD_LOOKS, f"not seen: {LOOKS - BEAD_LOOKS - seen_looks}; not in board.css: {seen_looks - LOOKS}"
     assert seen_headlines == HEADLINES, f"not seen: {HEADLINES - seen_headlines}; not in board.css: {seen_headlines - HEADLINES}"
     print(f"\n{len(eye.read_states)} states read back from the DOM, the accessibility tree and a grayscale screenshot; "
           f"screenshots in {RESULTS}")
@@ -340,7 +386,8 @@ def test_the_blink_only_adds_to_a_still_ending_and_stops_under_reduced_motion(br
 
 class Soak:
     """Random games on the board, seeded: presses on free and taken cells, presses in the
-    computer's turn, games given up, the opponent changed (now and then to the computer), and
+    computer's turn, games given up, the opponent changed (now and then to the computer or the
+    learner), and
     the board left to sleep; a grayscale screenshot every SAMPLE_EVERY states."""
 
     def __init__(self, rng, eye, client):
@@ -387,8 +434,10 @@ class Soak:
 
     def choose_opponent(self):
         self.counts["choices"] += 1
-        computer = self.rng.random() < 0.25
-        self.act("opponent", opponent=f"computer-{self.rng.randint(1, 4)}" if computer else "two-players")
+        machine = self.rng.random() < 0.25
+        # One machine in five is the learner: its box shows on the cells while it thinks.
+        machines = [f"computer-{level}" for level in range(1, 5)] + ["learner"]
+        self.act("opponent", opponent=self.rng.choice(machines) if machine else "two-players")
 
     def sleep(self):
         self.client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20)
@@ -446,7 +495,8 @@ def test_a_seeded_soak_of_random_games_reads_the_same_without_colour(browser, se
     looks = {look for d in drawn for look in d["state"]["looks"]}
     headlines = {d["state"]["headline"] for d in drawn}
     if games >= 1000:  # a shorter soak (SOAK_GAMES) may miss the rarer states
-        assert looks == LOOKS and headlines == HEADLINES - {"unreachable"}, (LOOKS - looks, HEADLINES - headlines)
+        # The learner's three levels need a learner that has learnt: its own test shows them all.
+        assert looks - BEAD_LOOKS == LOOKS - BEAD_LOOKS and headlines == HEADLINES - {"unreachable"}, (LOOKS - looks, HEADLINES - headlines)
         for what in ("double wins", "draws", "sleeps", "choices", "given up", "refused in the computer's turn"):
             assert soak.counts[what] > 0, f"no {what} in the soak: {soak.counts}"
     print_margins(eye.read_states)

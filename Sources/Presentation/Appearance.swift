@@ -80,9 +80,17 @@ public enum CellAppearance: Sendable, Hashable, CaseIterable {
     /// there, next to the most any move has.
     case beads(BeadLevel)
 
-    public static let allCases: [CellAppearance] =
-        [.empty] + Player.allCases.map(Self.mark) + Player.allCases.map(Self.winning) + Player.allCases.map(Self.drawn)
-        + [.refused(nil)] + Player.allCases.map(Self.refused) + Player.allCases.map(Self.offered) + BeadLevel.allCases.map(Self.beads)
+    public static let allCases: [CellAppearance] = {
+        // In steps: Swift 6.0's type checker gives up on the sum as one expression.
+        var cases: [CellAppearance] = [.empty]
+        cases += Player.allCases.map(Self.mark)
+        cases += Player.allCases.map(Self.winning)
+        cases += Player.allCases.map(Self.drawn)
+        cases += [.refused(nil)] + Player.allCases.map(Self.refused)
+        cases += Player.allCases.map(Self.offered)
+        cases += BeadLevel.allCases.map(Self.beads)
+        return cases
+    }()
 
     /// The appearance's name in the board's API and the page's class: "empty", "x", "o-winning",
     /// "refused-empty", "refused-x", "x-offered", "beads-few", …
