@@ -4,8 +4,21 @@ and page_shots.py's screenshots; against the simulated board and the web view (s
 
 import json
 
+from served import Client
+
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]  # the API's cells are in reading order
 IDLE_SLEEP = 10  # seconds: the least the board takes before its lights sleep (simulate --idle-sleep)
+
+
+# A learner that lost games it opened in the centre (three) and on an edge (two): its box for
+# the empty board holds 4 beads for a corner, 2 for an edge, 1 for the centre (the board files
+# the empty board as nine dots, beads on one cell of each kind: corner, edge, centre), so it
+# shows all three levels of beads. Its last game is over and it starts the next.
+TAUGHT = {
+    "version": 3, "cells": ["X", "X", "X", "O", "O", "", "", "", ""], "starter": "X", "nextStarter": "O",
+    "opponent": "learner", "scores": {}, "moves": [7, 4, 8, 5, 9],
+    "learner": {"boxes": {".........": [4, 2, 0, 0, 1, 0, 0, 0, 0]}, "refills": 0, "games": 5, "tens": [[0, 0, 5]]},
+}
 
 
 def index(cell):
@@ -101,8 +114,23 @@ def every_state(page, board, web, client, visit):
     caught(move_then_press, headline("o-thinking") + " && document.querySelector('.cell[data-look=\"refused-empty\"]') !== null",
            "the computer thinking, a press refused")
 
-    shows(page, client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20))
-    visit("asleep")
+    # The learner's box, all three levels: the board started again on a taught learner's state,
+    # thinking long enough for the page to show the box before the board is held still.
+    client.close()
+    board.stop()
+    (board.state_dir / "state.json").write_text(json.dumps(TAUGHT))
+    board.arguments = [*board.arguments, "--think-ms", "5000"]
+    board.start()
+    client = Client(board.socket)
+    try:
+        caught(lambda: client.command("new-game"),
+               headline("o-thinking") + " && ['few', 'some', 'most'].every((level) => "
+               "document.querySelector(`.cell[data-look=\"beads-${level}\"]`) !== null)", "the learner thinking, its box shown")
+
+        shows(page, client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20))
+        visit("asleep")
+    finally:
+        client.close()
 
     board.stop()
     page.wait_for("!document.getElementById('link').hidden && document.getElementById('view').dataset.headline === 'unreachable'")
