@@ -47,8 +47,8 @@ cells_of() { grep -o '"cells":\[[^]]*\]' <<<"$1" | sed 's/"cells":\[//; s/\]//; 
 saves_of() { grep -o '"saves":[0-9]*' <<<"$1" | cut -d: -f2; }
 outcome_of() { grep -o '"outcome":"[a-z-]*"' <<<"$1" | cut -d'"' -f4; }
 # The learner in a status's or a check-state's JSON (null if none): the API's record and box,
-# or check-state's record, boxes and beads' digest.
-learner_of() { grep -o '"learner":{[^}]*}' <<<"$1" | sed 's/^"learner"://' | grep . || echo null; }
+# or check-state's record, boxes and beads' digest (not the score against it, also "learner").
+learner_of() { grep -o '"learner":{[^}]*"games":[^}]*}' <<<"$1" | head -1 | sed 's/^"learner"://' | grep . || echo null; }
 # Until the board shows cells other than $1 and has saved more than $2 times (20 s at most);
 # $seen is then the status that showed it.
 wait_saved() {
