@@ -506,15 +506,27 @@ def test_a_power_cut_at_any_flush_of_a_learners_game_leaves_its_old_boxes_or_its
     game = records["crash-points-game"]
     shown, learners = game["shown"], game["learners"]
     assert len(learners) == len(shown), game
+    expected = []  # the learner saved with each state shown
     for place, learner in enumerate(learners):
-        # What the file held is what the board showed: the same cells, the same record.
-        assert learner["live_cells"] == shown[place] and learner["live"] and learner["status"], (place, learner)
-        assert all(learner["live"][count] == learner["status"][count] for count in LEARNER_COUNTS), (place, learner)
+        status = learner["status"]
+        assert status, (place, learner)
+        if learner["live_cells"] == shown[place]:
+            # What the file held is what the board showed: the same cells, the same record.
+            assert learner["live"] and all(learner["live"][count] == status[count] for count in LEARNER_COUNTS), (place, learner)
+            expected.append(learner["live"])
+        else:
+            # The learner answered before the file was read (the VM was slow): a state with the
+            # learner to move (the API shows its box), mid-game, which teaches it nothing: the
+            # learner of the state before, the API's record unchanged.
+            before = learners[place - 1]["status"]
+            assert place > 0 and status["box"] is not None, (place, learner, "only the learner's turn may race its read")
+            assert all(status[count] == before[count] for count in LEARNER_COUNTS), (place, learner)
+            expected.append(expected[-1])
     ended = next(place for place in range(1, len(shown)) if shown[place] == ".........") - 1
-    old, new = learners[0]["live"], learners[ended]["live"]
+    old, new = expected[0], expected[ended]
     assert old["games"] == 0 and old["boxes"] == 0, old
     assert new["games"] == 1 and new["boxes"] >= 1 and new["digest"] != old["digest"], new
-    assert all(learner["live"] == (old if place < ended else new) for place, learner in enumerate(learners)), \
+    assert all(learner == (old if place < ended else new) for place, learner in enumerate(expected)), \
         "the learner changed other than as its game ended"
     points = records["every crash-point"]
     reached, seen = 0, set()
@@ -524,8 +536,8 @@ def test_a_power_cut_at_any_flush_of_a_learners_game_leaves_its_old_boxes_or_its
         cells = "".join(mark or "." for mark in found["cells"]) if found["state"] == "restored" else shown[0]
         reached = next((place for place in range(reached, len(shown)) if shown[place] == cells), None)
         assert reached is not None, (where, cells, "a game the board never showed, or an older one", shown)
-        expected = learners[reached]["live"]
-        assert found["learner"] == expected, (where, cells, "a learner the board never saved with this game", found["learner"], expected)
+        assert found["learner"] == expected[reached], \
+            (where, cells, "a learner the board never saved with this game", found["learner"], expected[reached])
         seen.add("new" if found["learner"] == new else "old")
     assert seen == {"old", "new"}, ("the crash points should find both the old learner and the new", seen)
     print(f"\nlearner at the crash points: {sum(point['found']['learner'] == old for point in points)} old "
