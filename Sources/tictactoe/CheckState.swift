@@ -124,8 +124,8 @@ struct CheckState: ParsableCommand {
         default: lines.append("\(directory)/\(StateStore.historyFile): none yet.")
         }
         if let learner = found.learner {
-            lines.append("The learner: \(learner.games) games (won \(learner.won), drew \(learner.drew), lost \(learner.lost)), "
-                + "\(learner.boxes) boxes opened, \(learner.refills) refilled; its beads' digest \(learner.digest).")
+            lines.append("The learner: \(learner.games) played (won \(learner.won), drew \(learner.drew), lost \(learner.lost)), "
+                + "\(learner.boxes) of its boxes opened, \(learner.refills) refilled; its beads' digest \(learner.digest).")
         }
         for leftover in found.leftovers {
             lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")

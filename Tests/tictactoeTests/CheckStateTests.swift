@@ -89,7 +89,7 @@ struct CheckStateTests {
             #expect(learner["boxes"] as? Int == 1 && learner["refills"] as? Int == 0)
             digests.append(try #require(learner["digest"] as? String))
             let text = try Tictactoe.run(["check-state", "--state-dir", state])
-            #expect(text.out.contains("The learner: 1 games (won 1, drew 0, lost 0), 1 boxes opened, 0 refilled; its beads' digest \(digests.last ?? "")."))
+            #expect(text.out.contains("The learner: 1 played (won 1, drew 0, lost 0), 1 of its boxes opened, 0 refilled; its beads' digest \(digests.last ?? "")."))
         }
         // FNV-1a (64 bits) of ".........:5,4,0,0,4,0,0,0,0\n", computed apart from the board's code.
         #expect(digests.first == "282cebea93cb8df2")
