@@ -445,7 +445,9 @@ def test_a_power_cut_at_any_flush_of_a_game_leaves_the_old_game_or_the_new_one(v
     setup, game = records["crash-points-setup"], records["crash-points-game"]
     assert setup["tools"] == 0 and "log-writes" in setup["target"], setup
     shown = game["shown"]
-    assert len(shown) >= 9 and game["durable_marks"] == len(shown) - 1, game
+    # Against the learner a game takes five moves or more: with the new game and X's move and
+    # the learner's answer, at least eight states.
+    assert len(shown) >= 8 and game["durable_marks"] == len(shown) - 1, game
     summary = records["write-log"]
     assert "error" not in summary, summary
     assert records["crash-points-replayed"]["status"] == 0
@@ -488,6 +490,70 @@ def test_a_power_cut_at_any_flush_of_a_game_leaves_the_old_game_or_the_new_one(v
           f"{len(shown)} states shown, {len(found_states)} of them found at some crash point; "
           f"temporary files found (removed at the next start): {leftovers}; "
           f"replayed and checked in {records['crash-points-replayed']['seconds']} s")
+
+
+LEARNER_COUNTS = ("games", "won", "drew", "lost", "boxes")
+
+
+def test_a_power_cut_at_any_flush_of_a_learners_game_leaves_its_old_boxes_or_its_new_ones(vm):
+    """The same crash points: the game was played against the matchbox learner, which learns as
+    the game ends. With each state shown the VM recorded the learner the API showed and the one
+    the live state file held once the state was said saved (check-state's record, boxes and
+    beads' digest). The learner found at each crash point is exactly the one saved with the
+    game state found there: before the game's end the old learner (fresh), from its end the new
+    one, never the new record with the old boxes or the old record with the new beads."""
+    records, _, _ = vm
+    game = records["crash-points-game"]
+    shown, learners = game["shown"], game["learners"]
+    assert len(learners) == len(shown), game
+    expected = []  # the learner saved with each state shown
+    for place, learner in enumerate(learners):
+        status = learner["status"]
+        assert status, (place, learner)
+        if learner["live_cells"] == shown[place]:
+            # What the file held is what the board showed: the same cells, the same record.
+            assert learner["live"] and all(learner["live"][count] == status[count] for count in LEARNER_COUNTS), (place, learner)
+            expected.append(learner["live"])
+        else:
+            # The learner answered before the file was read (the VM was slow): a state with the
+            # learner to move (the API shows its box), mid-game, which teaches it nothing: the
+            # learner of the state before, the API's record unchanged.
+            before = learners[place - 1]["status"]
+            assert place > 0 and status["box"] is not None, (place, learner, "only the learner's turn may race its read")
+            assert all(status[count] == before[count] for count in LEARNER_COUNTS), (place, learner)
+            expected.append(expected[-1])
+    ended = next(place for place in range(1, len(shown)) if shown[place] == ".........") - 1
+    old, new = expected[0], expected[ended]
+    assert old["games"] == 0 and old["boxes"] == 0, old
+    assert new["games"] == 1 and new["boxes"] >= 1 and new["digest"] != old["digest"], new
+    assert all(learner == (old if place < ended else new) for place, learner in enumerate(expected)), \
+        "the learner changed other than as its game ended"
+    points = records["every crash-point"]
+    reached, seen = 0, set()
+    for point in points:
+        where = f"crash point {point['point']} (log entry {point['entry']}, after mark {point['mark']!r})"
+        found = point["found"]
+        cells = "".join(mark or "." for mark in found["cells"]) if found["state"] == "restored" else shown[0]
+        reached = next((place for place in range(reached, len(shown)) if shown[place] == cells), None)
+        assert reached is not None, (where, cells, "a game the board never showed, or an older one", shown)
+        assert found["learner"] == expected[reached], \
+            (where, cells, "a learner the board never saved with this game", found["learner"], expected[reached])
+        seen.add("new" if found["learner"] == new else "old")
+    assert seen == {"old", "new"}, ("the crash points should find both the old learner and the new", seen)
+    print(f"\nlearner at the crash points: {sum(point['found']['learner'] == old for point in points)} old "
+          f"(games {old['games']}, digest {old['digest']}), {sum(point['found']['learner'] == new for point in points)} new "
+          f"(games {new['games']}, {new['boxes']} boxes, digest {new['digest']}), none mixed")
+
+
+def test_a_restarted_board_resumes_the_same_learner(vm):
+    """After the learner's game, the service restarted: the API's status shows the same learner
+    (record, boxes opened, box) on the same board, still the opponent."""
+    records, _, _ = vm
+    restarted = records["learner-restarted"]
+    assert restarted["before"] and restarted["before"]["games"] == 1, restarted
+    assert restarted["after"] == restarted["before"], restarted
+    assert restarted["cells_after"] == restarted["cells_before"] and restarted["opponent_after"] == "learner", restarted
+    assert all(restarted["live"][count] == restarted["after"][count] for count in LEARNER_COUNTS), restarted
 
 
 def test_the_web_view_alone_is_refused_for_want_of_the_board(vm):

@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Matchboxes
 import Presentation
 import SystemdService
 import TicTacToe
@@ -43,6 +44,29 @@ struct CheckState: ParsableCommand {
         var historyProblem: String?
         /// Temporary files left by an interrupted save.
         var leftovers: [String]
+        /// The matchbox learner the board would resume with (a fresh one when no game is
+        /// saved); `nil` when the state is unusable.
+        var learner: FoundLearner?
+    }
+
+    /// The learner as found: what a test compares with the learner the running board had.
+    struct FoundLearner: Codable, Equatable {
+        /// Games since it was made, and its record over the kept tens (as the API's status).
+        var games: Int
+        var won: Int
+        var drew: Int
+        var lost: Int
+        /// Boxes opened, and how many times one was refilled.
+        var boxes: Int
+        var refills: Int
+        /// ``MatchboxLearner/digest``: the beads of every box, hashed.
+        var digest: String
+
+        init(_ learner: MatchboxLearner) {
+            let total = learner.record.total
+            (games, won, drew, lost) = (learner.record.games, total.won, total.drew, total.lost)
+            (boxes, refills, digest) = (learner.boxes.count, learner.refills, learner.digest)
+        }
     }
 
     func validate() throws {
@@ -55,11 +79,12 @@ struct CheckState: ParsableCommand {
         var found = Found(state: "fresh", history: "fresh", leftovers: [])
         let (loaded, lastGame) = store.loadNamingGame()
         switch loaded {
-        case .fresh: break
+        case .fresh: found.learner = FoundLearner(MatchboxLearner())
         case .restored(let snapshot):
             found.state = "restored"
             found.cells = snapshot.board.markNames
             found.outcome = OutcomeName.of(snapshot.board.outcome)
+            found.learner = FoundLearner(snapshot.learner)
         case .unusable(let problem):
             found.state = "unusable"
             found.problem = problem
@@ -97,6 +122,10 @@ struct CheckState: ParsableCommand {
         case "read": lines.append("\(directory)/\(StateStore.historyFile): OK, \(found.games ?? 0) finished games.")
         case "unusable": lines.append("\(found.historyProblem ?? StateStore.historyFile): the board will set it aside and start its history afresh.")
         default: lines.append("\(directory)/\(StateStore.historyFile): none yet.")
+        }
+        if let learner = found.learner {
+            lines.append("The learner: \(learner.games) played (won \(learner.won), drew \(learner.drew), lost \(learner.lost)), "
+                + "\(learner.boxes) of its boxes opened, \(learner.refills) refilled; its beads' digest \(learner.digest).")
         }
         for leftover in found.leftovers {
             lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")

@@ -155,3 +155,22 @@ struct LearnerTests {
         #expect(learner.boxes.count <= PositionsFaced.keys(learner: .o).count)
     }
 }
+
+@Suite("the learner's digest")
+struct LearnerDigestTests {
+    @Test("the digest hashes each opened box's beads in key order; the same boxes, the same digest, whatever order they were opened in")
+    func digest() throws {
+        let empty = try #require(BoxKey(cells: "........."))
+        let corner = try #require(BoxKey(cells: "X........"))
+        let emptyBox = try #require(Matchbox(for: empty, beads: [5, 4, 0, 0, 4, 0, 0, 0, 0]))
+        let cornerBox = Matchbox(for: corner, each: 3)
+        let one = MatchboxLearner(boxes: [empty: emptyBox, corner: cornerBox])
+        let other = MatchboxLearner(boxes: [corner: cornerBox, empty: emptyBox])
+        #expect(MatchboxLearner().digest == "cbf29ce484222325", "FNV-1a's offset basis: the hash of nothing")
+        #expect(one.digestText.hasPrefix(".........:5,4,0,0,4,0,0,0,0\n"))
+        #expect(one.digest == other.digest)
+        let fewer = MatchboxLearner(boxes: [empty: emptyBox])
+        #expect(fewer.digest == "282cebea93cb8df2", "FNV-1a of the one line, computed apart from this code")
+        #expect(fewer.digest != one.digest)
+    }
+}

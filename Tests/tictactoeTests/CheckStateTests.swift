@@ -64,4 +64,43 @@ struct CheckStateTests {
         #expect(outcome.out.contains(file == "state.json" ? "will set it aside" : "format version 7, expected 1: the board will set it aside"))
         #expect(try listing(state) == before)
     }
+
+    /// A saved game against the learner, its one box holding `beads` (the empty board's, O to
+    /// start: corner, edge and centre), after one game it won.
+    static func learnersGame(beads: String) -> String {
+        """
+        {"version": 3, "cells": ["", "", "", "", "", "", "", "", ""], "starter": "O", "nextStarter": "X",
+         "opponent": "learner", "scores": {}, "moves": [],
+         "learner": {"boxes": {".........": [\(beads)]}, "refills": 0, "games": 1, "tens": [[1, 0, 0]]}}
+        """
+    }
+
+    @Test("the learner found is reported with its record, its boxes and its beads' digest; a bead more changes the digest")
+    func learner() throws {
+        var digests: [String] = []
+        for beads in ["5, 4, 0, 0, 4, 0, 0, 0, 0", "5, 5, 0, 0, 4, 0, 0, 0, 0"] {
+            let state = try folder(["state.json": Self.learnersGame(beads: beads)])
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
+            #expect(json.status == 0, "\(json.err)")
+            let found = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+            let learner = try #require(found["learner"] as? [String: Any], "\(json.out)")
+            #expect(learner["games"] as? Int == 1 && learner["won"] as? Int == 1 && learner["drew"] as? Int == 0 && learner["lost"] as? Int == 0)
+            #expect(learner["boxes"] as? Int == 1 && learner["refills"] as? Int == 0)
+            digests.append(try #require(learner["digest"] as? String))
+            let text = try Tictactoe.run(["check-state", "--state-dir", state])
+            #expect(text.out.contains("The learner: 1 played (won 1, drew 0, lost 0), 1 of its boxes opened, 0 refilled; its beads' digest \(digests.last ?? "")."))
+        }
+        // FNV-1a (64 bits) of ".........:5,4,0,0,4,0,0,0,0\n", computed apart from the board's code.
+        #expect(digests.first == "282cebea93cb8df2")
+        #expect(digests.count == 2 && digests[0] != digests[1], "a bead more must change the digest")
+    }
+
+    @Test("no saved game: the fresh learner the board starts with, no boxes, the digest of nothing")
+    func freshLearner() throws {
+        let state = try folder([:])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
+        #expect(json.out.contains(#""learner":{"boxes":0,"digest":"cbf29ce484222325","drew":0,"games":0,"lost":0,"refills":0,"won":0}"#), "\(json.out)")
+    }
 }
