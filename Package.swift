@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Presentation", "Reactive",
+                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Matchboxes", "Presentation", "Reactive",
                 "ShareCode", "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
