@@ -143,12 +143,17 @@ def test_the_plot_decodes_to_the_records_tens(browser, quick):
     assert [line["result"] for line in plot["lines"]] == ["won", "drew", "lost"]
     # The gridlines at 0, 5 and 10 games give the scale; every point's height decodes to a count.
     zero, _, ten = plot["grid"]
+    # The latest ten, under way (25 games: 5 in it), is drawn as a rate per ten games.
+    in_last = state["learner"]["games"] % 10 or 10
+    assert in_last < 10, "the plot's test needs a ten under way"
     for which, line in enumerate(plot["lines"]):
-        from_geometry = [round((zero - y) / (zero - ten) * 10, 6) for y in line["ys"]]
-        assert from_geometry == [ten_[which] for ten_ in tens], (line["result"], from_geometry, tens)
+        from_geometry = [round((zero - y) / (zero - ten) * 10, 1) for y in line["ys"]]
+        rates = [ten_[which] * (10 / in_last if index == len(tens) - 1 else 1) for index, ten_ in enumerate(tens)]
+        assert from_geometry == [round(rate, 1) for rate in rates], (line["result"], from_geometry, tens)
         assert line["counts"] == " ".join(str(ten_[which]) for ten_ in tens)
     assert plot["first"] == 1
     assert plot["labelled"] and f"won {tens[-1][0]}, drew {tens[-1][1]}, lost {tens[-1][2]}" in plot["words"], plot["words"]
+    assert f"{in_last} games so far" in plot["words"], plot["words"]
 
 
 def reset_state(client):

@@ -332,7 +332,11 @@ function drawRecord(learner) {
   const holder = $("learner-plot");
   const first = Math.floor((learner.games + 9) / 10) - tens.length + 1;
   const chart = svg("svg", { viewBox: `0 0 ${plot.width} ${plot.height}`, role: "img", "aria-labelledby": "learner-plot-title learner-plot-words", class: "plot" });
-  chart.append(svg("desc", { id: "learner-plot-words" }, recordWords(tens, first)));
+  // The latest ten may be under way: it is drawn as a rate (results per ten games), so that its
+  // point does not dive for want of games, and its words say how many it has had.
+  const inLast = learner.games % 10 || 10;
+  const per = (ten, index) => (index === tens.length - 1 ? 10 / inLast : 1);
+  chart.append(svg("desc", { id: "learner-plot-words" }, recordWords(tens, first, inLast, learner.tens === undefined || learner.tens === null)));
   const inner = { x: plot.left, y: plot.top, w: plot.width - plot.left - plot.right, h: plot.height - plot.top - plot.bottom };
   const y = (count) => inner.y + inner.h * (1 - count / 10);
   const x = (index) => inner.x + (tens.length > 1 ? inner.w * index / (tens.length - 1) : inner.w / 2);
@@ -342,24 +346,26 @@ function drawRecord(learner) {
   }
   if (tens.length > 0) {
     const last = first + tens.length - 1;
-    chart.append(svg("text", { class: "axis", x: inner.x, y: plot.height - 6, "text-anchor": "start" }, `games ${first * 10 - 9}–${first * 10}`));
+    chart.append(svg("text", { class: "axis", x: inner.x, y: plot.height - 6, "text-anchor": "start" }, `games ${first * 10 - 9}–${Math.min(first * 10, learner.games)}`));
     if (tens.length > 1) chart.append(svg("text", { class: "axis", x: inner.x + inner.w, y: plot.height - 6, "text-anchor": "end" }, `${last * 10 - 9}–${learner.games}`));
   }
   ["won", "drew", "lost"].forEach((result, which) => {
-    const points = tens.map((ten, index) => `${x(index).toFixed(2)},${y(ten[which]).toFixed(2)}`).join(" ");
+    const points = tens.map((ten, index) => `${x(index).toFixed(2)},${y(ten[which] * per(ten, index)).toFixed(2)}`).join(" ");
     const line = svg("polyline", { class: result, points, "data-result": result, "data-counts": tens.map((ten) => ten[which]).join(" ") });
     chart.append(line);
-    if (tens.length <= 30) tens.forEach((ten, index) => chart.append(svg("circle", { class: result, cx: x(index), cy: y(ten[which]), r: 2.5 })));
+    if (tens.length <= 30) tens.forEach((ten, index) => chart.append(svg("circle", { class: result, cx: x(index), cy: y(ten[which] * per(ten, index)), r: 2.5 })));
   });
   chart.dataset.first = String(first);
   holder.replaceChildren(chart);
 }
 
 // The plot in words, for a screen reader: the tens it shows, the first and the latest.
-function recordWords(tens, first) {
+function recordWords(tens, first, inLast, unsent) {
+  if (unsent) return "This board does not send the learner's record.";
   if (tens.length === 0) return "No games yet.";
   const one = (ten) => `won ${ten[0]}, drew ${ten[1]}, lost ${ten[2]}`;
-  const latest = `In the latest ten (ten ${first + tens.length - 1}): ${one(tens[tens.length - 1])}.`;
+  const sofar = inLast < 10 ? `, ${inLast} ${inLast === 1 ? "game" : "games"} so far` : "";
+  const latest = `In the latest ten (ten ${first + tens.length - 1}${sofar}): ${one(tens[tens.length - 1])}.`;
   if (tens.length === 1) return latest;
   return `Tens ${first} to ${first + tens.length - 1}. In ten ${first}: ${one(tens[0])}. ${latest}`;
 }
@@ -368,7 +374,10 @@ function recordWords(tens, first) {
 // asked about (the board refuses a reset asked for at another count of games).
 function askReset() {
   if (!connected() || !page.play || !page.state || !page.state.learner) {
-    sendChange({ command: "reset-learner" }); // says why it cannot go
+    // Says why it cannot go, without sending: a reset is only ever sent after both questions.
+    if (!connected()) say(notSent.closed);
+    else if (!page.play) say(notSent.watching);
+    else say("The board has not said how its learner stands yet: try again in a moment.");
     return;
   }
   page.resetAsked = page.state.learner.games;

@@ -119,9 +119,9 @@ public final class RemoteControl: Sendable {
         case .done:
             return .ok(command, "The learner is a fresh one: no box opened, no game played.")
         case .playing:
-            return .error(command, .learnerPlaying, "a game against the learner is under way: finish it, or give it up (new-game --abandon), then reset.")
+            return .error(command, .learnerPlaying, "a game against the learner is under way: finish it, or give it up (new-game --abandon), then reset before the learner's next move (it starts every other game).")
         case .changed(let games):
-            return .error(command, .learnerChanged, "the learner has played \(games) games, not the \(expected ?? games) the reset was asked for: ask again.")
+            return .error(command, .learnerChanged, "the learner has played \(games) \(games == 1 ? "game" : "games"), not the \(expected ?? games) the reset was asked for: ask again.")
         }
     }
 

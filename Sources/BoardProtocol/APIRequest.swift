@@ -22,8 +22,9 @@ import Foundation
 /// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
 /// `reset-learner` has no button: it replaces the matchbox learner with a fresh one, refused
 /// while a game against it is under way; with `games`, only if the learner has played exactly
-/// that many games (the count a page showed when it asked), so that a late confirmation never
-/// resets a learner that changed since.
+/// that many games (the count a page showed when it asked), so that a late confirmation does
+/// not reset a learner that has played since (one reset and brought back to the same count in
+/// between is not told apart).
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)

@@ -55,6 +55,9 @@ final class GameSession: @unchecked Sendable {
         switch event {
         case .refused(let position, _), .computersTurn(let position):
             startFlash(again: position == wasFlashing)
+            // A press during the choice of opponent ends it: the game shows, with the learner's
+            // box blinking if it is to start.
+            followState(facts)
         case .moved, .wokeUp:
             cancelFlash()
             followState(facts)

@@ -65,6 +65,18 @@ struct LearnerOpponentTests {
         #expect(viewModel.state.value.blinkOn, "the blink restarted with the board, not left at its old phase")
     }
 
+    @Test("a press while the choice of the learner is shown, the learner to start: refused, and its box blinks from then")
+    func pressDuringTheChoice() {
+        // The learner is chosen again: a new game, which O starts (X started the first).
+        _ = viewModel.chooseOpponent.apply(.learner)
+        #expect(viewModel.state.value.showsOpponent && viewModel.board.value.turn == .o)
+        scheduler.advance(by: .milliseconds(100))
+        input.send(p(0, 0))
+        #expect(viewModel.state.value.showsLearnersBox && viewModel.state.value.isBlinking && viewModel.state.value.blinkOn)
+        scheduler.advance(by: .milliseconds(400))
+        #expect(!viewModel.state.value.blinkOn, "the box blinks: it cannot pass for steady marks")
+    }
+
     @Test("each finished game teaches it by its result; the snapshot carries what it learnt; a game given up teaches nothing")
     func learns() throws {
         for _ in 0..<6 {
