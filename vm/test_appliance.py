@@ -506,6 +506,7 @@ def test_a_power_cut_at_any_flush_of_a_learners_game_leaves_its_old_boxes_or_its
     game = records["crash-points-game"]
     shown, learners = game["shown"], game["learners"]
     assert len(learners) == len(shown), game
+    assert game["think_ms"] == 3000, ("the learner's think time was not set for the scenario", game["think_ms"])
     expected = []  # the learner saved with each state shown
     for place, learner in enumerate(learners):
         status = learner["status"]
@@ -520,6 +521,8 @@ def test_a_power_cut_at_any_flush_of_a_learners_game_leaves_its_old_boxes_or_its
             # learner of the state before, the API's record unchanged.
             before = learners[place - 1]["status"]
             assert place > 0 and status["box"] is not None, (place, learner, "only the learner's turn may race its read")
+            # And then the file held the learner's answer: the next state shown, not a lost save.
+            assert place + 1 < len(shown) and learner["live_cells"] == shown[place + 1], (place, learner, shown)
             assert all(status[count] == before[count] for count in LEARNER_COUNTS), (place, learner)
             expected.append(expected[-1])
     ended = next(place for place in range(1, len(shown)) if shown[place] == ".........") - 1

@@ -40,6 +40,8 @@ mount -o noatime /dev/mapper/statelog "$state_dir"
 config=/etc/tictactoe/tictactoe.toml
 cp "$config" /tmp/config-before-crash-points.toml
 sed -i 's/^computer_think_ms = .*/computer_think_ms = 3000/' "$config"
+# What the configuration says now: the host checks the edit took (a renamed key would not).
+think_ms=$(grep -o '^computer_think_ms = [0-9]*' "$config" | grep -o '[0-9]*$')
 systemctl start tictactoe.service
 wait_active -1
 
@@ -112,7 +114,7 @@ for round in game new-game move; do
   done
 done
 report "{\"scenario\":\"crash-points-game\",\"shown\":[$(IFS=,; echo "${shown[*]}")],\"durable_marks\":$durable,\
-\"learners\":[$(IFS=,; echo "${learners[*]}")]}"
+\"think_ms\":${think_ms:-0},\"learners\":[$(IFS=,; echo "${learners[*]}")]}"
 # A restart resumes the same learner: the API's status before and after.
 before=$(status_json)
 systemctl restart tictactoe.service
