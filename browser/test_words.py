@@ -88,13 +88,17 @@ def raw(message):
     return "(() => { for (const text of %s) page.socket.send(text); return true; })()" % json.dumps(texts)
 
 
+# The page connected to the web view and drawn the board's state: a tap now is sent.
+CONNECTED = "page.socket && page.socket.readyState === WebSocket.OPEN && page.state !== null"
+
+
 class Refusals:
     """Provokes refusals on one page and checks each is said in the page's words."""
 
     def __init__(self, page):
         self.page = page
         self.last_sent = 0.0
-        page.wait_for("page.socket && page.socket.readyState === WebSocket.OPEN && page.state !== null")
+        page.wait_for(CONNECTED)
         page.evaluate(WATCH_ERRORS)
 
     def calm(self):
@@ -392,6 +396,8 @@ def test_a_question_about_a_game_that_changed_meanwhile_closes_and_gives_nothing
     web = Web(folder, board)
     try:
         page = browser.open(web.url)
+        # A tap before the page has the board's state is answered as not sent: wait for it.
+        page.wait_for(CONNECTED)
         page.click('.cell[data-cell="5"]')
         wait(lambda: "X took cell 5." in said(page), "the move said")
         page.click("#new-game")
