@@ -151,6 +151,9 @@ let package = Package(
                 "WiredBoard",
             ]),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
+        .testTarget(
+            name: "gpio-sim-harnessTests",
+            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"]),
         .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardProtocol", "WebView"]),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"]),
         .testTarget(

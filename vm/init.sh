@@ -6,6 +6,8 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t configfs none /sys/kernel/config
 mount -t tmpfs tmp /tmp
+# Where the harness reads the kernel's record of the LED lines' writes from.
+mount -t tracefs tracefs /sys/kernel/tracing
 # The clock that stamps edge events: under a loaded emulator the kernel may fall back to a coarse
 # one, which stamps a whole bounce burst alike.
 clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)

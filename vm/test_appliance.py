@@ -182,11 +182,11 @@ def test_o_is_dim_and_every_lit_led_is_refreshed_at_least_100_times_a_second(vm)
     lit LED coming on at least 100 times a second (the flicker limit) at the frame rate the
     installed configuration asks for.
 
-    The rate is judged against the scan seen in the same sampling, not against the emulator's
+    The rate is judged against the scan in the same recording, not against the emulator's
     clock: under TCG on a busy two-core host the whole guest runs slow (two VMs at once ran the
     scan at half its rate), which says nothing about the program. What the program decides is
     how often an LED comes on per frame; that share times the configured frame rate must reach
-    100 Hz, and the share is what the kernel's lines showed. The emulator's own pace is printed."""
+    100 Hz, and the share is what the kernel recorded. The emulator's own pace is printed."""
     records, _, _ = vm
     x_turn, o_turn = records["timing-x-to-move"]["timing"], records["timing-o-to-move"]["timing"]
     configured = re.search(r"(\d+) matrix frames a second", records["configured-scan"]["check"])
@@ -292,12 +292,12 @@ def test_installing_again_keeps_the_edited_configuration_and_the_game(vm):
 
 
 def by_colour(frame):
-    """A frame in the sampler's notation with brightness left out: what `watch` shows of it."""
+    """A frame in the harness's notation with brightness left out: what `watch` shows of it."""
     return frame.upper().replace("DIM", "ON")
 
 
 def as_frame(watched):
-    """`tictactoe watch --once`'s board (lines joined by |) in the LED sampler's notation, by
+    """`tictactoe watch --once`'s board (lines joined by |) in the harness's notation, by
     colour only (it draws the state, not the LEDs' brightness). Its cells are the terminal's
     texts (Console's TerminalLook, docs/VIEWS.md): the mark's letter, or · for none, between two
     signs: none for a steady mark, [ ] on a winning line and = = in a drawn game (both blink:
@@ -341,13 +341,13 @@ def test_a_press_through_the_socket_is_a_move_the_led_lines_show(vm):
 def test_a_refused_press_flickers_its_cell_fast_enough_to_read_without_colour(vm):
     """A press on O's cell through the socket, refused: on the gpio-sim lines the cell's lit share
     (either die, colour ignored) toggles every 50 ms for 400 ms, about 100 ms a period, unlike a
-    game's end (400 ms each way) and unlike a steady mark; read in the VM by the simulation's own
-    eye (PatternReader, the default timings). An attempt that reads no flicker must be one the
-    emulator starved: the cell unseen for at least the eye's 30 ms (the sampler not sampling, or
-    the board's scan not lighting the cell's row: a stalled scan, what the kernel's lines
-    showed), through which the reader sees no phase (so it says "too short to tell", never a
-    pattern it did not see); the VM made the press again then, up to three times, and one
-    attempt must read the flicker."""
+    game's end (400 ms each way) and unlike a steady mark; read in the VM from the kernel's record
+    of every write to the LED lines, per visit of the scan, by the simulation's own eye
+    (PatternReader, the default timings). An attempt that reads no flicker must be one the
+    emulator starved: the cell's row not visited for at least the eye's 30 ms (the board kept
+    from scanning, as the kernel's record shows), through which the reader sees no phase (so it
+    says "too short to tell" or "starved", never a pattern the board did not show); the VM made
+    the press again then, up to three times, and one attempt must read the flicker."""
     records, _, _ = vm
     attempts = records["every api-refused"]
     for attempt in attempts:
@@ -366,9 +366,8 @@ def test_a_refused_press_flickers_its_cell_fast_enough_to_read_without_colour(vm
     periods = [later[0] - earlier[0] for earlier, later in zip(runs, runs[1:])]
     assert all(period < 400 for period in periods), runs
     print(f"\nrefused press: {len(attempts)} attempt(s); lit runs {runs} ms (start, length), periods {periods} ms; "
-          f"longest gap between samples {pattern['longest_gap_ms']:.1f} ms, longest unseen {pattern['longest_unseen_ms']:.0f} ms, "
-          f"looks per 10 ms bin "
-          f"{min(pattern['looks'])}-{max(pattern['looks'])}")
+          f"the board's longest pause between writes {pattern['longest_pause_ms']:.1f} ms, longest unseen "
+          f"{pattern['longest_unseen_ms']:.0f} ms, visits of its row per 10 ms bin {min(pattern['visits'])}-{max(pattern['visits'])}")
 
 
 def test_a_user_outside_the_group_is_refused_and_a_member_is_served(vm):

@@ -42,7 +42,7 @@ public struct Misreading: Error, Sendable, Hashable, CustomStringConvertible {
 /// First the eye's persistence: each level is averaged over `integration` (a whole number of
 /// windows), as an eye sums light over some tens of milliseconds; so a dim LED whose short
 /// pulses come a little late once (the scan starting or stopping) still looks steady, as it
-/// does to a person. A window with nothing to go by (`nil`: a sampler that saw too little) is
+/// does to a person. A window with nothing to go by (`nil`: nothing seen in it) is
 /// left out of the sum; a whole integration of them is unknown.
 ///
 /// A pattern alternates between a lit phase and a phase between, dark or (a refused press on a

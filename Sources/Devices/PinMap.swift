@@ -106,7 +106,7 @@ public struct PinMap: Sendable, Hashable {
 
     /// The colour the cell at `index` (reading order) shows while the LED lines stand at
     /// `levels`: lit in red when its row and its red column are both on, in green likewise.
-    /// The one definition of "lit" that the simulation's eye, the virtual machine's LED sampler,
+    /// The one definition of "lit" that the simulation's eye, the virtual machines' LED readings,
     /// the tests and the benchmarks share.
     public func color(ofCell index: Int, at levels: LineLevels) -> LEDColor {
         guard rowPolarity.isActive(levels[rows[index / 3]]) else { return .off }

@@ -21,17 +21,25 @@ func runTool(_ arguments: [String]) -> Int32 {
     }
     let sim = GPIOSim.existing(device: arguments[0], chip: arguments[1])
     let pins = PinMap.standard
+    let leds = LEDWatcher(sim: sim, pins: pins)
+    do {
+        return try run(arguments, sim: sim, leds: leds)
+    } catch {
+        FileHandle.standardError.write(Data("gpio-sim-harness: \(error)\n".utf8))
+        return 70
+    }
+}
+
+private func run(_ arguments: [String], sim: GPIOSim, leds: LEDWatcher) throws -> Int32 {
     switch arguments[2] {
     case "frame":
-        guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 0.6 : 0.6
-        print(sampler.frame(over: seconds).description.replacingOccurrences(of: "\n", with: "|"))
+        print(try leds.frame(over: seconds).description.replacingOccurrences(of: "\n", with: "|"))
     case "timing":
-        guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
-        return printJSON(sampler.timing(over: seconds))
+        return printJSON(try leds.record(seconds: seconds).timings())
     case "pattern":
-        return printPattern(arguments, on: sim, pins: pins)
+        return try printPattern(arguments, leds: leds)
     case "tap":
         guard arguments.count > 3, let line = Int(arguments[3]) else { return 64 }
         let hold = arguments.count > 4 ? Double(arguments[4]) ?? 0.15 : 0.15
@@ -39,15 +47,10 @@ func runTool(_ arguments: [String]) -> Int32 {
         Thread.sleep(forTimeInterval: hold)
         sim.bounce(line, endingUp: true)
     case "leds":
-        // Looked at for a while, not once: the scan blanks the matrix before each row, and a
-        // dim status LED is dark three frames in four, so one sample may find a lit board dark.
+        // Over a while, not at one moment: the scan blanks the matrix before each row, and a
+        // dim status LED is dark three frames in four.
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 0.3 : 0.3
-        let started = Date()
-        var lit = false
-        repeat {
-            lit = pins.outputOffsets.contains { sim.value(Int($0.rawValue)) }
-        } while !lit && Date().timeIntervalSince(started) < seconds
-        print(lit ? "on" : "off")
+        print(try leds.anyLit(over: seconds) ? "on" : "off")
     default:
         return 64
     }
@@ -55,13 +58,12 @@ func runTool(_ arguments: [String]) -> Int32 {
 }
 
 /// `pattern KEY SECONDS`: the light of the cell of keypad key KEY (7 top left, as `tictactoe
-/// press` numbers them) in 10 ms bins, and its pattern (``LEDSampler/CellPattern``).
-private func printPattern(_ arguments: [String], on sim: GPIOSim, pins: PinMap) -> Int32 {
+/// press` numbers them) in 10 ms bins, and its pattern (``LineRecording/CellPattern``).
+private func printPattern(_ arguments: [String], leds: LEDWatcher) throws -> Int32 {
     guard arguments.count > 4, let key = Int(arguments[3]), let cell = Position(keypadKey: key), let seconds = Double(arguments[4]) else {
         return 64
     }
-    guard let sampler = LEDSampler(sim: sim, pins: pins) else { return 66 }
-    return printJSON(sampler.pattern(ofCell: cell.index, over: seconds, bin: 0.01), keys: .convertToSnakeCase)
+    return printJSON(try leds.record(seconds: seconds).pattern(ofCell: cell.index, bin: 10_000_000), keys: .convertToSnakeCase)
 }
 
 /// Prints `value` as one line of JSON (keys sorted); 0, or 70 if it cannot be encoded.

@@ -3,8 +3,8 @@ import Presentation
 import Testing
 
 /// The eye's reading of one LED's pattern in time, on made-up levels in 10 ms windows with the
-/// default flicker (50 ms each way) and blink (400 ms each way): what the appliance's sampler
-/// relies on, unseen windows included.
+/// default flicker (50 ms each way) and blink (400 ms each way): what the appliance's reading
+/// of the kernel's record relies on, unseen windows included.
 @Suite("Reading an LED's pattern in time")
 struct PatternReaderTests {
     let reader = PatternReader(window: .milliseconds(10), timings: GameTimings())

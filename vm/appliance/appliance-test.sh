@@ -151,18 +151,19 @@ pressed=$(tictactoe press 9 2>&1); status=$?
 sleep 0.5
 report "{\"scenario\":\"api-press\",\"status\":$status,\"output\":\"$pressed\",\"frame\":\"$(tool frame 1.0)\"}"
 # A refused press (cell 9 is O's) flickers its cell, fast, unlike a game's end blinking slowly:
-# the cell's light is sampled around the press, read as a person who sees no colour reads it
-# (tool pattern). A stretch the emulator starved cannot be read through (unseen for the eye's
-# 30 ms, it ends every run it crosses), so an attempt that reads no flicker is reported with
-# its longest unseen stretch and made again, up to three times; the host test holds each to
-# what the kernel's lines showed. The sampler and the press yield to the board (nice), whose
-# scan must keep the lines moving while the press's process starts.
+# the kernel's record of the LED lines around the press, read per visit of the scan as a person
+# who sees no colour reads it (tool pattern). A stretch in which the emulator kept the board
+# from scanning cannot be read through (unseen for the eye's 30 ms, it ends every run it
+# crosses; one within the pattern makes it "starved"), so an attempt that reads no flicker is
+# reported with its longest unseen stretch and made again, up to three times; the host test
+# holds each to what the kernel recorded. The press yields to the board (nice), whose scan
+# must keep the lines moving while the press's process starts.
 for attempt in 1 2 3; do
-  nice -n 10 "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" pattern 9 2.5 > /tmp/refused-pattern.json &
-  sampler=$!
+  "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" pattern 9 2.5 > /tmp/refused-pattern.json &
+  recorder=$!
   sleep 0.3
   refused=$(nice -n 19 tictactoe press 9 2>&1); status=$?
-  wait $sampler
+  wait $recorder
   report "{\"scenario\":\"api-refused\",\"attempt\":$attempt,\"status\":$status,\"output\":\"$refused\",\
 \"pattern\":$(cat /tmp/refused-pattern.json || echo null)}"
   grep -q '"reading":"flicker"' /tmp/refused-pattern.json && break

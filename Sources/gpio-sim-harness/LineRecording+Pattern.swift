@@ -1,0 +1,86 @@
+import BoardSimulation
+import Lights
+import Presentation
+
+extension LineRecording {
+    /// One cell's light over a recording, as a person who sees no colour takes it in: in bins of
+    /// the guest's monotonic clock, the share of its row's visits that began in the bin in which
+    /// either die was lit; read by the simulation's own eye (``PatternReader``, the default
+    /// timings' flicker and blink). A bin its row was not visited in is `nil`: unseen, as when
+    /// the emulator kept the board from scanning; the eye's sum bridges a lone one, but through
+    /// an integration's worth of them (30 ms) it sees no phase, so a stretch the emulator starved
+    /// reads as too short to tell, never as a pattern the board did not show.
+    struct CellPattern: Encodable {
+        var binMs: Double
+        var levels: [Double?]
+        /// The visits of the cell's row in each bin.
+        var visits: [Int]
+        /// The longest time the board wrote nothing, ms.
+        var longestPauseMs: Double
+        /// The longest run of unseen bins, ms.
+        var longestUnseenMs: Double
+        /// "flicker", "blink", "steady", "dark", or why it could not be read.
+        var reading: String
+        /// The runs of lit levels as the eye sums them (at least half the brightest): start and
+        /// length, ms from the start of the recording.
+        var litRuns: [[Double]]
+    }
+
+    /// The pattern of cell `index` (reading order) in bins of `bin` nanoseconds.
+    func pattern(ofCell index: Int, bin: Int64) -> CellPattern {
+        let row = index / 3, column = index % 3
+        let bins = Int((end - start + bin - 1) / bin)
+        var visits = [Int](repeating: 0, count: bins), lit = [Int](repeating: 0, count: bins)
+        for visit in self.visits()[row] where visit.start >= start && visit.start < end {
+            let slot = Int((visit.start - start) / bin)
+            visits[slot] += 1
+            if visit.red[column] || visit.green[column] { lit[slot] += 1 }
+        }
+        let levels: [Double?] = zip(lit, visits).map { $1 > 0 ? Double($0) / Double($1) : nil }
+        return Self.read(levels, visits: visits, bin: bin, longestPause: longestPause(from: start, to: end))
+    }
+
+    /// The reading of `levels`, with the runs the eye saw lit.
+    private static func read(_ levels: [Double?], visits: [Int], bin: Int64, longestPause: Int64) -> CellPattern {
+        let reader = PatternReader(window: .nanoseconds(bin), timings: GameTimings())
+        // Dark below half a dim mark's share of visits (one frame of the installed cycle); a
+        // pattern where it dims to the geometric middle of a refused press's lit phase and the
+        // light between (on O's mark, O's own: an eye without colour sees only the share lit).
+        let refused = FrameRenderer.light(of: .refused(.o))
+        let modulation = refused.map { (dimCycle.duty(of: $0.brightness) / dimCycle.duty(of: $0.betweenBrightness)).squareRoot() } ?? .infinity
+        let reading: String
+        switch reader.read(levels, darkBelow: dimCycle.duty(of: .dim) / 2, modulation: modulation) {
+        case .success(let light): reading = light.pattern?.rawValue ?? "dark"
+        case .failure(let problem): reading = problem.description
+        }
+        let binMs = Double(bin) / 1e6
+        let seen = reader.integrated(levels)
+        let peak = seen.compactMap { $0 }.max() ?? 0
+        var runs: [[Double]] = [], first: Int?
+        for (index, level) in (seen + [nil]).enumerated() {
+            let isLit = level.map { peak > 0 && $0 * 2 >= peak } ?? false
+            if isLit && first == nil { first = index }
+            if !isLit, let began = first {
+                runs.append([Double(began) * binMs, Double(index - began) * binMs])
+                first = nil
+            }
+        }
+        var unseen = 0, longestUnseen = 0, starvedNearRuns = 0
+        let near = 2 * Double(GameTimings().flickerHalfPeriod.nanoseconds) / 1e6
+        let around = runs.isEmpty ? nil : (runs[0][0] - near)...(runs[runs.count - 1][0] + runs[runs.count - 1][1] + near)
+        for (index, level) in levels.enumerated() {
+            unseen = level == nil ? unseen + 1 : 0
+            longestUnseen = max(longestUnseen, unseen)
+            if let around, around.contains(Double(index) * binMs) { starvedNearRuns = max(starvedNearRuns, unseen) }
+        }
+        // A pattern the emulator crossed with a stretch the eye could not see through (its
+        // integration, unseen) may have had a phase cut or stretched by the stall, not by the
+        // board: it is not a reading of the board's.
+        let integration = Double(reader.integration.nanoseconds) / 1e6
+        let read = Double(starvedNearRuns) * binMs >= integration && ["flicker", "blink"].contains(reading)
+            ? "starved: the scan paused \(Int(Double(starvedNearRuns) * binMs)) ms within the pattern" : reading
+        return CellPattern(
+            binMs: binMs, levels: levels, visits: visits, longestPauseMs: Double(longestPause) / 1e6,
+            longestUnseenMs: Double(longestUnseen) * binMs, reading: read, litRuns: runs)
+    }
+}
