@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -58,6 +58,12 @@ test: setup-tests unit-test spectral-test trixie-unit-test storage-test browser-
 unit-test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## The inner loop: the unit and simulation tests' pure layer alone (in process, none of the
+## soaks), in well under a minute; make unit-test runs them all (docs/TESTING.md, "The inner loop").
+quick: setup
+	$(SWIFT) build --build-tests
+	TEST_LAYERS=pure $(SWIFT) test --skip-build
 
 ## The spectral tables the LEDs' light is weighed with (Sources/Lights/SpectralTables.swift)
 ## against colour-science's copy of CVRL's CIE 2006 tables.

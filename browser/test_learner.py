@@ -9,7 +9,6 @@ import json
 import pathlib
 import random
 import tempfile
-import time
 
 import pytest
 
@@ -165,11 +164,53 @@ def dialog_open(page, name):
     return page.evaluate(f"document.getElementById({json.dumps(name)}).open")
 
 
+# The board's `status`, asked on the page's own socket: a barrier, not a wait. The web view
+# relays a page's messages to the board in order, on its one connection, and the board answers
+# a connection's commands in order, each after the state it caused; so the answer tells what
+# the board made of everything the page sent before it. A page never asks for the status, so
+# this reply is the test's (the page itself skips it).
+ASK_STATUS = """new Promise((resolve) => {
+  const socket = page.socket;
+  const listener = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "status" || (message.type === "error" && message.command === "status")) {
+      socket.removeEventListener("message", listener);
+      resolve(message);
+    }
+  };
+  socket.addEventListener("message", listener);
+  socket.send(JSON.stringify({command: "status"}));
+})"""
+
+
+# Every reset the page sends, by the count of games it names, kept in the page: what it did, to
+# be counted once the test is over (a reset sent late, by a timer, is counted too).
+COUNT_RESETS = """(() => {
+  if (window.resetsSent) return true;
+  window.resetsSent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try {
+      const message = JSON.parse(data);
+      if (message.command === "reset-learner") window.resetsSent.push(message.games);
+    } catch (error) {}
+    return send.call(this, data);
+  };
+  return true; })()"""
+
+
+def ask_status(page):
+    answer = page.evaluate(ASK_STATUS)
+    assert answer["type"] == "status", answer
+    return answer
+
+
 def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_nothing_stale(browser, quick):
     train(quick.client, 3)
     page = browser.open(quick.web.url)
     page.wait_for("page.state !== null && !document.getElementById('learner').hidden")
     page.evaluate(WATCH_ERRORS)
+    page.evaluate(COUNT_RESETS)
     before = reset_state(quick.client)
     assert before[0] == 3 and before[1] > 0
     # No at the first question.
@@ -185,9 +226,11 @@ def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_n
     page.click("#reset-first-yes")
     page.wait_for("document.getElementById('reset-second').open")
     page.click("#reset-second-no")
-    page.wait_for("!document.getElementById('reset-second').open")
-    time.sleep(0.5)  # wall-clock: a reset sent by mistake would have come back by now
-    assert reset_state(quick.client) == before
+    # The question's close has run (it forgets the count asked about), and what the board says
+    # after it: a reset sent by mistake, in the click or the close, went before this status.
+    page.wait_for("!document.getElementById('reset-second').open && page.resetAsked === null")
+    learner = ask_status(page)["state"]["learner"]
+    assert (learner["games"], learner["boxes"]) == before
     # A late yes: another page resets, then this one's question closes, and its yes never comes.
     tap(page, "#learner-reset")
     page.wait_for("document.getElementById('reset-first').open")
@@ -212,6 +255,8 @@ def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_n
     assert learner["boxes"] == 0 and learner["won"] + learner["drew"] + learner["lost"] == 0 and learner["tens"] == []
     page.wait_for("document.getElementById('learner-record').textContent.startsWith('0 games')")
     assert "The learner was reset: it starts again with fresh matchboxes." in said(page)
+    # The page sent two resets in all: the test's own for 3 games, and the yes and yes.
+    assert page.evaluate("window.resetsSent") == [3, 4]
 
 
 def test_a_reset_mid_game_is_refused_in_the_pages_words(browser, quick):

@@ -203,7 +203,7 @@ struct HistoryFileTests {
     /// How many mutated history files each run reads.
     static let cases = 3000
 
-    @Test("every mutation of a history file is read as valid games or refused with a sentence; none crashes, none shows raw text")
+    @Test("every mutation of a history file is read as valid games or refused with a sentence; none crashes, none shows raw text", .soak)
     func mutated() throws {
         let folder = NSTemporaryDirectory() + "history-fuzz-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

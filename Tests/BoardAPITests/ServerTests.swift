@@ -6,6 +6,7 @@ import Foundation
 import Lights
 import Presentation
 import Reactive
+import TestSupport
 import Testing
 import TicTacToe
 
@@ -51,7 +52,7 @@ struct ServerTests {
         #expect(served.board.viewModel.frame.value.cells[Position(keypadKey: 5)!.index] == .amber)
     }
 
-    @Test("100 watchers through a 1,000-move game each see the same states, in order, each once: the ones the loop took")
+    @Test("100 watchers through a 1,000-move game each see the same states, in order, each once: the ones the loop took", .soak)
     func hundredWatchers() throws {
         // The service takes 32 clients; the server's mechanics are the same for more.
         let served = try ServedBoard(limits: .init(clients: 101))
@@ -154,7 +155,7 @@ struct HostileClientTests {
         }
     }
 
-    @Test("a client that never reads, through 10,000 moves: its outbox stays at one state, the game goes on")
+    @Test("a client that never reads, through 10,000 moves: its outbox stays at one state, the game goes on", .soak)
     func neverReads() throws {
         let served = try ServedBoard()
         defer { served.stop() }
@@ -172,7 +173,7 @@ struct HostileClientTests {
         _ = sleeper
     }
 
-    @Test("a client that pipelines 10,000 requests and reads is answered every one, in order, and never closed")
+    @Test("a client that pipelines 10,000 requests and reads is answered every one, in order, and never closed", .soak)
     func pipelining() throws {
         let served = try ServedBoard()
         defer { served.stop() }

@@ -8,7 +8,7 @@ struct ConfigurationFuzzTests {
     /// How many mutated files each run reads (the figure in the closing note of issue 19).
     static let cases = 3000
 
-    @Test("every mutation of the default file is read or refused with its file, line and key; never a crash or hang")
+    @Test("every mutation of the default file is read or refused with its file, line and key; never a crash or hang", .soak)
     func mutated() {
         var mutator = Mutator(seed: ConfigurationSchema.defaultFile, randomSeed: 0xC0F1_6)
         var read = 0, refused = 0

@@ -250,7 +250,7 @@ private func same(_ ours: TOMLValue?, _ theirs: Any) -> Bool {
     }
 }
 
-@Suite("TOML reading against Python's tomllib")
+@Suite("TOML reading against Python's tomllib", .process)
 struct TOMLReferenceTests {
     /// Generated valid documents, and mutations of them and of the configuration's own file
     /// (the figures in the closing note of issue 19).

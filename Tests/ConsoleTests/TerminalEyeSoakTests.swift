@@ -5,6 +5,7 @@ import Lights
 import Presentation
 import Reactive
 import TicTacToe
+import TestSupport
 import Testing
 @testable import Console
 
@@ -13,7 +14,7 @@ import Testing
 /// draws, sleep, the choice of opponent, held new games), every state it passes through drawn by
 /// every terminal view and read back; and the eye's own check, that it fails on a renderer that
 /// tells states apart by colour alone.
-@Suite("The terminal read without colour, over random games")
+@Suite("The terminal read without colour, over random games", .soak)
 struct TerminalEyeSoakTests {
     /// What the soak saw, to hold it to its claims.
     struct Tally {

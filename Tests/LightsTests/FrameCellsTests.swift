@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Lights
 
@@ -35,7 +36,7 @@ struct FrameCellsTests {
     }
 
     #if compiler(>=6.2)
-    @Test("a frame of eight or ten colours is refused with a message")
+    @Test("a frame of eight or ten colours is refused with a message", .process)
     func wrongCount() async {
         let eight = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = FrameCells(Array(repeating: LEDColor.red, count: 8))
@@ -47,7 +48,7 @@ struct FrameCellsTests {
         }
     }
 
-    @Test("the inlined accessors still check: a cell outside 0...8, or a row or column outside 0...2, stops the program")
+    @Test("the inlined accessors still check: a cell outside 0...8, or a row or column outside 0...2, stops the program", .process)
     func outsideTheFrame() async {
         let nine = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = FrameCells()[9]

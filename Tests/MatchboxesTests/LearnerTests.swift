@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TicTacToe
 @testable import Matchboxes
@@ -140,7 +141,7 @@ struct LearnerTests {
     /// (the last loss came between games 8,515 and 9,615 of 10,000 for seeds 1–5), with a margin.
     static let trainingGames = 15000
 
-    @Test("trained against the perfect computer, a learner loses none of the next 100 games; untrained, it loses some",
+    @Test("trained against the perfect computer, a learner loses none of the next 100 games; untrained, it loses some", .soak,
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func learns(seed: UInt64) {
         var untrained = MatchboxLearner()

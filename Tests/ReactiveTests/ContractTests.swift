@@ -1,5 +1,6 @@
 import Basics
 import Dispatch
+import TestSupport
 import Testing
 @testable import Reactive
 
@@ -261,7 +262,7 @@ struct ProducerPropertyContractTests {
         #expect(mismatches.value == 0)
     }
 
-    @Test("reading a property inside its own modify: the same, with a clearer message naming the inout argument")
+    @Test("reading a property inside its own modify: the same, with a clearer message naming the inout argument", .process)
     func readInsideModifyRefused() async {
         #if compiler(>=6.2)
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

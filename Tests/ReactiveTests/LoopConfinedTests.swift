@@ -1,5 +1,6 @@
 import Basics
 import Dispatch
+import TestSupport
 import Testing
 @testable import Reactive
 
@@ -188,7 +189,7 @@ struct LoopConfinedTests {
         #expect(onLoop.value == [true, true])
     }
 
-    @Test("a confined property's producer, started on another thread while the loop changes it: the current value, then every change, none missed or doubled")
+    @Test("a confined property's producer, started on another thread while the loop changes it: the current value, then every change, none missed or doubled", .soak)
     func producerStartedElsewhere() {
         let loop = ThreadScheduler()
         defer { loop.stop() }
@@ -274,7 +275,7 @@ struct LoopConfinedTests {
     // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 this one is not compiled. The check
     // is a debug build's (the tests' build); release builds do not pay for it.
     #if compiler(>=6.2) && DEBUG
-    @Test("a value sent into a confined signal from outside its loop traps, saying what to do")
+    @Test("a value sent into a confined signal from outside its loop traps, saying what to do", .process)
     func sendFromElsewhereTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let loop = ThreadScheduler()
@@ -286,7 +287,7 @@ struct LoopConfinedTests {
         #expect(stderr.contains("sent from outside its loop"), "\(stderr)")
     }
 
-    @Test("a confined property changed from outside its loop traps, even with nobody watching")
+    @Test("a confined property changed from outside its loop traps, even with nobody watching", .process)
     func changeFromElsewhereTraps() async {
         await #expect(processExitsWith: .failure) {
             let loop = ThreadScheduler()

@@ -1,5 +1,6 @@
 import Basics
 import Dispatch
+import TestSupport
 import Testing
 @testable import Reactive
 
@@ -122,7 +123,7 @@ struct PropertyTests {
 
     // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 these two are not compiled.
     #if compiler(>=6.2)
-    @Test("setting a property from its own observer is a programming error that traps")
+    @Test("setting a property from its own observer is a programming error that traps", .process)
     func recursiveSetTraps() async {
         await #expect(processExitsWith: .failure) {
             let property = MutableProperty(0)
@@ -131,7 +132,7 @@ struct PropertyTests {
         }
     }
 
-    @Test("sending into a signal from its own observer traps")
+    @Test("sending into a signal from its own observer traps", .process)
     func recursiveSendTraps() async {
         await #expect(processExitsWith: .failure) {
             let (signal, input) = Signal<Int>.pipe()

@@ -55,6 +55,13 @@ private func cellsEverLit(by writes: [OutputWrite], pins: PinMap = .standard) ->
     return lit
 }
 
+/// Returns once the watchdog has started: its pings are on `clock`. READY=1 comes from the part
+/// before it, so a test that moved the clock as soon as READY=1 came could move it before the
+/// watchdog had started, and miss a ping (it did, one run in three or so).
+private func watchdogStarted(_ clock: TestScheduler) async {
+    while clock.pendingCount == 0 { await Task.yield() }
+}
+
 @Suite("The service, in process, on the simulated chip")
 struct BoardServiceTests {
     @Test("READY after the first frame, pings only while the loop runs, the saved game restored and saved, STOPPING then lights off",
@@ -91,6 +98,7 @@ struct BoardServiceTests {
         // READY=1 comes once the restored game has been written to the chip.
         let ready = await arrivals.next()
         #expect(ready?.hasPrefix("READY=1") == true)
+        await watchdogStarted(watchdog)
         let atReady = try #require(systemd.messages.value.first)
         #expect(cellsEverLit(by: atReady.writes) == ["red (1, 1)", "green (0, 0)"], "READY=1 was sent before the restored game was on the LEDs")
         #expect(log.value.contains { $0.contains("restored the saved game from \(store.path): score") })
@@ -248,6 +256,7 @@ struct BoardServiceTests {
         func playing() async {
             var arrivals = systemd.arrived.makeAsyncIterator()
             #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
+            await watchdogStarted(watchdog)
             person.press(p(1, 1))
             loop.runAndWait {}
             #expect(log.value.contains { $0.contains("X took cell 5.") })

@@ -10,7 +10,7 @@ struct StateFileFuzzTests {
     /// How many mutated state files each run loads (the figure in the closing note of issue 19).
     static let cases = 2000
 
-    @Test("every mutation of a saved game is restored or set aside as unusable; a restored one saves and loads back the same")
+    @Test("every mutation of a saved game is restored or set aside as unusable; a restored one saves and loads back the same", .soak)
     func mutated() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tictactoe-fuzz-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

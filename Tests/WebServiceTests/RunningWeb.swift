@@ -2,6 +2,7 @@ import Basics
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 @testable import WebService
 
 /// The repository's page folder.
@@ -69,6 +70,18 @@ final class RunningWeb: Sendable {
         clock.advance(by: duration)
         service.gate.wake()
     }
+
+    /// Returns once the gate has checked every deadline at the clock's time (after an
+    /// ``advance(by:)``): a barrier for a test's "not yet", which would otherwise hold before the
+    /// gate had looked at all. A connection made now is accepted in a turn of the gate that read
+    /// the clock and checked the connections it had before it accepted.
+    func gateHasLooked() throws {
+        let accepted = events.count { $0 == .accepted }
+        _ = try WebClient(port: port)
+        guard events.wait(for: accepted + 1, { $0 == .accepted }) else { throw GateAsleep() }
+    }
+
+    struct GateAsleep: Error {}
 
     func stop() async {
         service.stop()

@@ -121,7 +121,7 @@ struct AmbiguousHeads {
 
 @Suite("One reading of a request: what passes the gate, FlyingFox reads as the gate did", .serialized)
 struct StrictHeadTests {
-    @Test("2,000 heads of the kinds smuggling uses: each is refused with a 4xx before the server reads a byte, or the server reads exactly the gate's reading")
+    @Test("2,000 heads of the kinds smuggling uses: each is refused with a 4xx before the server reads a byte, or the server reads exactly the gate's reading", .soak)
     func differential() async throws {
         let echo = try await EchoBehindGate()
         try await blocking {

@@ -23,7 +23,7 @@ import TicTacToe
 /// in the blink, is read in its first lit phase and a dark one), the choice of opponent
 /// shows for three); the scan runs at the
 /// longest row period the marks allow; and the person acts as soon as the board has been read.
-@Suite("A soak of random games read without colour")
+@Suite("A soak of random games read without colour", .soak)
 struct LEDEyeSoakTests {
     static var settings: BoardSettings {
         var settings = BoardSettings()

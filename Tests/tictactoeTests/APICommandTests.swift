@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +73,7 @@ final class ServedSimulation {
     }
 }
 
-@Suite("The board's commands against simulate --serve", .serialized)
+@Suite("The board's commands against simulate --serve", .serialized, .process)
 struct APICommandTests {
     @Test("press, new-game and opponent: 0 when done, 65 with the reason when refused")
     func commands() throws {

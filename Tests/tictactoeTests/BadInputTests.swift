@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TicTacToe
 
@@ -112,7 +113,7 @@ private let badInputs: [BadInput] = [
     BadInput("a missing chip for lights-off", ["lights-off", "--chip", "/nonexistent/gpiochip9"], status: 69, says: "/nonexistent/gpiochip9"),
 ]
 
-@Suite("Bad input to the command: a sentence, its exit status, nothing half-done")
+@Suite("Bad input to the command: a sentence, its exit status, nothing half-done", .process)
 struct BadInputTests {
     @Test("each case", arguments: badInputs)
     func badInput(_ bad: BadInput) throws {

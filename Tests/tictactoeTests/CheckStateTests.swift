@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tictactoe check-state`: the saved game read as the board reads it at its start, nothing changed.
-@Suite("check-state", .serialized)
+@Suite("check-state", .serialized, .process)
 struct CheckStateTests {
     static let savedGame = """
         {"cells": ["X", "", "O", "", "X", "", "", "", ""], "nextStarter": "O", "opponent": "two-players",

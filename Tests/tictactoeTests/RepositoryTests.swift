@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's own facts held to one another: the module graph (manifest, its comment,
@@ -180,7 +181,7 @@ struct RepositoryTests {
         #expect(linked.isDisjoint(with: game), "tictactoe-web links \(linked.intersection(game).sorted())")
     }
 
-    @Test("the version is written once in the sources, and the package's changelog agrees with the command")
+    @Test("the version is written once in the sources, and the package's changelog agrees with the command", .process)
     func version() throws {
         let result = try Tictactoe.run(["--version"])
         let version = result.out.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tictactoe simulate` with a script on standard input, as a user runs it.
-@Suite("tictactoe simulate, the command")
+@Suite("tictactoe simulate, the command", .process)
 struct SimulateCommandTests {
     @Test("a script on standard input is played and the board printed after each key")
     func scripted() throws {

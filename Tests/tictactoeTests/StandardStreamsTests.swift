@@ -2,9 +2,10 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 import Testing
 
-@Suite("Standard streams the parent closed")
+@Suite("Standard streams the parent closed", .process)
 struct StandardStreamsTests {
     /// With standard input and output closed, the first files the runtime opens (libdispatch's
     /// eventfd and epoll) and the board's own socket would take numbers 0 and 1: a script read

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -89,7 +90,7 @@ private final class LockedStatus: @unchecked Sendable {
     func get() -> Int32 { lock.withLock { code } }
 }
 
-@Suite("tictactoe simulate on a terminal, ended by signals")
+@Suite("tictactoe simulate on a terminal, ended by signals", .process)
 struct TerminalSignalTests {
     @Test("each ending signal puts the terminal back (cursor, screen, echo and line mode) and exits 128 + the signal",
           .timeLimit(.minutes(1)), arguments: [SIGHUP, SIGINT, SIGQUIT, SIGTERM])
@@ -118,7 +119,7 @@ struct TerminalSignalTests {
     }
 }
 
-@Suite("tictactoe watch on a terminal")
+@Suite("tictactoe watch on a terminal", .process)
 struct WatchTerminalTests {
     @Test("watch draws the running board, presses a cell with its key, says when the board goes away, takes it back when it returns, and q puts the terminal back",
           .timeLimit(.minutes(1)))

@@ -58,7 +58,7 @@ private func moves(_ board: ServedSimulation) throws -> Int {
     (try status(board)["health"] as? [String: Any])?["moves"] as? Int ?? -1
 }
 
-@Suite("tictactoe-web against simulate --serve", .serialized)
+@Suite("tictactoe-web against simulate --serve", .serialized, .process)
 struct WebCommandTests {
     @Test("a page gets the board at once, plays a move, sees the state before the reply, and a refusal flashes")
     func play() throws {
