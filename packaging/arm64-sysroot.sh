@@ -16,6 +16,9 @@ packages=(
 )
 key=$(cat "$0" "$(dirname "$0")/../scripts/download-debs.sh" | sha256sum | cut -c1-16)
 sdks=$cache/arm64-sdk-$key
+mkdir -p "$cache"
+exec {lock}>"$cache/.lock-arm64-sdk"
+flock "$lock"
 if [[ -f $sdks/.complete ]]; then
   echo "$sdks"
   exit 0

@@ -19,6 +19,10 @@ options=()
 while (($#)); do
   if [[ $1 == --product ]]; then products+=("$2"); shift 2; else options+=("$1"); shift; fi
 done
+# One build at a time in the scratch folder (the appliance and power-cut suites make their
+# payloads side by side).
+exec {lock}>"$cache/.lock-build-arm64-$(echo "$root" | sha256sum | cut -c1-16)"
+flock "$lock"
 for product in "${products[@]}"; do
   bash "$root/packaging/in-trixie.sh" "${build[@]}" "${options[@]}" --product "$product" >&2
 done

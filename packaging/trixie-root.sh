@@ -25,6 +25,10 @@ packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libcu
 later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64 libqrencode4:arm64)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
+mkdir -p "$cache"
+# One maker at a time (make test makes it in the background while other stages run).
+exec {lock}>"$cache/.lock-trixie-root"
+flock "$lock"
 if [[ -f $tree/.complete ]]; then
   echo "$tree"
   exit 0

@@ -6,6 +6,9 @@
 # Usage: vm/fetch-libgpiod2.sh PREFIX   (prints nothing more once PREFIX is complete)
 set -euo pipefail
 prefix=${1:?usage: fetch-libgpiod2.sh PREFIX}
+mkdir -p "$(dirname "$prefix")"
+exec {lock}>"$prefix.lock"
+flock "$lock"
 [[ -f $prefix/.complete ]] && exit 0
 
 work=$(mktemp -d)

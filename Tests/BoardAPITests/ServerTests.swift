@@ -310,7 +310,12 @@ struct HostileClientTests {
         for _ in 0..<16 { try client.send(line: "nonsense") }
         var types: [APIMessage.Kind] = []
         while let message = try client.next(timeout: .seconds(20)) { types.append(message.type) }
-        #expect(types == Array(repeating: .error, count: 15) + [.status] + Array(repeating: .error, count: 16) + [.bye])
+        // Built step by step: as one sum of literals, Swift 6.0.3 takes 25 s to type-check it.
+        var expected = [APIMessage.Kind](repeating: .error, count: 15)
+        expected.append(.status)
+        expected += [APIMessage.Kind](repeating: .error, count: 16)
+        expected.append(.bye)
+        #expect(types == expected)
     }
 
     @Test("the 33rd client is told the limit and closed; when one leaves, the next gets in")

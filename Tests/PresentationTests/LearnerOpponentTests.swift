@@ -42,7 +42,8 @@ struct LearnerOpponentTests {
         #expect(viewModel.board.value.moveCount == 1)
         scheduler.advance(by: .milliseconds(1))
         #expect(viewModel.board.value.moveCount == 2)
-        #expect(viewModel.state.value.moves.map(Array.init) == [p(1, 1)] + Position.all.filter { viewModel.board.value[$0] == .o })
+        let oMoves: [Position] = Position.all.filter { viewModel.board.value[$0] == .o }
+        #expect(viewModel.state.value.moves.map(Array.init) == [p(1, 1)] + oMoves)
     }
 
     @Test("its box shows while it thinks, in the blink: lit from X's move, dark after the half period, gone with its move; the blink starts lit for each board")

@@ -77,7 +77,8 @@ struct SchedulerTests {
             scheduler.schedule { done.signal() }
             gate.signal()
             done.wait()
-            #expect(log.value == [-1] + Array(0..<50) + [-2])
+            let expected: [Int] = [-1] + Array(0..<50) + [-2]
+            #expect(log.value == expected)
         }
     }
 

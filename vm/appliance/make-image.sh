@@ -14,6 +14,9 @@ kernel=${2:?usage: make-image.sh CACHE_DIR KERNEL_IMAGE}
 packages=systemd,systemd-sysv,udev,procps
 key=$( (echo "trixie arm64 minbase $packages"; cat "$0" "$here/second-stage.sh" "$here/payload.service") | sha256sum | cut -c1-16)
 image=$cache/appliance-$key.ext4
+mkdir -p "$cache"
+exec {lock}>"$cache/.lock-appliance-image"
+flock "$lock"
 if [[ -f $image ]]; then
   echo "$image"
   exit 0
@@ -39,7 +42,7 @@ echo "tictactoe-appliance" > "$tree/etc/hostname"
 # (mke2fs -d reports on stdout, which carries this script's answer: keep it to stderr.)
 mke2fs -q -t ext4 -L root -d "$tree" "$work/disk.ext4" 2G >&2
 
-echo "make-image: the second stage inside the arm64 VM (TCG; about 5 minutes, once)" >&2
+echo "make-image: the second stage inside the arm64 VM (TCG; about 4 minutes, once)" >&2
 started=$SECONDS
 timeout 3600 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw init=/second-stage.sh panic=-1" \

@@ -52,16 +52,7 @@ if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
 fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
 
-# The packages' libraries a fresh system may lack, with all they need, as an offline apt source.
-# libgpiod3 and libqrencode4: the packages' own; dmsetup and e2fsprogs: the crash points' tools
-# (the test's, not the packages').
-libraries=(libgpiod3 libqrencode4 dmsetup e2fsprogs)
-debs=$cache/appliance-debs-$( (cat "$root/scripts/download-debs.sh"; echo "${libraries[*]}") | sha256sum | cut -c1-16)
-if [[ ! -f $debs/.complete ]]; then
-  rm -rf "$cache"/appliance-debs-*
-  bash "$root/scripts/download-debs.sh" --with-dependencies arm64 trixie "$debs" "${libraries[@]}"
-  touch "$debs/.complete"
-fi
+debs=$(bash "$here/fetch-debs.sh" "$cache")
 cp "$debs"/*.deb "$payload/debs/"
 (cd "$payload/debs" && dpkg-scanpackages --multiversion . 2>/dev/null > Packages)
 mke2fs -q -t ext4 -L payload -d "$payload" "$work/payload.ext4" 256M >&2
