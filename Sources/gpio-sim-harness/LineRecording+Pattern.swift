@@ -48,13 +48,29 @@ extension LineRecording {
         // light between (on O's mark, O's own: an eye without colour sees only the share lit).
         let refused = FrameRenderer.light(of: .refused(.o))
         let modulation = refused.map { (dimCycle.duty(of: $0.brightness) / dimCycle.duty(of: $0.betweenBrightness)).squareRoot() } ?? .infinity
-        let reading: String
+        var reading: String
         switch reader.read(levels, darkBelow: dimCycle.duty(of: .dim) / 2, modulation: modulation) {
         case .success(let light): reading = light.pattern?.rawValue ?? "dark"
         case .failure(let problem): reading = problem.description
         }
         let binMs = Double(bin) / 1e6
-        let seen = reader.integrated(levels)
+        let runs = litRuns(reader.integrated(levels), binMs: binMs)
+        // A pattern the emulator crossed with a stretch the eye could not see through (its
+        // integration, unseen) may have had a phase cut or stretched by the stall, not by the
+        // board: it is not a reading of the board's.
+        let near = 2 * Double(GameTimings().flickerHalfPeriod.nanoseconds) / 1e6
+        let around = runs.isEmpty ? nil : (runs[0][0] - near)...(runs[runs.count - 1][0] + runs[runs.count - 1][1] + near)
+        let starved = longestUnseen(levels, binMs: binMs, within: around)
+        if ["flicker", "blink"].contains(reading), starved >= Double(reader.integration.nanoseconds) / 1e6 {
+            reading = "starved: the scan paused \(Int(starved)) ms within the pattern"
+        }
+        return CellPattern(
+            binMs: binMs, levels: levels, visits: visits, longestPauseMs: Double(longestPause) / 1e6,
+            longestUnseenMs: longestUnseen(levels, binMs: binMs, within: nil), reading: reading, litRuns: runs)
+    }
+
+    /// The runs of `seen` lit (at least half the brightest): start and length, ms.
+    private static func litRuns(_ seen: [Double?], binMs: Double) -> [[Double]] {
         let peak = seen.compactMap { $0 }.max() ?? 0
         var runs: [[Double]] = [], first: Int?
         for (index, level) in (seen + [nil]).enumerated() {
@@ -65,22 +81,16 @@ extension LineRecording {
                 first = nil
             }
         }
-        var unseen = 0, longestUnseen = 0, starvedNearRuns = 0
-        let near = 2 * Double(GameTimings().flickerHalfPeriod.nanoseconds) / 1e6
-        let around = runs.isEmpty ? nil : (runs[0][0] - near)...(runs[runs.count - 1][0] + runs[runs.count - 1][1] + near)
+        return runs
+    }
+
+    /// The longest run of unseen bins ending within `span` (ms; anywhere when `nil`), in ms.
+    private static func longestUnseen(_ levels: [Double?], binMs: Double, within span: ClosedRange<Double>?) -> Double {
+        var unseen = 0, longest = 0
         for (index, level) in levels.enumerated() {
             unseen = level == nil ? unseen + 1 : 0
-            longestUnseen = max(longestUnseen, unseen)
-            if let around, around.contains(Double(index) * binMs) { starvedNearRuns = max(starvedNearRuns, unseen) }
+            if span?.contains(Double(index) * binMs) ?? true { longest = max(longest, unseen) }
         }
-        // A pattern the emulator crossed with a stretch the eye could not see through (its
-        // integration, unseen) may have had a phase cut or stretched by the stall, not by the
-        // board: it is not a reading of the board's.
-        let integration = Double(reader.integration.nanoseconds) / 1e6
-        let read = Double(starvedNearRuns) * binMs >= integration && ["flicker", "blink"].contains(reading)
-            ? "starved: the scan paused \(Int(Double(starvedNearRuns) * binMs)) ms within the pattern" : reading
-        return CellPattern(
-            binMs: binMs, levels: levels, visits: visits, longestPauseMs: Double(longestPause) / 1e6,
-            longestUnseenMs: Double(longestUnseen) * binMs, reading: read, litRuns: runs)
+        return Double(longest) * binMs
     }
 }
