@@ -30,7 +30,7 @@ stage_keep() {
   read -r busy total < <(stage_cpu)
   cores=$(nproc)
   printf '%s\t%d\t%s\t%s\n' "$1" "$2" \
-    "$(awk -v b=$((busy - $3)) -v t=$((total - $4)) -v c="$cores" 'BEGIN { printf "%.1f", t > 0 ? c * b / t : 0 }')" \
+    "$(awk -v b=$((busy - $3)) -v t=$((total - $4)) -v c="$cores" 'BEGIN { printf "%.1f", (t > 0 ? c * b / t : 0) }')" \
     "$([[ $5 == 0 ]] && echo passed || echo "failed ($5)")" >> "$STAGE_TIMES"
 }
 

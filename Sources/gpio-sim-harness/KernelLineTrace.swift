@@ -10,7 +10,8 @@ import GPIO
 /// board and, under an emulator its host starves, misses scan steps in step with the dim cycle
 /// or counts a stalled one many times; the kernel's record has every write, whenever the
 /// recorder itself gets to run. Each recording uses a tracing instance of its own (its own
-/// buffer), so two at once do not disturb each other, and removes it after.
+/// buffer), so two at once do not disturb each other, and removes it after; its records are
+/// read binary, page by page (``TracePage``).
 ///
 /// Needs a kernel with tracing (`CONFIG_FTRACE` with event tracing, tracefs mounted) and the
 /// GPIO sysfs class, which names each chip's first global line number.
@@ -89,13 +90,28 @@ struct KernelLineTrace {
             try write("1", to: "tracing_on")
         }
 
-        /// Stops recording and returns the changes of `lines` and how many records were lost.
+        /// Stops recording and returns the changes of `lines` (every processor's, in order of
+        /// time; a processor's own are in the order it made them) and how many records were lost.
         func finish(lines: [LineOffset]) throws -> ([LineRecording.Change], Int) {
             try write("0", to: "tracing_on")
-            let text = try KernelLineTrace.readWhole(directory + "/trace")
+            guard let format = TracePage.EventFormat(try KernelLineTrace.readWhole("\(KernelLineTrace.tracing)/events/gpio/gpio_value/format")) else {
+                throw HarnessError("cannot read the gpio_value event's format")
+            }
+            let pageSize = (Int((try? GPIOSim.read(directory + "/buffer_subbuf_size_kb")) ?? "") ?? 0) * 1024
             let wanted = Set(lines.map { base + Int($0.rawValue) })
-            let changes = text.split(separator: "\n").compactMap { KernelLineTrace.change(in: $0, base: base, wanted: wanted) }
-            return (changes, lost())
+            var changes: [LineRecording.Change] = [], lost = self.lost()
+            let cpus = try FileManager.default.contentsOfDirectory(atPath: directory + "/per_cpu").filter { $0.hasPrefix("cpu") }
+            for cpu in cpus {
+                for page in try KernelLineTrace.pages(of: "\(directory)/per_cpu/\(cpu)/trace_pipe_raw", size: max(pageSize, Int(getpagesize()))) {
+                    let (values, missed) = TracePage.lineValues(in: page, format: format)
+                    lost += missed
+                    changes += values.filter { !$0.isRead && wanted.contains($0.gpio) }
+                        .map { LineRecording.Change(time: $0.time, line: LineOffset(UInt32($0.gpio - base)), isHigh: $0.value) }
+                }
+            }
+            // Stable: records stamped alike keep their processor's order.
+            let ordered = changes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            return (ordered, lost)
         }
 
         /// Records the buffer could not keep, over every processor.
@@ -123,37 +139,25 @@ struct KernelLineTrace {
 
     /// The whole of a tracefs file: read until the end, not by the size the file claims (0).
     static func readWhole(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY)
+        String(decoding: try pages(of: path, size: 1 << 16, blocking: true).joined(), as: UTF8.self)
+    }
+
+    /// What a tracefs file hands out, read by reads of `size` until it has no more (a
+    /// processor's `trace_pipe_raw`: a page a read, until it would wait).
+    static func pages(of path: String, size: Int, blocking: Bool = false) throws -> [[UInt8]] {
+        let fd = open(path, blocking ? O_RDONLY : O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw HarnessError("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var pages: [[UInt8]] = []
         while true {
-            let count = read(fd, &chunk, chunk.count)
+            var page = [UInt8](repeating: 0, count: size)
+            let count = read(fd, &page, size)
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EAGAIN { break }
             guard count >= 0 else { throw HarnessError("cannot read \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
-            bytes += chunk[..<count]
+            pages.append(Array(page[..<count]))
         }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The change a line of the trace's text reports, if it is a write to one of `wanted`:
-    /// `<task>-<pid> [<cpu>] <flags> <seconds>.<micro>: gpio_value: <gpio> set <0|1>`.
-    static func change(in line: Substring, base: Int, wanted: Set<Int>) -> LineRecording.Change? {
-        guard !line.hasPrefix("#"), let marker = line.range(of: ": gpio_value: ") else { return nil }
-        let fields = line[marker.upperBound...].split(separator: " ")
-        guard fields.count == 3, fields[1] == "set", let gpio = Int(fields[0]), wanted.contains(gpio),
-              let value = Int(fields[2]) else { return nil }
-        guard let stamp = line[..<marker.lowerBound].split(separator: " ").last, let time = nanoseconds(stamp) else { return nil }
-        return LineRecording.Change(time: time, line: LineOffset(UInt32(gpio - base)), isHigh: value != 0)
-    }
-
-    /// `seconds.fraction` as nanoseconds.
-    static func nanoseconds(_ stamp: Substring) -> Int64? {
-        let parts = stamp.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let seconds = Int64(parts[0]), parts[1].count <= 9, let fraction = Int64(parts[1]) else { return nil }
-        var scale: Int64 = 1
-        for _ in parts[1].count..<9 { scale *= 10 }
-        return seconds * 1_000_000_000 + fraction * scale
+        return pages
     }
 }

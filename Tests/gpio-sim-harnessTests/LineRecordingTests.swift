@@ -114,16 +114,66 @@ struct LineRecordingTests {
         board.shutdown()
     }
 
-    @Test("the kernel's trace lines: a write to a wanted line, stamped; anything else is not one")
-    func traceLines() {
-        let wanted: Set<Int> = [512 + 5, 512 + 20]
-        let line = "     tictactoe 2-85      [001] ..... 1234.567891: gpio_value: 532 set 1"
-        #expect(KernelLineTrace.change(in: line[...], base: 512, wanted: wanted)
-            == LineRecording.Change(time: 1_234_567_891_000, line: 20, isHigh: true))
-        #expect(KernelLineTrace.change(in: "  x-1 [000] .....  0.000001: gpio_value: 517 set 0", base: 512, wanted: wanted)
-            == LineRecording.Change(time: 1_000, line: 5, isHigh: false))
-        #expect(KernelLineTrace.change(in: "  x-1 [000] .....  0.000001: gpio_value: 517 get 0", base: 512, wanted: wanted) == nil)
-        #expect(KernelLineTrace.change(in: "  x-1 [000] .....  0.000001: gpio_value: 600 set 0", base: 512, wanted: wanted) == nil)
-        #expect(KernelLineTrace.change(in: "# entries-in-buffer/entries-written: 4/4   #P:2", base: 512, wanted: wanted) == nil)
+    /// The kernel's format of the gpio_value event, as tracefs prints it.
+    static let format = """
+        name: gpio_value
+        ID: 421
+        format:
+        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+        \tfield:unsigned gpio;\toffset:8;\tsize:4;\tsigned:0;
+        \tfield:int get;\toffset:12;\tsize:4;\tsigned:1;
+        \tfield:int value;\toffset:16;\tsize:4;\tsigned:1;
+
+        print fmt: "%u %3s %d", REC->gpio, REC->get ? "get" : "set", REC->value
+        """
+
+    /// A page as the kernel lays one out: its stamp, its length in bytes with `flags`, the records.
+    private func page(stamp: UInt64, flags: UInt64 = 0, records: [[UInt32]], after: [UInt8] = []) -> [UInt8] {
+        let body = records.flatMap { $0 }.flatMap { word in (0..<4).map { UInt8((word >> (8 * $0)) & 0xff) } } + after
+        func bytes(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8((value >> (8 * UInt64($0))) & 0xff) } }
+        return bytes(stamp) + bytes(UInt64(body.count) | flags) + body + [UInt8](repeating: 0, count: 64)
+    }
+
+    /// A record's first word: its kind and the time since the record before.
+    private func header(_ kind: UInt32, _ delta: UInt32) -> UInt32 { kind | delta << 5 }
+
+    @Test("the kernel's trace pages read as its own reader reads them: every kind of record, times and losses")
+    func tracePages() throws {
+        let format = try #require(TracePage.EventFormat(Self.format))
+        #expect(format.id == 421 && format.fields["gpio"] == 8 && format.fields["get"] == 12 && format.fields["value"] == 16)
+        func gpioValue(_ gpio: UInt32, get: UInt32 = 0, value: UInt32) -> [UInt32] { [421, 0, gpio, get, value] }
+        let records: [[UInt32]] = [
+            [header(5, 10)] + gpioValue(532, value: 1),              // 1,000,010
+            [header(30, 5), 2],                                      // + 2 << 27 + 5
+            [header(29, 7), 20, 0, 0, 0, 0],                         // discarded (its length over its first word): its time is not counted
+            [header(0, 3), 24] + gpioValue(517, value: 0),           // + 3, its length in a word
+            [header(5, 4), 99, 0, 532, 0, 1],                        // another event: skipped, its time counted
+            [header(5, 1)] + gpioValue(532, get: 1, value: 1),       // a read
+            [header(31, 6), 1],                                      // the time set outright: 1 << 27 + 6
+            [header(5, 2)] + gpioValue(533, value: 1),
+        ]
+        let (values, lost) = TracePage.lineValues(in: page(stamp: 1_000_000, records: records), format: format)
+        let extended: Int64 = 1_000_015 + (2 << 27)
+        #expect(values == [
+            TracePage.LineValue(time: 1_000_010, gpio: 532, isRead: false, value: true),
+            TracePage.LineValue(time: extended + 3, gpio: 517, isRead: false, value: false),
+            TracePage.LineValue(time: extended + 8, gpio: 532, isRead: true, value: true),
+            TracePage.LineValue(time: (1 << 27) + 8, gpio: 533, isRead: false, value: true),
+        ])
+        #expect(lost == 0)
+        // Lost before the page, counted after its records; or lost, not counted.
+        let counted = page(stamp: 5, flags: 3 << 30, records: [[header(5, 1)] + gpioValue(532, value: 1)], after: [7, 0, 0, 0, 0, 0, 0, 0])
+        #expect(TracePage.lineValues(in: counted, format: format).lost == 7)
+        #expect(TracePage.lineValues(in: counted, format: format).values.count == 1)
+        #expect(TracePage.lineValues(in: page(stamp: 5, flags: 1 << 31, records: []), format: format).lost == 1)
+        // The page's end: a discarded record with no time; a record cut short is not read.
+        let ended = page(stamp: 0, records: [[header(29, 0)], [header(5, 1)] + gpioValue(532, value: 1)])
+        #expect(TracePage.lineValues(in: ended, format: format).values.isEmpty)
+        let cut = Array(page(stamp: 0, records: [[header(5, 1)] + gpioValue(532, value: 1)]).prefix(16 + 12))
+        #expect(TracePage.lineValues(in: cut, format: format).values.isEmpty)
     }
 }
