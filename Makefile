@@ -60,7 +60,7 @@ test:
 
 unit-test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	env -u TEST_LAYERS $(SWIFT) test
 
 ## The inner loop: the unit and simulation tests' pure layer alone (in process, none of the
 ## soaks), in well under a minute; make unit-test runs them all (docs/TESTING.md, "The inner loop").

@@ -116,7 +116,7 @@ let package = Package(
             ]),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(
-            name: "gpio-sim-harness", dependencies: ["BoardSimulation", "Console", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WriteLog"]),
+            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard", "WriteLog"]),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
         .target(name: "WriteLog"),

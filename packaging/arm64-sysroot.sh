@@ -17,8 +17,8 @@ packages=(
 key=$(cat "$0" "$(dirname "$0")/../scripts/download-debs.sh" | sha256sum | cut -c1-16)
 sdks=$cache/arm64-sdk-$key
 mkdir -p "$cache"
-exec {lock}>"$cache/.lock-arm64-sdk"
-flock "$lock"
+source "$(dirname "$0")/../scripts/lock.sh"
+take_lock "$cache/.lock-arm64-sdk"
 if [[ -f $sdks/.complete ]]; then
   echo "$sdks"
   exit 0

@@ -36,12 +36,12 @@ if [[ $arch != arm64 ]]; then
 fi
 strip=aarch64-linux-gnu-strip
 command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
-bin_dir=$(bash "$root/packaging/build-arm64.sh" --product tictactoe --product tictactoe-web)
+work=$(mktemp -d "$root/.build-deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bin_dir=$(bash "$root/packaging/build-arm64.sh" --into "$work/bin" --product tictactoe --product tictactoe-web)
 echo "make-deb: built in $((SECONDS - start)) s" >&2
 
 package=tictactoe-gpio_${version}_${arch}
-work=$(mktemp -d "$root/.build-deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 stage=$work/$package
 doc=$stage/usr/share/doc/tictactoe-gpio
 

@@ -27,8 +27,8 @@ key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 mkdir -p "$cache"
 # One maker at a time (make test makes it in the background while other stages run).
-exec {lock}>"$cache/.lock-trixie-root"
-flock "$lock"
+source "$(dirname "$0")/../scripts/lock.sh"
+take_lock "$cache/.lock-trixie-root"
 if [[ -f $tree/.complete ]]; then
   echo "$tree"
   exit 0

@@ -3,7 +3,7 @@
 #   stage NAME COMMAND...       runs COMMAND in the foreground, its output as it comes, and
 #                               keeps how long it took and how busy the processors were
 #   background NAME COMMAND...  starts COMMAND beside the stages, its output to
-#                               test-results/logs/NAME.log
+#                               test-results/logs/NAME.log (stopped if the run ends first)
 #   await NAME                  waits for a background command and shows its log
 #   stage_table                 prints every stage kept so far
 #
@@ -47,10 +47,13 @@ stage() {
   fi
 }
 
+# Each background command runs in a process group of its own, which is stopped (every process
+# in it) when the run ends before it was awaited: a stage failed, or the run was interrupted.
 background() {
   local name=$1
   shift
   echo "=== background $name: $* (log: test-results/logs/$name.log)"
+  set -m
   (
     started=$SECONDS
     read -r busy total < <(stage_cpu)
@@ -60,6 +63,19 @@ background() {
     exit "$status"
   ) &
   stage_background[$name]=$!
+  set +m
+  trap stage_stop_background EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+stage_stop_background() {
+  local name
+  for name in "${!stage_background[@]}"; do
+    echo "=== background $name stopped: the run ended before it did"
+    kill -TERM -- "-${stage_background[$name]}" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
 }
 
 await() {
@@ -79,5 +95,6 @@ stage_table() {
   [[ -f $STAGE_TIMES ]] || return 0
   echo
   echo "stage                          minutes  cores busy  result"
-  awk -F '\t' '{ printf "%-30s %7.1f  %10s  %s\n", $1, $2 / 60, $3, $4; total += $2 } ' "$STAGE_TIMES"
+  awk -F '\t' '{ printf "%-30s %7.1f  %10s  %s\n", $1, $2 / 60, $3, $4 }' "$STAGE_TIMES"
+  echo "(a stage \"beside\" ran beside the others; cores busy counts the whole machine's)"
 }

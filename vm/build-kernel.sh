@@ -32,8 +32,8 @@ key=$( (echo "$version ${cross[*]:+${cross[*]} }${base[*]}"; cat "$fragment") | 
 image=$cache/kernel-$key/$(basename "$built")
 mkdir -p "$cache"
 # One build of each kernel at a time, whoever asks (make test's background caches, or a suite).
-exec {lock}>"$cache/.lock-kernel-$key"
-flock "$lock"
+source "$here/../scripts/lock.sh"
+take_lock "$cache/.lock-kernel-$key"
 if [[ -f $image ]]; then
   echo "$image"
   exit 0
@@ -69,7 +69,7 @@ if [[ -n $missing ]]; then
   echo "build-kernel: these options were dropped by olddefconfig: $missing" >&2
   exit 70
 fi
-make -C "$source_tree" O="$work" -s -j"$(nproc)" "${cross[@]}" "$target" >&2
+make -C "$source_tree" O="$work" -s -j"$(nproc)" "${cross[@]}" "$target" >&2 {lock_fd}>&-
 mkdir -p "$(dirname "$image")"
 cp "$work/$built" "$image"
 cp "$work/.config" "$(dirname "$image")/config"

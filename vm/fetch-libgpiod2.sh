@@ -7,8 +7,8 @@
 set -euo pipefail
 prefix=${1:?usage: fetch-libgpiod2.sh PREFIX}
 mkdir -p "$(dirname "$prefix")"
-exec {lock}>"$prefix.lock"
-flock "$lock"
+source "$(dirname "$0")/../scripts/lock.sh"
+take_lock "$prefix.lock"
 [[ -f $prefix/.complete ]] && exit 0
 
 work=$(mktemp -d)

@@ -28,18 +28,23 @@ def boot(generation):
 
 
 def boot_with_valid_input(generation, attempts=3):
-    """Boots until the harness's input was what the steps assume: every simulated bounce burst
-    shorter than the debounce window by the kernel's own stamps. A host busy enough to starve
-    the emulator mid-burst turns a bounce into two presses; the game then rightly plays two,
-    and that run says nothing about the game. Such a run is named and rerun, never excused:
-    the checks below are the same for every run, and all attempts stretched fail them."""
+    """Boots until the run is one the steps can judge: the guest kept its TSC clock (on a host
+    busy at boot the kernel may find it unstable and fall back to a 4 ms tick, which puts the
+    board's 500 µs scan on that tick), every simulated bounce burst was shorter than the
+    debounce window by the kernel's own stamps (a host busy enough to starve the emulator
+    mid-burst turns a bounce into two presses; the game then rightly plays two), and every
+    step left at least two windows the harness could read (``readable``). Such a run is named
+    and rerun, never excused: the checks below are the same for every run, and all attempts
+    spoilt fail them."""
     for attempt in range(1, attempts + 1):
         records = boot(generation)
+        clock = records.get("boot", [{}])[0].get("clocksource")
         stretched = [burst for burst in bounce_bursts(records) if burst[1] >= DEBOUNCE_MS]
-        if not stretched or attempt == attempts:
+        starved = [step["name"] for step in records.get("game-step", []) if len(readable(step.get("frames", []))) < 2]
+        if (clock == "tsc" and not stretched and not starved) or attempt == attempts:
             return records
-        print(f"\n{generation}: attempt {attempt}: the emulator stretched bounce bursts past "
-              f"{DEBOUNCE_MS} ms {stretched} (kernel stamps); booting again")
+        print(f"\n{generation}: attempt {attempt}: clocksource {clock}, bounce bursts stretched past "
+              f"{DEBOUNCE_MS} ms {stretched} (kernel stamps), steps starved unreadable {starved}; booting again")
 
 
 @pytest.fixture(scope="module", params=["v1", "v2"])
@@ -50,6 +55,13 @@ def vm(request):
 def picture(text):
     """A frame as the harness prints it: rows of the matrix, then the status LEDs."""
     return text.replace("\n", "|")
+
+
+def readable(frames):
+    """The windows the harness could read: one whose status LEDs pulsed alone and the emulator
+    cut every pulse short says "starved: …" in its place (what the board showed there is not
+    known, not wrong)."""
+    return [frame for frame in frames if not frame.startswith("starved:")]
 
 
 def steady(frames, expected):
@@ -158,9 +170,9 @@ def test_a_complete_run_of_play_on_the_kernel_chip(vm):
         frames = seen[step["name"]].get("frames")
         assert frames, seen[step["name"]]
         if "steady" in step:
-            assert steady(frames, step["steady"]), (step["name"], frames)
+            assert len(readable(frames)) >= 2 and steady(readable(frames), step["steady"]), (step["name"], frames)
         elif "blink" in step:
-            assert blinking(frames, *step["blink"]), (step["name"], frames)
+            assert blinking(readable(frames), *step["blink"]), (step["name"], frames)
         else:
             flash, after = step["flash"]
             # A refused press flickers (50 ms on, 50 ms off): over the first window its amber is

@@ -42,8 +42,9 @@ struct KernelLineTrace {
     func record(seconds: Double) throws -> LineRecording {
         let session = try Session(base: base(), lines: pins.outputOffsets)
         defer { session.remove() }
-        try session.begin()
+        // The levels before the first write recorded: every change after is in the record.
         let initial = levelsNow()
+        try session.begin()
         let start = Self.monotonicNanoseconds()
         pause(seconds)
         let end = Self.monotonicNanoseconds()
@@ -77,12 +78,17 @@ struct KernelLineTrace {
             }
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
             let first = base + Int(lines.map(\.rawValue).min() ?? 0), last = base + Int(lines.map(\.rawValue).max() ?? 0)
-            // The guest's monotonic clock, as the harness reads it; records dropped rather than
-            // overwritten when the buffer is full, so that a loss is counted and not hidden.
-            try write("mono", to: "trace_clock")
-            try write("0", to: "options/overwrite")
-            try write("16384", to: "buffer_size_kb")
-            try write("gpio >= \(first) && gpio <= \(last) && get == 0", to: "events/gpio/gpio_value/filter")
+            do {
+                // The guest's monotonic clock, as the harness reads it; records dropped rather
+                // than overwritten when the buffer is full, so that a loss is counted, not hidden.
+                try write("mono", to: "trace_clock")
+                try write("0", to: "options/overwrite")
+                try write("16384", to: "buffer_size_kb")
+                try write("gpio >= \(first) && gpio <= \(last) && get == 0", to: "events/gpio/gpio_value/filter")
+            } catch {
+                remove()
+                throw error
+            }
         }
 
         func begin() throws {

@@ -6,8 +6,9 @@ extension LineRecording {
     /// One cell's light over a recording, as a person who sees no colour takes it in: in bins of
     /// the guest's monotonic clock, the share of its row's visits that began in the bin in which
     /// either die was lit; read by the simulation's own eye (``PatternReader``, the default
-    /// timings' flicker and blink). A bin its row was not visited in is `nil`: unseen, as when
-    /// the emulator kept the board from scanning; the eye's sum bridges a lone one, but through
+    /// timings' flicker and blink). A bin its row was not visited in, or too seldom to tell a
+    /// dim share by, is `nil`: unseen, as when the emulator kept the board from scanning or
+    /// slowed it far below its rate; the eye's sum bridges a lone one, but through
     /// an integration's worth of them (30 ms) it sees no phase, so a stretch the emulator starved
     /// reads as too short to tell, never as a pattern the board did not show.
     struct CellPattern: Encodable {
@@ -36,7 +37,14 @@ extension LineRecording {
             visits[slot] += 1
             if visit.red[column] || visit.green[column] { lit[slot] += 1 }
         }
-        let levels: [Double?] = zip(lit, visits).map { $1 > 0 ? Double($0) / Double($1) : nil }
+        // A share of one visit or two says nothing of a dim LED, lit one visit in a cycle: a bin
+        // is seen only when the eye's integration up to it held a cycle's worth of its row's
+        // visits, as a scan slowed far below its rate would not give.
+        let summed = max(1, Int((FramePerception.eyeWindow.nanoseconds + bin / 2) / bin))
+        let levels: [Double?] = visits.indices.map { index in
+            let recent = visits[max(0, index - summed + 1)...index].reduce(0, +)
+            return visits[index] > 0 && recent >= Self.dimCycle.frames ? Double(lit[index]) / Double(visits[index]) : nil
+        }
         return Self.read(levels, visits: visits, bin: bin, longestPause: longestPause(from: start, to: end))
     }
 

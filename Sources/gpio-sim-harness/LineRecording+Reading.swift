@@ -1,6 +1,8 @@
+import Basics
 import Devices
 import GPIO
 import Lights
+import WiredBoard
 
 /// What the LEDs showed over a stretch of a ``LineRecording``, counted per visit of the scan.
 extension LineRecording {
@@ -8,15 +10,26 @@ extension LineRecording {
     /// configuration (the default file) keeps.
     static let dimCycle = DimCycle.standard
 
-    /// How one LED fared in its chances (visits, in order): lit in how many, and the chances
-    /// from its first lit one to its last.
+    /// How one LED fared in its chances (visits, in order): lit in how many, and how many
+    /// chances its lit stretches held: the runs of chances from a lit one to a lit one with no
+    /// dark run between of two dim cycles or more (a dim LED is dark at most a cycle at a time;
+    /// a blink's dark phase, far longer, separates two stretches).
     struct Chances {
         var lit = 0, total = 0, span = 0
 
         init(_ litInEach: [Bool]) {
             total = litInEach.count
             lit = litInEach.count(where: { $0 })
-            if let first = litInEach.firstIndex(of: true), let last = litInEach.lastIndex(of: true) { span = last - first + 1 }
+            var dark = 0, seenLit = false
+            for isLit in litInEach {
+                if isLit {
+                    span += seenLit && dark < 2 * dimCycle.frames ? dark + 1 : 1
+                    dark = 0
+                    seenLit = true
+                } else {
+                    dark += 1
+                }
+            }
         }
 
         init(lit: Int, total: Int, span: Int) {
@@ -24,23 +37,24 @@ extension LineRecording {
         }
 
         /// Lit when on in at least half a dim LED's share of all its chances; its brightness the
-        /// one whose share is nearest to its share of the chances from its first lit one to its
-        /// last, so that an LED that starts or stops blinking within the stretch reads as the
-        /// brightness it had while it was on.
+        /// one whose share is nearest to its share of its lit stretches' chances, so that an LED
+        /// that starts, stops or blinks within the stretch reads as the brightness it had while
+        /// it was on; but of all its chances when those stretches hold fewer than two dim
+        /// cycles' worth (one lit visit of a dim LED is not a full one).
         var judged: (lit: Bool, brightness: Brightness) {
             guard total > 0, span > 0 else { return (false, .full) }
-            let share = Double(lit) / Double(span)
+            let share = Double(lit) / Double(span >= 2 * dimCycle.frames ? span : total)
             let nearest = [Brightness.dim, .half, .full].min { abs(share - dimCycle.duty(of: $0)) < abs(share - dimCycle.duty(of: $1)) } ?? .full
             return (Double(lit) * 2 >= dimCycle.duty(of: .dim) * Double(total), nearest)
         }
     }
 
-    /// The frame shown from `from` to `to` (ns): each cell judged by its row's visits that
-    /// began in the stretch (``Chances``), each die alike; the status LEDs by all those visits
-    /// (every row write sets them), or, with no row visited (a dark matrix: nothing is scanned),
-    /// by the time they were on, in microseconds.
-    func frame(from: Int64, to: Int64, visits all: [[Visit]]) -> Frame {
-        let visits = all.map { $0.filter { $0.start >= from && $0.start < to } }
+    /// The frame shown from `from` to `to` (ns): each cell judged by its row's visits in the
+    /// stretch (``Chances``), each die alike; the status LEDs by all those visits (every row
+    /// write sets them), or, with no row visited (a dark matrix: nothing is scanned), by their
+    /// pulses (``statusLight(from:to:line:)``), which a starved emulator may have left unreadable.
+    func frame(from: Int64, to: Int64, visits all: [[Visit]]) -> Result<Frame, Starved> {
+        let visits = all.map { $0.filter { $0.start < to && $0.end > from } }
         var cells = FrameCells()
         for index in 0..<9 {
             let row = visits[index / 3], column = index % 3
@@ -51,38 +65,74 @@ extension LineRecording {
         let steps = visits.flatMap { $0 }.sorted { $0.start < $1.start }
         let x: (lit: Bool, brightness: Brightness), o: (lit: Bool, brightness: Brightness)
         if steps.isEmpty {
-            (x, o) = (statusOnTime(from: from, to: to, line: pins.xStatus).judged, statusOnTime(from: from, to: to, line: pins.oStatus).judged)
+            guard let xLight = statusLight(from: from, to: to, line: pins.xStatus), let oLight = statusLight(from: from, to: to, line: pins.oStatus) else {
+                return .failure(Starved(from: from, to: to))
+            }
+            (x, o) = (xLight.judged, oLight.judged)
         } else {
             (x, o) = (Chances(steps.map(\.x)).judged, Chances(steps.map(\.o)).judged)
         }
-        return Frame(cells: cells, xStatus: x.lit, oStatus: o.lit, xStatusBrightness: x.brightness, oStatusBrightness: o.brightness)
+        return .success(Frame(cells: cells, xStatus: x.lit, oStatus: o.lit, xStatusBrightness: x.brightness, oStatusBrightness: o.brightness))
     }
 
-    /// How long a status line was on from `from` to `to`, and from when it first came on to when
-    /// it last went off, as chances of a microsecond.
-    private func statusOnTime(from: Int64, to: Int64, line: LineOffset) -> Chances {
-        var isOn = pins.statusPolarity.isActive(levels(at: from)[line]), time = from
-        var on: Int64 = 0, first: Int64?, last: Int64 = from
-        func passed(until next: Int64) {
-            guard isOn, next > time else { return }
-            on += next - time
-            if first == nil { first = time }
-            last = next
-        }
-        for change in changes where change.line == line && change.time > from && change.time < to {
-            passed(until: change.time)
-            isOn = pins.statusPolarity.isActive(LineLevel(change.isHigh))
-            time = change.time
-        }
-        passed(until: to)
-        let span = first.map { last - $0 } ?? 0
-        return Chances(lit: Int(on / 1000), total: Int((to - from) / 1000), span: Int(span / 1000))
+    /// A stretch whose status LEDs pulsed but not one pulse in two came through whole: the
+    /// emulator, not the board, decided what they showed.
+    struct Starved: Error, CustomStringConvertible {
+        var from: Int64, to: Int64
+        var description: String { "starved: the emulator cut the status LEDs' pulses short or stalled them from \(from / 1_000_000) to \(to / 1_000_000) ms" }
     }
+
+    /// A status LED over a dark matrix, in microseconds: steady or changed once, the time it was
+    /// on; pulsed (a dim or half one, on its own line: lit a frame's time, ``frameTime``, at the
+    /// start of each ``cycleTime``), its median time on against its median cycle, over the
+    /// pulses the emulator let through whole. A stall lengthens a phase, and the two timers it
+    /// delayed then fire together and cut the next one to nothing; a pulse whose cycle is not
+    /// within half of the board's, or with either phase under half a frame, is the emulator's,
+    /// not the board's. `nil` (starved) when it pulsed but fewer than two pulses were whole.
+    private func statusLight(from: Int64, to: Int64, line: LineOffset) -> Chances? {
+        var isOn = pins.statusPolarity.isActive(levels(at: from)[line]), since = from
+        var pulses: [(off: Int64, on: Int64)] = [], offBefore: Int64?, onTime: Int64 = 0, first: Int64?, last = from
+        for change in changes where change.line == line && change.time > from && change.time < to {
+            let now = pins.statusPolarity.isActive(LineLevel(change.isHigh))
+            guard now != isOn else { continue }
+            let phase = change.time - since
+            if isOn {
+                onTime += phase
+                if first == nil { first = since }
+                last = change.time
+                if let off = offBefore { pulses.append((off, phase)) }
+                offBefore = nil
+            } else if since > from {
+                // Whole phases only: the first began before the stretch.
+                offBefore = phase
+            }
+            (isOn, since) = (now, change.time)
+        }
+        if isOn {
+            onTime += to - since
+            if first == nil { first = since }
+            last = to
+        }
+        guard pulses.count >= 2 else {
+            let span = Int(first.map { last - $0 } ?? 0) / 1000
+            return Chances(lit: Int(onTime / 1000), total: Int((to - from) / 1000), span: span)
+        }
+        let frame = Self.frameTime, cycle = frame * Int64(Self.dimCycle.frames)
+        let whole = pulses.filter { 2 * ($0.off + $0.on) >= cycle && 2 * ($0.off + $0.on) <= 3 * cycle && 2 * min($0.off, $0.on) >= frame }
+        guard whole.count >= 2 else { return nil }
+        func median(_ spans: [Int64]) -> Int { Int(spans.sorted()[spans.count / 2] / 1000) }
+        let cycles = median(whole.map { $0.off + $0.on })
+        return Chances(lit: median(whole.map(\.on)), total: cycles, span: cycles)
+    }
+
+    /// A frame's time of the scan (three rows), ns: the default configuration's, which every
+    /// VM keeps.
+    static let frameTime = 3 * BoardSettings().scanRowPeriod.nanoseconds
 
     /// Each lit LED's share of its chances and how often a second it came on, and the scan's
     /// frame rate, over the whole recording (see ``Timings``).
     func timings() -> Timings {
-        let visits = visits().map { $0.filter { $0.start >= start } }
+        let visits = visits().map { $0.filter { $0.end > start } }
         let seconds = Double(max(end - start, 1)) / 1e9
         var cells: [String: Timing] = [:]
         for index in 0..<9 {

@@ -63,25 +63,67 @@ struct LineRecording: Sendable {
         return levels
     }
 
-    /// Every visit of every row that ended within the recording (a row on at its end is not
-    /// counted: how it ends is not known), in the order they began.
+    /// Every visit of every row, in the order they began: one still on as the recording ends
+    /// ends there (a board that stopped with a row lit shows it, in every stretch after).
+    ///
+    /// A cell is lit in a visit by the levels its row held longest while on (the later of two
+    /// held alike, so that with a clock that stamps a whole visit alike it is the last): the
+    /// write that lights a row and the blank that ends it set the columns too, one line after
+    /// another, and which of their instants come first in the record is the request's order of
+    /// lines, not the board's choice.
     func visits() -> [[Visit]] {
         var visits: [[Visit]] = [[], [], []]
-        var began: [Int64?] = pins.rows.map { pins.rowPolarity.isActive(initial[$0]) ? start : nil }
+        var open: [OpenVisit?] = pins.rows.map { pins.rowPolarity.isActive(initial[$0]) ? OpenVisit(start: start, levels: initial) : nil }
         var levels = initial
         for change in changes {
             let before = levels
             levels[change.line] = LineLevel(change.isHigh)
-            for (row, line) in pins.rows.enumerated() where line == change.line {
-                let wasOn = pins.rowPolarity.isActive(before[line]), isOn = pins.rowPolarity.isActive(levels[line])
-                if !wasOn && isOn { began[row] = change.time }
-                if wasOn && !isOn, let first = began[row] {
-                    visits[row].append(visit(row: row, from: first, to: change.time, at: before))
-                    began[row] = nil
+            for row in 0..<3 {
+                let line = pins.rows[row]
+                if line == change.line, !pins.rowPolarity.isActive(before[line]), pins.rowPolarity.isActive(levels[line]) {
+                    open[row] = OpenVisit(start: change.time, levels: levels)
+                } else if line == change.line, pins.rowPolarity.isActive(before[line]), !pins.rowPolarity.isActive(levels[line]),
+                          var visit = open[row] {
+                    visit.held(until: change.time)
+                    visits[row].append(self.visit(row: row, from: visit.start, to: change.time, at: visit.longest))
+                    open[row] = nil
+                } else {
+                    open[row]?.held(until: change.time, then: levels)
                 }
             }
         }
+        for row in 0..<3 {
+            guard var visit = open[row] else { continue }
+            visit.held(until: end)
+            visits[row].append(self.visit(row: row, from: visit.start, to: end, at: visit.longest))
+        }
         return visits
+    }
+
+    /// A visit under way: the levels it holds now and since when, and those held longest so far.
+    private struct OpenVisit {
+        let start: Int64
+        var levels: LineLevels, since: Int64
+        var longest: LineLevels, longestFor: Int64 = -1
+
+        init(start: Int64, levels: LineLevels) {
+            self.start = start
+            self.levels = levels
+            since = start
+            longest = levels
+        }
+
+        /// The present levels held until `time`, then `next` (if any) from then on.
+        mutating func held(until time: Int64, then next: LineLevels? = nil) {
+            if time - since >= longestFor {
+                longest = levels
+                longestFor = time - since
+            }
+            if let next {
+                levels = next
+                since = time
+            }
+        }
     }
 
     private func visit(row: Int, from start: Int64, to end: Int64, at levels: LineLevels) -> Visit {
@@ -91,9 +133,9 @@ struct LineRecording: Sendable {
             x: pins.statusPolarity.isActive(levels[pins.xStatus]), o: pins.statusPolarity.isActive(levels[pins.oStatus]))
     }
 
-    /// The longest time in `from..<to` in which the board wrote nothing while its scan was
-    /// running (a row on, or one having been on within the stretch), in nanoseconds: how long
-    /// the emulator kept the scan from stepping, at most.
+    /// The longest time in `from..<to` in which the board wrote nothing, in nanoseconds: while
+    /// it scans, how long the emulator kept the scan from stepping, at most (a board showing a
+    /// frame that needs no scan writes nothing for as long as it shows it).
     func longestPause(from: Int64, to: Int64) -> Int64 {
         let times = [from] + changes.map(\.time).filter { $0 > from && $0 < to } + [to]
         return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0

@@ -3,8 +3,9 @@
 /// emulated kernel need not print every record as text nor the harness parse it back (in the
 /// x86_64 VM that cost more than the rest of the suite).
 ///
-/// A page: a 64-bit timestamp, a 64-bit count of the bytes of records in it (its two top flag
-/// bits: records were lost before it, and their count is stored after them), then the records.
+/// A page: a 64-bit timestamp, a 64-bit count of the bytes of records in it (with two flags in
+/// bits 31 and 30: records were lost before it, and their count is stored after them), then the
+/// records.
 /// Each record starts with a 32-bit word: a 5-bit kind and a 27-bit time since the record
 /// before. Kinds 1–28 are data of that many 32-bit words; 0 is data whose length in bytes (its
 /// own word included) follows; 29 is a discarded record (length follows; its time is not
@@ -84,13 +85,15 @@ struct TracePage {
         return (values, lost)
     }
 
-    /// Where `page`'s records end, and how many the kernel lost before it (its flags: lost
-    /// some, and stored their count after the records).
+    /// Where `page`'s records end, and how many the kernel lost before it: bit 31 of the length
+    /// says it lost some, bit 30 that it stored their count just past the records (outside the
+    /// length: ring_buffer_read_page).
     private static func recordsEnd(of page: [UInt8]) -> (end: Int, lost: Int) {
         let commit = page.u64(at: 8)
-        let length = min(Int(commit & ~UInt64(3 << 30)), page.count - 16)
-        if commit & (1 << 30) != 0, length >= 8 { return (16 + length - 8, Int(page.u64(at: 16 + length - 8))) }
-        return (16 + length, commit & (1 << 31) != 0 ? 1 : 0)
+        let end = 16 + min(Int(commit & ~UInt64(3 << 30)), page.count - 16)
+        guard commit & (1 << 31) != 0 else { return (end, 0) }
+        guard commit & (1 << 30) != 0, end + 8 <= page.count else { return (end, 1) }
+        return (end, max(1, Int(page.u64(at: end))))
     }
 }
 

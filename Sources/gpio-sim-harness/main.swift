@@ -58,11 +58,16 @@ func line(for key: Character) -> (LineOffset, Double)? {
     }
 }
 
-/// Frames shown in consecutive 200 ms windows, as one-line pictures; why not, if the kernel's
-/// record of the LED lines could not be read.
+/// Frames shown in consecutive 200 ms windows, as one-line pictures (or why a window could not
+/// be read: "starved: …"); why not, if the kernel's record of the LED lines could not be read.
 func watch(windows: Int) -> [String] {
     do {
-        return try leds.frames(count: windows, each: 0.2).map { $0.description.replacingOccurrences(of: "\n", with: "|") }
+        return try leds.frames(count: windows, each: 0.2).map { window in
+            switch window {
+            case .success(let frame): frame.description.replacingOccurrences(of: "\n", with: "|")
+            case .failure(let starved): starved.description
+            }
+        }
     } catch {
         return ["unreadable: \(error)"]
     }

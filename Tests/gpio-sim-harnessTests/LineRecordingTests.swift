@@ -16,39 +16,60 @@ import WiredBoard
 struct LineRecordingTests {
     let pins = PinMap.standard
 
+    /// How the kernel's record of a write is laid out: every line of the request, or only those
+    /// a v2 request set (here: those that changed), in the request's order of lines.
+    enum Shape: CaseIterable {
+        /// libgpiod v1 sets every line of the request, rows first (the board's request).
+        case everyLineRowsFirst
+        /// v2 sets a subset; the kernel records it in the request's order.
+        case changedLinesRowsFirst
+        /// A request with the columns and status lines before the rows.
+        case changedLinesColumnsFirst
+    }
+
     /// The real board on a simulated chip, played to X in the centre and O in a corner (O's
-    /// marks dim), then left to scan; returns its record from `start` for `length`.
-    private func scannedBoard(length: Duration, during: ((GameBoard, SimulatedChip, TestScheduler) -> Void)? = nil) throws
-        -> (recording: LineRecording, board: GameBoard) {
+    /// marks dim) unless `moves` says otherwise (a key for new game: "n"), then left to scan;
+    /// returns its record from then for `length`, laid out as `shape`.
+    private func scannedBoard(
+        moves: [String] = ["4", "0"], length: Duration, shape: Shape = .everyLineRowsFirst,
+        during: ((GameBoard, SimulatedChip, TestScheduler) -> Void)? = nil
+    ) throws -> (recording: LineRecording, board: GameBoard) {
         let scheduler = TestScheduler()
         let chip = SimulatedChip(clock: scheduler, historyCapacity: 1 << 17)
         let board = try GameBoard(chip: chip, settings: BoardSettings(), scheduler: scheduler)
         board.start()
-        for cell in [4, 0] {
-            chip.drive(pins.button(for: Position.all[cell]), to: pins.buttonPolarity.level(active: true))
+        for move in moves {
+            let line = Int(move).map { pins.button(for: Position.all[$0]) } ?? pins.newGameButton
+            chip.drive(line, to: pins.buttonPolarity.level(active: true))
             scheduler.advance(by: .milliseconds(100))
-            chip.drive(pins.button(for: Position.all[cell]), to: nil)
+            chip.drive(line, to: nil)
             scheduler.advance(by: .milliseconds(100))
         }
         let start = scheduler.now
         during?(board, chip, scheduler)
         scheduler.advance(by: length)
-        return (record(chip, from: start, to: scheduler.now), board)
+        return (record(chip, from: start, to: scheduler.now, shape: shape), board)
     }
 
-    /// The chip's history as the kernel records it: every line of every write, stamped.
-    private func record(_ chip: SimulatedChip, from start: MonotonicInstant, to end: MonotonicInstant) -> LineRecording {
+    /// The chip's history as the kernel records it, in `shape`, stamped.
+    private func record(_ chip: SimulatedChip, from start: MonotonicInstant, to end: MonotonicInstant, shape: Shape = .everyLineRowsFirst)
+        -> LineRecording {
         let history = chip.outputHistory(from: start, to: end)
+        let order = shape == .changedLinesColumnsFirst ? pins.redColumns + pins.greenColumns + [pins.xStatus, pins.oStatus] + pins.rows
+            : pins.outputOffsets
+        var levels = history.initial
         let changes = history.writes.flatMap { write in
-            pins.outputOffsets.map { LineRecording.Change(time: write.time.nanoseconds, line: $0, isHigh: write.levels[$0].isHigh) }
+            let lines = order.filter { shape == .everyLineRowsFirst || write.levels[$0] != levels[$0] }
+            levels = write.levels
+            return lines.map { LineRecording.Change(time: write.time.nanoseconds, line: $0, isHigh: write.levels[$0].isHigh) }
         }
         return LineRecording(pins: pins, start: start.nanoseconds, end: end.nanoseconds, initial: history.initial, changes: changes, lost: 0)
     }
 
-    @Test("the frame read per visit is the view model's: X full, O dim, O's status LED dim")
-    func frame() throws {
-        let (recording, board) = try scannedBoard(length: .milliseconds(200))
-        let read = recording.frame(from: recording.start, to: recording.end, visits: recording.visits())
+    @Test("the frame read per visit is the view model's: X full, O dim, however the kernel lays out the writes", arguments: Shape.allCases)
+    func frame(shape: Shape) throws {
+        let (recording, board) = try scannedBoard(length: .milliseconds(200), shape: shape)
+        let read = try recording.frame(from: recording.start, to: recording.end, visits: recording.visits()).get()
         let shown = board.viewModel.frame.value
         #expect(read == shown, "read \(read), shown \(shown)")
         #expect(shown.cells.brightness(at: 0) == .dim && shown.cells.brightness(at: 4) == .full)
@@ -69,7 +90,7 @@ struct LineRecordingTests {
         }
         let stalled = LineRecording(pins: pins, start: recording.start, end: recording.end + 150_000_000, initial: recording.initial,
                                     changes: stretched, lost: 0)
-        let read = stalled.frame(from: stalled.start, to: stalled.end, visits: stalled.visits())
+        let read = try stalled.frame(from: stalled.start, to: stalled.end, visits: stalled.visits()).get()
         #expect(read == board.viewModel.frame.value, "read \(read)")
         #expect(stalled.longestPause(from: stalled.start, to: stalled.end) >= 150_000_000)
         board.shutdown()
@@ -114,6 +135,113 @@ struct LineRecordingTests {
         board.shutdown()
     }
 
+    @Test("a board that stops with a row lit shows that row, in every stretch after")
+    func stoppedWithARowLit() throws {
+        let (recording, board) = try scannedBoard(length: .milliseconds(200))
+        // Every write after the first visit in which O's corner is lit is lost: its row stays on.
+        let lit = try #require(recording.visits()[0].first { $0.green[0] })
+        let stopped = LineRecording(pins: pins, start: recording.start, end: recording.end, initial: recording.initial,
+                                    changes: recording.changes.filter { $0.time <= lit.start }, lost: 0)
+        let last = try stopped.frame(from: stopped.end - 50_000_000, to: stopped.end, visits: stopped.visits()).get()
+        #expect(last.cells[0] == .green && last.cells.brightness(at: 0) == .full, "\(last)")
+        board.shutdown()
+    }
+
+    @Test("O's dim status LED pulsed alone over a dark matrix reads dim, one pulse or gap stalled 100 ms or not")
+    func pulsedStatus() throws {
+        // X wins the top row; new game: O starts, nothing lit but O's dim status LED.
+        let (recording, board) = try scannedBoard(moves: ["0", "3", "1", "4", "2", "n"], length: .milliseconds(400))
+        #expect(board.viewModel.frame.value.description == ". . .\n. . .\n. . .\nX:off O:dim")
+        let read = try recording.frame(from: recording.start, to: recording.end, visits: recording.visits()).get()
+        #expect(read == board.viewModel.frame.value, "read \(read)")
+        for stalled in [true, false] {
+            // The first change of O's line in the middle of the stretch (on or off) and all after
+            // it 100 ms late.
+            let middle = (recording.start + recording.end) / 2
+            let change = try #require(recording.changes.first { $0.line == pins.oStatus && $0.time > middle && $0.isHigh == stalled })
+            let late = recording.changes.map { original in
+                var late = original
+                if late.time >= change.time { late.time += 100_000_000 }
+                return late
+            }
+            let slow = LineRecording(pins: pins, start: recording.start, end: recording.end + 100_000_000, initial: recording.initial,
+                                     changes: late, lost: 0)
+            let seen = try slow.frame(from: slow.start, to: slow.end, visits: slow.visits()).get()
+            #expect(seen == board.viewModel.frame.value, "stalled while \(stalled ? "dark" : "lit"): read \(seen)")
+        }
+        board.shutdown()
+    }
+
+    @Test("pulses an emulator cut short are not read: a few among whole ones change nothing, all of them leave the window starved")
+    func starvedPulses() throws {
+        let (recording, board) = try scannedBoard(moves: ["0", "3", "1", "4", "2", "n"], length: .milliseconds(400))
+        let shown = board.viewModel.frame.value
+        // A stalled host wakes the board late for its lit write, and its dark write, due by
+        // then, follows at once: O's pulse lasts 20 µs. `every`: one pulse in how many so cut.
+        func cut(every: Int) -> LineRecording {
+            var pulse = 0, litAt: Int64 = 0
+            let changes = recording.changes.map { original in
+                var change = original
+                guard change.line == pins.oStatus else { return change }
+                if change.isHigh {
+                    pulse += 1
+                    litAt = change.time
+                } else if pulse % every == 0 {
+                    change.time = litAt + 20_000
+                }
+                return change
+            }
+            return LineRecording(pins: pins, start: recording.start, end: recording.end, initial: recording.initial, changes: changes, lost: 0)
+        }
+        let some = cut(every: 3)
+        #expect(try some.frame(from: some.start, to: some.end, visits: some.visits()).get() == shown)
+        let all = cut(every: 1)
+        let read = all.frame(from: all.start, to: all.end, visits: all.visits())
+        #expect(throws: LineRecording.Starved.self, "read \(read)") { try read.get() }
+        board.shutdown()
+    }
+
+    @Test("a blinking winning line reads at its brightness over any window of its phases, never dim")
+    func blinkingLine() throws {
+        // X wins the top row: the line blinks (on and off for half a second each), O's marks stay.
+        let (recording, board) = try scannedBoard(moves: ["0", "3", "1", "4", "2"], length: .seconds(2))
+        let visits = recording.visits()
+        for (from, length) in [(Int64(0), Int64(2_000_000_000)), (300_000_000, 700_000_000), (700_000_000, 900_000_000)] {
+            let frame = try recording.frame(from: recording.start + from, to: recording.start + from + length, visits: visits).get()
+            for index in 0..<3 {
+                #expect(frame.cells[index] == .red && frame.cells.brightness(at: index) == .full, "\(from / 1_000_000) ms + \(length / 1_000_000): \(frame)")
+            }
+        }
+        board.shutdown()
+    }
+
+    @Test("a scan slowed far below its rate leaves a cell's pattern unseen, not read")
+    func slowedScan() throws {
+        let press: (GameBoard, SimulatedChip, TestScheduler) -> Void = { _, chip, scheduler in
+            scheduler.advance(by: .milliseconds(300))
+            chip.drive(self.pins.button(for: Position.all[0]), to: self.pins.buttonPolarity.level(active: true))
+            scheduler.advance(by: .milliseconds(100))
+            chip.drive(self.pins.button(for: Position.all[0]), to: nil)
+        }
+        let (recording, board) = try scannedBoard(length: .milliseconds(1500), during: press)
+        // One visit of the corner's row in twenty kept (about 40 a second of its 660), the rest never made.
+        var kept = 0
+        let visits = recording.visits()[0].filter { _ in
+            kept += 1
+            return kept % 20 == 0
+        }
+        let rows = Set(pins.rows)
+        let sparse = recording.changes.filter { change in
+            !rows.contains(change.line) || change.line != pins.rows[0] || visits.contains { $0.start == change.time || $0.end == change.time }
+        }
+        let slowed = LineRecording(pins: pins, start: recording.start, end: recording.end, initial: recording.initial, changes: sparse, lost: 0)
+        #expect(slowed.visits()[0].count < 100)
+        let pattern = slowed.pattern(ofCell: 0, bin: 10_000_000)
+        #expect(pattern.reading != "flicker" && pattern.reading != "blink" && pattern.reading != "steady", "\(pattern.reading)")
+        #expect(pattern.levels.allSatisfy { $0 == nil })
+        board.shutdown()
+    }
+
     /// The kernel's format of the gpio_value event, as tracefs prints it.
     static let format = """
         name: gpio_value
@@ -131,11 +259,12 @@ struct LineRecordingTests {
         print fmt: "%u %3s %d", REC->gpio, REC->get ? "get" : "set", REC->value
         """
 
-    /// A page as the kernel lays one out: its stamp, its length in bytes with `flags`, the records.
+    /// A page as the kernel lays one out: its stamp, its records' length in bytes with `flags`,
+    /// the records, then `after` them (outside the length) a count of lost records.
     private func page(stamp: UInt64, flags: UInt64 = 0, records: [[UInt32]], after: [UInt8] = []) -> [UInt8] {
         let body = records.flatMap { $0 }.flatMap { word in (0..<4).map { UInt8((word >> (8 * $0)) & 0xff) } } + after
         func bytes(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8((value >> (8 * UInt64($0))) & 0xff) } }
-        return bytes(stamp) + bytes(UInt64(body.count) | flags) + body + [UInt8](repeating: 0, count: 64)
+        return bytes(stamp) + bytes(UInt64(body.count - after.count) | flags) + body + [UInt8](repeating: 0, count: 64)
     }
 
     /// A record's first word: its kind and the time since the record before.
@@ -165,7 +294,7 @@ struct LineRecordingTests {
             TracePage.LineValue(time: (1 << 27) + 8, gpio: 533, isRead: false, value: true),
         ])
         #expect(lost == 0)
-        // Lost before the page, counted after its records; or lost, not counted.
+        // Lost before the page, counted just past its records; or lost, not counted.
         let counted = page(stamp: 5, flags: 3 << 30, records: [[header(5, 1)] + gpioValue(532, value: 1)], after: [7, 0, 0, 0, 0, 0, 0, 0])
         #expect(TracePage.lineValues(in: counted, format: format).lost == 7)
         #expect(TracePage.lineValues(in: counted, format: format).values.count == 1)

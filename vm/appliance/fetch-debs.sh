@@ -11,8 +11,8 @@ cache=${1:?usage: fetch-debs.sh CACHE_DIR}
 libraries=(libgpiod3 libqrencode4 dmsetup e2fsprogs)
 debs=$cache/appliance-debs-$( (cat "$0" "$here/../../scripts/download-debs.sh") | sha256sum | cut -c1-16)
 mkdir -p "$cache"
-exec {lock}>"$cache/.lock-appliance-debs"
-flock "$lock"
+source "$here/../../scripts/lock.sh"
+take_lock "$cache/.lock-appliance-debs"
 if [[ ! -f $debs/.complete ]]; then
   rm -rf "$cache"/appliance-debs-*
   bash "$here/../../scripts/download-debs.sh" --with-dependencies arm64 trixie "$debs" "${libraries[@]}" >&2

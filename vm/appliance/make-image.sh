@@ -15,8 +15,8 @@ packages=systemd,systemd-sysv,udev,procps
 key=$( (echo "trixie arm64 minbase $packages"; cat "$0" "$here/second-stage.sh" "$here/payload.service") | sha256sum | cut -c1-16)
 image=$cache/appliance-$key.ext4
 mkdir -p "$cache"
-exec {lock}>"$cache/.lock-appliance-image"
-flock "$lock"
+source "$here/../../scripts/lock.sh"
+take_lock "$cache/.lock-appliance-image"
 if [[ -f $image ]]; then
   echo "$image"
   exit 0
@@ -47,7 +47,7 @@ started=$SECONDS
 timeout 3600 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic -no-reboot \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw init=/second-stage.sh panic=-1" \
   -drive "if=none,file=$work/disk.ext4,format=raw,id=root" -device virtio-blk-device,drive=root \
-  -device virtio-rng-device </dev/null >"$work/console.log" 2>&1 || true
+  -device virtio-rng-device </dev/null >"$work/console.log" 2>&1 {lock_fd}>&- || true
 if ! grep -q '^@@ second stage done' "$work/console.log"; then
   tail -60 "$work/console.log" >&2
   echo "make-image: the second stage did not finish (console above)" >&2

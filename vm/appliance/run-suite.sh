@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 payload=$work/payload
 mkdir -p "$payload/debs"
 bash "$root/packaging/make-deb.sh" arm64 "$payload" >/dev/null
-bin=$(bash "$root/packaging/build-arm64.sh" --product gpio-sim-harness)
+bin=$(bash "$root/packaging/build-arm64.sh" --into "$work/bin" --product gpio-sim-harness)
 install -m 0755 "$bin/gpio-sim-harness" "$payload/gpio-sim-harness"
 install -m 0755 "$here/appliance-test.sh" "$here/make-gpio-sim.sh" "$here/power-cuts.sh" "$here/crash-points.sh" \
   "$here/crash-point-check.sh" "$payload/"
