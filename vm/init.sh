@@ -12,6 +12,10 @@ mount -t tracefs tracefs /sys/kernel/tracing
 # one, which stamps a whole bounce burst alike.
 clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
 echo "@@ {\"scenario\":\"boot\",\"kernel\":\"$(uname -r)\",\"clocksource\":\"$clock\"}"
+# And why: the kernel's own lines about its clocks.
+dmesg | grep -iE 'tsc|clocksource|hpet|calibrat' | sed 's/\\/\\\\/g; s/"/\\"/g' | while read -r line; do
+  echo "@@ {\"scenario\":\"clock-log\",\"line\":\"$line\"}"
+done
 /bin/gpio-sim-harness /bin/tictactoe /bin/gpiomon /bin/gpioinfo "$(cat /etc/libgpiod-generation)"
 echo "@@ {\"scenario\":\"harness-exit\",\"status\":$?}"
 reboot -f

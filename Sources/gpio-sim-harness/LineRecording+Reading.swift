@@ -16,18 +16,24 @@ extension LineRecording {
     /// a blink's dark phase, far longer, separates two stretches).
     struct Chances {
         var lit = 0, total = 0, span = 0
+        /// The most chances in a row it was lit in.
+        var longestRun = 0
+        /// Chances in a frame: one for a cell (its row's visits), three for a status LED (every
+        /// row's); a time in µs counts one.
+        var perFrame = 1
 
-        init(_ litInEach: [Bool]) {
+        init(_ litInEach: [Bool], perFrame: Int = 1) {
+            self.perFrame = perFrame
             total = litInEach.count
             lit = litInEach.count(where: { $0 })
-            var dark = 0, seenLit = false
+            var dark = 0, run = 0, seenLit = false
             for isLit in litInEach {
                 if isLit {
-                    span += seenLit && dark < 2 * dimCycle.frames ? dark + 1 : 1
-                    dark = 0
-                    seenLit = true
+                    span += seenLit && dark < 2 * dimCycle.frames * perFrame ? dark + 1 : 1
+                    (dark, seenLit, run) = (0, true, run + 1)
+                    longestRun = max(longestRun, run)
                 } else {
-                    dark += 1
+                    (dark, run) = (dark + 1, 0)
                 }
             }
         }
@@ -36,16 +42,18 @@ extension LineRecording {
             (self.lit, self.total, self.span) = (lit, total, span)
         }
 
-        /// Lit when on in at least half a dim LED's share of all its chances; its brightness the
+        /// Lit when on in at least half a dim LED's share of all its chances. Its brightness the
         /// one whose share is nearest to its share of its lit stretches' chances, so that an LED
         /// that starts, stops or blinks within the stretch reads as the brightness it had while
-        /// it was on; but of all its chances when those stretches hold fewer than two dim
-        /// cycles' worth (one lit visit of a dim LED is not a full one).
+        /// it was on. A stretch of less than a dim cycle's chances (a starved scan's) cannot
+        /// show a dim or half LED's dark frames: full if lit in more chances in a row than a
+        /// half LED ever is (half a cycle's), else judged by its share of all its chances.
         var judged: (lit: Bool, brightness: Brightness) {
             guard total > 0, span > 0 else { return (false, .full) }
-            let share = Double(lit) / Double(span >= 2 * dimCycle.frames ? span : total)
+            let cycle = dimCycle.frames * perFrame, share = Double(lit) / Double(span >= cycle ? span : total)
             let nearest = [Brightness.dim, .half, .full].min { abs(share - dimCycle.duty(of: $0)) < abs(share - dimCycle.duty(of: $1)) } ?? .full
-            return (Double(lit) * 2 >= dimCycle.duty(of: .dim) * Double(total), nearest)
+            let isLit = Double(lit) * 2 >= dimCycle.duty(of: .dim) * Double(total)
+            return (isLit, span < cycle && 2 * longestRun > cycle ? .full : nearest)
         }
     }
 
@@ -70,7 +78,7 @@ extension LineRecording {
             }
             (x, o) = (xLight.judged, oLight.judged)
         } else {
-            (x, o) = (Chances(steps.map(\.x)).judged, Chances(steps.map(\.o)).judged)
+            (x, o) = (Chances(steps.map(\.x), perFrame: 3).judged, Chances(steps.map(\.o), perFrame: 3).judged)
         }
         return .success(Frame(cells: cells, xStatus: x.lit, oStatus: o.lit, xStatusBrightness: x.brightness, oStatusBrightness: o.brightness))
     }

@@ -66,7 +66,8 @@ struct LineRecordingTests {
         return LineRecording(pins: pins, start: start.nanoseconds, end: end.nanoseconds, initial: history.initial, changes: changes, lost: 0)
     }
 
-    @Test("the frame read per visit is the view model's: X full, O dim, however the kernel lays out the writes", arguments: Shape.allCases)
+    @Test("the frame read per visit is the view model's: X full, O dim, either to move, however the kernel lays out the writes",
+          arguments: Shape.allCases)
     func frame(shape: Shape) throws {
         let (recording, board) = try scannedBoard(length: .milliseconds(200), shape: shape)
         let read = try recording.frame(from: recording.start, to: recording.end, visits: recording.visits()).get()
@@ -74,6 +75,11 @@ struct LineRecordingTests {
         #expect(read == shown, "read \(read), shown \(shown)")
         #expect(shown.cells.brightness(at: 0) == .dim && shown.cells.brightness(at: 4) == .full)
         board.shutdown()
+        // O to move: its status LED dim, lit in the scan's steps of one frame in each cycle.
+        let (oToMove, second) = try scannedBoard(moves: ["4"], length: .milliseconds(200), shape: shape)
+        let seen = try oToMove.frame(from: oToMove.start, to: oToMove.end, visits: oToMove.visits()).get()
+        #expect(seen == second.viewModel.frame.value && !seen.xStatus && seen.oStatusBrightness == .dim, "read \(seen)")
+        second.shutdown()
     }
 
     @Test("a stalled visit is one visit: a dim mark still reads dim, however long its lit frame lasted")
@@ -213,6 +219,20 @@ struct LineRecordingTests {
             }
         }
         board.shutdown()
+    }
+
+    @Test("a starved scan's few visits still tell a full LED that went off from a dim or half one")
+    func fewVisits() {
+        typealias Chances = LineRecording.Chances
+        let dark = Array(repeating: false, count: 12)
+        // Lit four visits in a row, then off (a blink's edge): only a full LED is lit so long.
+        #expect(Chances(Array(repeating: true, count: 4) + dark).judged.brightness == .full)
+        // A dim LED's one lit visit per cycle, and a half LED's three in a row.
+        #expect(Chances([true] + Array(dark.prefix(5)) + [true]).judged.brightness == .dim)
+        #expect(Chances([true, true, true, false, false, false, true, true, true]).judged.brightness == .half)
+        // A status LED counts every row's visit: O's dim one is lit the three of one frame.
+        #expect(Chances(Array(repeating: true, count: 3) + Array(repeating: false, count: 15) + [true, true, true], perFrame: 3).judged.brightness == .dim)
+        #expect(Chances(Array(repeating: true, count: 10) + dark, perFrame: 3).judged.brightness == .full)
     }
 
     @Test("a scan slowed far below its rate leaves a cell's pattern unseen, not read")
