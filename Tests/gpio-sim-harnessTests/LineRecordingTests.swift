@@ -66,6 +66,14 @@ struct LineRecordingTests {
         return LineRecording(pins: pins, start: start.nanoseconds, end: end.nanoseconds, initial: history.initial, changes: changes, lost: 0)
     }
 
+    /// X to move, 300 ms on: O's corner pressed for 100 ms, refused, so it flickers.
+    private func refusedCornerPress(_: GameBoard, chip: SimulatedChip, scheduler: TestScheduler) {
+        scheduler.advance(by: .milliseconds(300))
+        chip.drive(pins.button(for: Position.all[0]), to: pins.buttonPolarity.level(active: true))
+        scheduler.advance(by: .milliseconds(100))
+        chip.drive(pins.button(for: Position.all[0]), to: nil)
+    }
+
     @Test("the frame read per visit is the view model's: X full, O dim, either to move, however the kernel lays out the writes",
           arguments: Shape.allCases)
     func frame(shape: Shape) throws {
@@ -121,13 +129,7 @@ struct LineRecordingTests {
     @Test("a refused press reads as the flicker; a starved stretch inside it reads as starved, not as a pattern")
     func refusedPress() throws {
         // X to move; O's corner pressed: refused, it flickers (bright, and O's dim light between).
-        let press: (GameBoard, SimulatedChip, TestScheduler) -> Void = { _, chip, scheduler in
-            scheduler.advance(by: .milliseconds(300))
-            chip.drive(self.pins.button(for: Position.all[0]), to: self.pins.buttonPolarity.level(active: true))
-            scheduler.advance(by: .milliseconds(100))
-            chip.drive(self.pins.button(for: Position.all[0]), to: nil)
-        }
-        let (recording, board) = try scannedBoard(length: .milliseconds(1500), during: press)
+        let (recording, board) = try scannedBoard(length: .milliseconds(1500), during: refusedCornerPress)
         let pattern = recording.pattern(ofCell: 0, bin: 10_000_000)
         #expect(pattern.reading == "flicker", "\(pattern.reading) \(pattern.litRuns)")
         #expect(pattern.longestUnseenMs == 0)
@@ -237,13 +239,7 @@ struct LineRecordingTests {
 
     @Test("a scan slowed far below its rate leaves a cell's pattern unseen, not read")
     func slowedScan() throws {
-        let press: (GameBoard, SimulatedChip, TestScheduler) -> Void = { _, chip, scheduler in
-            scheduler.advance(by: .milliseconds(300))
-            chip.drive(self.pins.button(for: Position.all[0]), to: self.pins.buttonPolarity.level(active: true))
-            scheduler.advance(by: .milliseconds(100))
-            chip.drive(self.pins.button(for: Position.all[0]), to: nil)
-        }
-        let (recording, board) = try scannedBoard(length: .milliseconds(1500), during: press)
+        let (recording, board) = try scannedBoard(length: .milliseconds(1500), during: refusedCornerPress)
         // One visit of the corner's row in twenty kept (about 40 a second of its 660), the rest never made.
         var kept = 0
         let visits = recording.visits()[0].filter { _ in
