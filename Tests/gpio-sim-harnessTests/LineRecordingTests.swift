@@ -97,13 +97,7 @@ struct LineRecordingTests {
         // row goes off comes that much later, as when an emulator stops the board mid-visit.
         let visits = recording.visits()
         let lit = try #require(visits[0].first { $0.green[0] })
-        let stretched = recording.changes.map { change in
-            var change = change
-            if change.time >= lit.end { change.time += 150_000_000 }
-            return change
-        }
-        let stalled = LineRecording(pins: pins, start: recording.start, end: recording.end + 150_000_000, initial: recording.initial,
-                                    changes: stretched, lost: 0)
+        let stalled = recording.delayed(from: lit.end, by: 150_000_000)
         let read = try stalled.frame(from: stalled.start, to: stalled.end, visits: stalled.visits()).get()
         #expect(read == board.viewModel.frame.value, "read \(read)")
         #expect(stalled.longestPause(from: stalled.start, to: stalled.end) >= 150_000_000)
@@ -167,13 +161,7 @@ struct LineRecordingTests {
             // it 100 ms late.
             let middle = (recording.start + recording.end) / 2
             let change = try #require(recording.changes.first { $0.line == pins.oStatus && $0.time > middle && $0.isHigh == stalled })
-            let late = recording.changes.map { original in
-                var late = original
-                if late.time >= change.time { late.time += 100_000_000 }
-                return late
-            }
-            let slow = LineRecording(pins: pins, start: recording.start, end: recording.end + 100_000_000, initial: recording.initial,
-                                     changes: late, lost: 0)
+            let slow = recording.delayed(from: change.time, by: 100_000_000)
             let seen = try slow.frame(from: slow.start, to: slow.end, visits: slow.visits()).get()
             #expect(seen == board.viewModel.frame.value, "stalled while \(stalled ? "dark" : "lit"): read \(seen)")
         }
@@ -320,5 +308,18 @@ struct LineRecordingTests {
         #expect(TracePage.lineValues(in: ended, format: format).values.isEmpty)
         let cut = Array(page(stamp: 0, records: [[header(5, 1)] + gpioValue(532, value: 1)]).prefix(16 + 12))
         #expect(TracePage.lineValues(in: cut, format: format).values.isEmpty)
+    }
+}
+
+extension LineRecording {
+    /// The same record with every change from `time` on `delay` ns later, and its end with
+    /// them: as when an emulator stops the board at `time`.
+    func delayed(from time: Int64, by delay: Int64) -> LineRecording {
+        let late = changes.map { change in
+            var change = change
+            if change.time >= time { change.time += delay }
+            return change
+        }
+        return LineRecording(pins: pins, start: start, end: end + delay, initial: initial, changes: late, lost: lost)
     }
 }
