@@ -33,11 +33,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Asynchronous sockets (FlyingSocks) for the web view's own process only (tictactoe-web):
-        // the board's binary links none of it. FlyingFox's HTTP server is the tests' reference
-        // only: it imports Foundation, whose ICU data and libcurl the web package would carry
-        // (docs/BENCHMARKS.md, "The web package's weight").
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         .target(name: "Basics", swiftSettings: optimized),
@@ -100,14 +95,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The web view: what the page may do and the relay to the board, free of I/O (WebView);
-        // the gate, the link to the board's socket and the HTTP server (WebService); the command.
+        // The web view: HTTP and WebSocket read strictly, what the page may do and the relay to
+        // the board, free of I/O (WebView); the server on one loop with its link to the board's
+        // socket (WebService); the command.
         .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
-        .target(
-            name: "WebService",
-            dependencies: ["Basics", "BoardProtocol", "CLinuxEvents", "ShareCode", "WebView", .product(name: "FlyingSocks", package: "FlyingFox")]),
-        // epoll and eventfd for the page server's readiness queue (Glibc's module lacks them).
-        .target(name: "CLinuxEvents"),
+        .target(name: "WebService", dependencies: ["Basics", "BoardProtocol", "ShareCode", "WebView"]),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
@@ -159,8 +151,7 @@ let package = Package(
         .testTarget(
             name: "WebServiceTests",
             dependencies: [
-                "Basics", "BoardProtocol", "TestSupport", "TicTacToe", "WebService", "WebView", .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                "Basics", "BoardProtocol", "TestSupport", "TicTacToe", "WebService", "WebView",
             ]),
         .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
         .testTarget(

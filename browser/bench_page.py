@@ -51,7 +51,7 @@ def rss_mb(pid):
 
 class Listener:
     """A page that is not a browser: a WebSocket client that reads everything it is sent, from
-    an address of its own on loopback (`source`), as another phone would: the gate lets one
+    an address of its own on loopback (`source`), as another phone would: the server lets one
     address hold only a share of its connections."""
 
     def __init__(self, url, source):
@@ -128,7 +128,7 @@ def page_load(browser, url, rounds=15):
 
 def kept_alive(url, path, rounds=40):
     """Each of `rounds` requests for `path` on one kept-alive connection, in ms, and its size: a
-    response longer than the gate relays in one piece (16 KiB) went out in two, and before
+    response longer than one piece (16 KiB) went out in two, and before
     TCP_NODELAY the second waited for the client's delayed acknowledgement, 40 ms."""
     host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
     connection = http.client.HTTPConnection(host, int(port), timeout=10)

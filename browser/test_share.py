@@ -116,7 +116,7 @@ def test_the_code_is_refused_for_a_host_the_web_view_does_not_answer_to(served, 
     connection.endheaders()
     response = connection.getresponse()
     body = response.read()
-    # As for any path (the host policy, or the gate's bound on a request's head).
+    # As for any path (the host policy, or the server's bound on a request's head).
     assert response.status in (421, 431), (response.status, body[:200])
     assert b"<svg" not in body
     connection.close()

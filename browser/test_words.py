@@ -168,7 +168,7 @@ def test_every_refusal_a_page_meets_is_said_in_its_own_words(browser, folder):
         with board.frozen():
             refusals.provoke("busy", raw([json.dumps({"command": "press", "cell": 9})] * 9))
         refusals.provoke("too-many-commands", raw(['{"command":"status"}'] * 12))
-        # A line too long reaches no board from a page (the web view's gate closes a page's socket
+        # A line too long reaches no board from a page (the web view's server closes a page's socket
         # on a message over 1 KiB): the board's own reply to one, to a raw client of its socket,
         # is handed to the page as if relayed, and so is a reason of a later board.
         client = Client(board.socket)

@@ -180,7 +180,7 @@ class BoardWatcher:
 
 class PageWatcher(BoardWatcher):
     """A page of the web view that reads everything: the board's states through the web view.
-    It pings every 15 s, as the page does every 20 (the gate closes a client silent for 60)."""
+    It pings every 15 s, as the page does every 20 (the server closes a client silent for 60)."""
 
     def __init__(self, url):
         host = url.split("//")[1].rstrip("/")
@@ -298,7 +298,7 @@ def test_sixty_pages_asking_for_the_history_at_the_allowed_rate_and_never_readin
     port = int(web.url.rsplit(":", 1)[1].strip("/"))
 
     def flood(stop, reopened):
-        # 60 pages from four addresses, 15 each (the gate lets one address hold 16), each
+        # 60 pages from four addresses, 15 each (the server lets one address hold 16), each
         # asking nine times a second: under its allowance of ten.
         pages = [NonReadingPage(port, f"127.0.0.{2 + index // 15}") for index in range(60)]
         while not stop.is_set():
@@ -391,7 +391,7 @@ def http(port, data, source="127.0.0.1", half_close=False):
     return received
 
 
-def test_heads_the_gate_and_the_server_could_read_differently_are_refused_and_a_half_close_is_answered(running):
+def test_heads_two_readers_could_read_differently_are_refused_and_a_half_close_is_answered(running):
     _, web = running
     port = int(web.url.rsplit(":", 1)[1].strip("/"))
     host = f"Host: 127.0.0.1:{port}\r\n"
@@ -433,7 +433,7 @@ def test_slow_heads_from_one_address_keep_no_other_visitor_out(running):
         slow.append(connection)
     loads = [http(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()) for _ in range(40)]
     assert all(load.startswith(b"HTTP/1.1 200") for load in loads), [load[:100] for load in loads if not load.startswith(b"HTTP/1.1 200")][:3]
-    # The other visitor's pages are a barrier, not a wait: the gate accepts connections in the
+    # The other visitor's pages are a barrier, not a wait: the server accepts connections in the
     # order they came, on one thread, and answers one it turns away (503) as it accepts it,
     # before the next; so once a page has come back, every slow head already has its 503 in its
     # socket, if it was turned away. What is there is read without waiting.

@@ -18,7 +18,7 @@ extension DecodingError {
     }
 
     /// The first control character standing raw inside a JSON string, which JSON forbids: Swift
-    /// 6.0's decoder (the Pi's) traps on one instead of throwing, so text from outside (a state
+    /// 6.0's decoder (the Pi's) traps on one instead of throwing [6.0.3: decoder-traps], so text from outside (a state
     /// file, a client's line) is checked with this before it is decoded.
     public static func controlCharacterInText(_ text: String) -> (line: Int, scalar: Unicode.Scalar)? {
         var inString = false, escaped = false, line = 1
@@ -38,7 +38,7 @@ extension DecodingError {
 
     /// The first escape inside a JSON string that JSON does not have (`\[`, or `\u` without four
     /// hexadecimal digits), as written, and its line: Swift 6.0's decoder (the Pi's) traps on one
-    /// in an object's key instead of throwing, so text from outside is checked with this too.
+    /// in an object's key instead of throwing [6.0.3: decoder-traps], so text from outside is checked with this too.
     public static func badEscapeInText(_ text: String) -> (line: Int, escape: String)? {
         let scalars = Array(text.unicodeScalars)
         var inString = false, line = 1, index = 0

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A thread that waits on file descriptors with `poll(2)`, and a pipe that wakes it: what each
-/// of the board's servers (the API server, the web view's gate and its link to the board) runs
+/// of the board's servers (the board's API server and the web view's server) runs
 /// on, written once.
 ///
 /// ## Contract

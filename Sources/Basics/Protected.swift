@@ -14,7 +14,7 @@ public final class Protected<State>: @unchecked Sendable {
         try mutex.withLock { _ in try body(&state) }
     }
 
-    /// A copy of the value. Not `withValue { $0 }`: Debian's Swift 6.0.3 crashes (an assertion
+    /// A copy of the value. Not `withValue { $0 }` [6.0.3: optimiser-crash]: Debian's Swift 6.0.3 crashes (an assertion
     /// in SIL deserialization) on that specialisation, taken by a release build across modules.
     public var value: State { mutex.withLock { _ in state } }
 }

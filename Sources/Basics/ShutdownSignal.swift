@@ -12,7 +12,8 @@ import Musl
 ///
 /// ## Contract
 /// - From ``init(_:)`` on, the signals' default action (ending the process at once, LEDs lit)
-///   is replaced: a signal is only recorded. Make it before the board starts, so that a SIGTERM
+///   is replaced: a signal is only recorded. They are unblocked on the thread that makes it
+///   (a mask inherited from the parent must not make the program deaf to them). Make it before the board starts, so that a SIGTERM
 ///   during start-up also ends in a graceful stop. The signals stay caught for the life of the
 ///   process: a second SIGTERM during the shutdown does not cut it short (systemd's stop timeout
 ///   and SIGKILL still bound it).
@@ -40,6 +41,8 @@ public final class ShutdownSignal: Sendable {
         // The handler must never block, even if nobody reads.
         _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
         let table = signalPipes
+        var caught = sigset_t()
+        sigemptyset(&caught)
         for number in signals where number > 0 && Int(number) < signalTableSize {
             table[Int(number)] = writeEnd
             var action = sigaction()
@@ -47,7 +50,12 @@ public final class ShutdownSignal: Sendable {
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
+            sigaddset(&caught, number)
         }
+        // A signal mask survives exec: a parent that spawned the program from a thread blocking
+        // these (Foundation's Process from a Dispatch worker does) would leave it deaf to them.
+        // Unblocked on this thread, and so on every thread it starts from here on.
+        pthread_sigmask(SIG_UNBLOCK, &caught, nil)
     }
 
     /// Waits for the first of the signals and returns it, or `nil` when the task is cancelled.
@@ -61,6 +69,12 @@ public final class ShutdownSignal: Sendable {
             var zero: UInt8 = 0
             _ = write(writeEnd, &zero, 1)
         }
+    }
+
+    /// Blocks the calling thread until the first of the signals and returns it: for a program
+    /// whose main thread has nothing else to do while its loop serves (the web view).
+    public func waitBlocking() -> Int32? {
+        queue.sync { firstSignal() }
     }
 
     /// "SIGTERM", "SIGINT", … or "signal N" for the others: how a log names what arrived.

@@ -297,21 +297,6 @@ extension TextFile {
         return true
     }
 
-    /// Sends all of `bytes` on the socket `fd`, however many calls it takes, with MSG_NOSIGNAL:
-    /// a peer that went away is a false return (`errno` says why), not a SIGPIPE that ends the
-    /// program.
-    @discardableResult
-    public static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + written }, $0.count - written, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
-    }
-
     /// Makes the directory at `path` and any missing parents, like `mkdir -p`.
     public static func makeDirectory(_ path: String) throws(TextFileError) {
         var prefix = path.hasPrefix("/") ? "/" : ""

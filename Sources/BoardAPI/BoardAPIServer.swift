@@ -134,7 +134,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         self.chip = facts.chip
         self.limits = limits
         handler = CommandHandler(control: control, facts: facts, history: history, encoder: encoder)
-        Self.makeNonBlocking(listener)
+        Socket.makeNonBlocking(listener)
     }
 
     /// Starts serving: the state is observed on the game loop and the server's thread starts.
@@ -156,7 +156,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         }
         mailbox.withValue { $0.stopping = true }
         poller.stop()
-        for connection in connections.values { Self.hangUp(connection.fd) }
+        for connection in connections.values { Socket.hangUp(connection.fd) }
         connections.removeAll()
         close(listener)
     }
@@ -226,7 +226,7 @@ public final class BoardAPIServer: @unchecked Sendable {
         while true {
             let fd = Glibc.accept(listener, nil, nil)
             guard fd >= 0 else { return }
-            Self.makeNonBlocking(fd)
+            Socket.makeNonBlocking(fd)
             guard connections.count < limits.clients else {
                 turnAway(fd)
                 continue
@@ -245,7 +245,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func turnAway(_ fd: Int32) {
         let bye = encoder.line(.bye("the board serves \(limits.clients) clients already; try again when one leaves"))
         _ = bye.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        Self.hangUp(fd)
+        Socket.hangUp(fd)
     }
 
     private func receive(from id: Int, _ connection: Connection, events: Int32, using buffer: inout [UInt8]) {
@@ -287,22 +287,6 @@ public final class BoardAPIServer: @unchecked Sendable {
         serveLines(of: id, connection)
         guard connection.session.isFinished else { return }
         connections[id] = nil
-        Self.hangUp(connection.fd)
-    }
-
-    /// Closes a client's socket having read what it sent and nobody will read: a Unix socket
-    /// closed with unread data resets the connection, and the client would lose the `bye`
-    /// (and any reply) still on its way to it.
-    private static func hangUp(_ fd: Int32) {
-        var sink = [UInt8](repeating: 0, count: 4096)
-        for _ in 0..<16 where read(fd, &sink, sink.count) > 0 {}
-        Glibc.close(fd)
-    }
-
-    /// Non-blocking, and closed on exec (accept4 and pipe2 are GNU extensions Swift's Glibc
-    /// module does not offer).
-    private static func makeNonBlocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        Socket.hangUp(connection.fd)
     }
 }

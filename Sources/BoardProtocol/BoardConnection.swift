@@ -94,7 +94,7 @@ public final class BoardConnection {
     /// Sends `bytes` as they are (MSG_NOSIGNAL: a board that went away is an error, not a
     /// SIGPIPE that ends the program).
     public func send(bytes: [UInt8]) throws(ConnectionError) {
-        guard TextFile.sendAll(fd, bytes) else { throw .closed }
+        guard Socket.sendAll(fd, bytes) else { throw .closed }
     }
 
     /// Sends `request` and returns the board's reply to it (`ok`, `error`, `status` or

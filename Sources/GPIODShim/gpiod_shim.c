@@ -4,7 +4,6 @@
 #include <gpiod.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 // Only the v1 header defines GPIOD_LINE_BULK_MAX_LINES: that is how the two generations are told apart.
@@ -21,13 +20,6 @@ static void copy_string(char *buffer, size_t length, const char *text) {
     if (!text) text = "";
     strncpy(buffer, text, length - 1);
     buffer[length - 1] = '\0';
-}
-
-int ttg_wake_fd_new(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
-
-int ttg_wake(int fd) {
-    uint64_t one = 1;
-    return write(fd, &one, sizeof one) == sizeof one ? 0 : -1;
 }
 
 int ttg_library_generation(void) { return TTG_V1 ? 1 : 2; }

@@ -1,5 +1,4 @@
 import Basics
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,17 +6,16 @@ import GPIO
 import GPIODShim
 import Reactive
 
-/// Input lines on a real chip. A reader thread sleeps in `poll()` on the request's descriptors
-/// and an eventfd; ``release()`` writes the eventfd, waits for the thread to leave, then frees
-/// the lines. So stopping is prompt and nothing spins.
+/// Input lines on a real chip. A reader thread (``PollLoop``) sleeps in `poll()` on the
+/// request's descriptors; ``release()`` stops the loop, which returns once the thread has left,
+/// then frees the lines. So stopping is prompt and nothing spins.
 final class LibgpiodInputLines: InputLines, @unchecked Sendable {
     let offsets: [LineOffset]
     let events: Signal<EdgeEvent>
     private let input: Signal<EdgeEvent>.Input
     private let chip: LibgpiodChip
     private let request: OpaquePointer
-    private let wakeFD: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = PollLoop(named: "gpio-events")
     private let released = Protected(false)
     private let readerRunning = Protected(true)
 
@@ -26,19 +24,12 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
         self.request = request
         self.offsets = offsets
         (events, input) = Signal<EdgeEvent>.pipe()
-        wakeFD = ttg_wake_fd_new()
-        guard wakeFD >= 0 else {
-            let code = errno
-            ttg_request_release(request)
-            throw .system(chip: chip.name, operation: "creating the reader's wake-up eventfd", errno: code, message: String(cString: strerror(code)))
-        }
         let fds = (0..<ttg_request_fd_count(request)).map { ttg_request_fd(request, $0) }
         let handle = RequestHandle(request)
         // The reader blocks in poll() for the life of the request.
-        LoopThread.start(named: "gpio-events") { [input, wakeFD, finished, readerRunning] in
-            Self.read(request: handle.pointer, fds: fds, wakeFD: wakeFD, into: input)
+        loop.start { [input, readerRunning] loop in
+            Self.read(request: handle.pointer, fds: fds, on: loop, into: input)
             readerRunning.withValue { $0 = false }
-            finished.signal()
         }
     }
 
@@ -63,26 +54,17 @@ final class LibgpiodInputLines: InputLines, @unchecked Sendable {
             return !released
         }
         guard first else { return }
-        _ = ttg_wake(wakeFD)
-        finished.wait()
-        close(wakeFD)
+        loop.stop()
         chip.synchronized { ttg_request_release(request) }
         input.sendCompleted()
     }
 
     // The reader thread's loop. Only reads event descriptors (libgpiod's read calls touch no
     // shared state), so it does not take the chip's lock.
-    private static func read(request: OpaquePointer, fds: [Int32], wakeFD: Int32, into input: Signal<EdgeEvent>.Input) {
-        var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        polled.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+    private static func read(request: OpaquePointer, fds: [Int32], on loop: PollLoop, into input: Signal<EdgeEvent>.Input) {
+        let asked = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var buffer = [ttg_event](repeating: ttg_event(), count: 64)
-        while true {
-            let ready = poll(&polled, nfds_t(polled.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if polled[polled.count - 1].revents != 0 { return }
+        while let polled = loop.wait(for: asked, timeout: -1) {
             var batch: [EdgeEvent] = []
             for index in 0..<fds.count where polled[index].revents & Int16(POLLIN) != 0 {
                 let count = ttg_request_read_events(request, index, &buffer, buffer.count)

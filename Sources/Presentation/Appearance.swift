@@ -81,7 +81,7 @@ public enum CellAppearance: Sendable, Hashable, CaseIterable {
     case beads(BeadLevel)
 
     public static let allCases: [CellAppearance] = {
-        // In steps: Swift 6.0's type checker gives up on the sum as one expression.
+        // In steps [6.0.3: type-check-steps]: Swift 6.0's type checker gives up on the sum as one expression.
         var cases: [CellAppearance] = [.empty]
         cases += Player.allCases.map(Self.mark)
         cases += Player.allCases.map(Self.winning)
@@ -189,7 +189,7 @@ public enum Headline: Sendable, Hashable {
 
     /// One of each kind, for the table of states (one opponent stands for the choice).
     public static let examples: [Headline] = {
-        // In steps: as one sum, Swift 6.0.3 takes over a second to type-check it in each build.
+        // In steps [6.0.3: type-check-steps]: as one sum, Swift 6.0.3 takes over a second to type-check it.
         var examples: [Headline] = Player.allCases.map(Self.toMove)
         examples.append(.thinking)
         examples += Player.allCases.map(Self.won)

@@ -48,7 +48,7 @@ public final class GameViewModel: Sendable {
     /// What the LEDs are bound to: on start the frame showing now, then the frame of each new
     /// state (equal to the last when the change does not show: the LEDs skip those). A recipe,
     /// stored: starting it renders, holding it costs nothing.
-    // Stored, not computed: a getter's body, inlined into the board's module, made Swift 6.0.3's
+    // Stored, not computed [6.0.3: optimiser-crash]: a getter's body, inlined into the board's module, made Swift 6.0.3's
     // optimiser crash deserialising the state lock's specialisation (make deb).
     public let frames: SignalProducer<Frame>
     public var board: Property<Board> { state.map(\.board).skipRepeats() }

@@ -114,7 +114,7 @@ extension Signal {
 extension Signal where Value: Equatable {
     /// Drops a value equal to the one sent just before it.
     public func skipRepeats() -> Signal<Value> {
-        // A closure, not the `==` operator itself: Swift 6.0 cannot prove the operator Sendable.
+        // A closure, not the `==` operator itself [6.0.3: operator-sendable]: Swift 6.0 cannot prove the operator Sendable.
         skipRepeats { $0 == $1 }
     }
 }

@@ -44,7 +44,7 @@ final class PropertyStorage<Value: Sendable>: Sendable {
         // this moment may miss this change, as it may miss any change made while it is added.
         let announces = !core.changesUnobservedFreely
         // Marked as this thread's modify, so that a read of the value inside is refused. One
-        // change for both paths, always returning a pair: Swift 6.0.3's optimiser crashes on a
+        // change for both paths, always returning a pair [6.0.3: optimiser-crash]: Swift 6.0.3's optimiser crashes on a
         // Void-returning specialisation of `withValue` inlined into a client module (make deb).
         func change() -> (Result, Value) {
             current.withValue { value -> (Result, Value) in

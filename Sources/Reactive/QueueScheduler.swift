@@ -55,7 +55,7 @@ public final class QueueScheduler: Scheduler {
     }
 
     public func schedule(prepared: ScheduledAction) {
-        // Returns the deadline only to keep Swift 6.0.3's optimiser off a Void-returning
+        // Returns the deadline only [6.0.3: optimiser-crash] to keep Swift 6.0.3's optimiser off a Void-returning
         // specialisation it crashes on (see TestScheduler.schedule(prepared:)).
         _ = state.withValue { state -> MonotonicInstant in
             let deadline = now
@@ -118,7 +118,7 @@ public final class QueueScheduler: Scheduler {
 }
 
 /// The key that marks a scheduler's own queue. Immutable and compared by identity; Swift 6.0's
-/// Dispatch does not mark it Sendable (6.3's does).
+/// Dispatch does not mark it Sendable (6.3's does) [6.0.3: dispatch-sendable].
 private final class QueueMark: @unchecked Sendable {
     let key = DispatchSpecificKey<Bool>()
 }

@@ -38,7 +38,7 @@ public final class TestScheduler: Scheduler {
     }
 
     public func schedule(prepared: ScheduledAction) {
-        // The closure returns the deadline only because Swift 6.0.3's optimiser crashes on a
+        // The closure returns the deadline only [6.0.3: optimiser-crash] because Swift 6.0.3's optimiser crashes on a
         // Void-returning specialisation of `withValue` for this state when a client module
         // inlines it under cross-module optimisation (make deb's release build).
         _ = state.withValue { state -> MonotonicInstant in

@@ -1,99 +1,97 @@
 import Basics
 import BoardProtocol
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The web view's one connection to the board's socket (docs/API.md), on a thread of its own:
+/// The web view's one connection to the board's socket (docs/API.md), on the web server's loop:
 /// every line the board sends goes to the ``PageHub``; the lines the hub queues go to the board.
 /// When the board cannot be reached, or goes away, the hub is told why and the link tries again
-/// every ``retry``, for as long as it runs: the web view outlives restarts of the board.
-final class BoardLink: Sendable {
-    private struct Outbox {
-        var lines: [String] = []
-        var stopping = false
-    }
-
+/// ``retry`` later, for as long as the web view runs: it outlives restarts of the board.
+///
+/// Confined to the loop. What waits to be sent is bounded by the ``BoardRelay``'s own bound on
+/// the commands waiting for the board's answers; lines queued while the board is away are not
+/// kept (the relay has answered them with errors already).
+final class BoardLink {
     let path: String
     let retry: Duration
-    private let outbox = Mutex(Outbox())
-    private let loop = PollLoop(named: "web-board-link")
+    private var fd: Int32 = -1
+    private var lines = LineBuffer(limit: APIMessage.maximumLineLength)
+    private var outgoing: [UInt8] = []
+    /// When to try to connect again; nil while connected, or when it should try at once.
+    private var nextAttempt: MonotonicInstant?
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
 
-    init(path: String, retry: Duration = .seconds(1)) {
+    init(path: String, retry: Duration) {
         self.path = path
         self.retry = retry
     }
 
-    func start(reporting hub: PageHub) {
-        loop.start { [self] loop in run(hub, on: loop) }
+    /// What the loop waits for on the board's socket (a negative descriptor while away).
+    var pollRequest: pollfd {
+        pollfd(fd: fd, events: Int16(POLLIN) | (outgoing.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)
     }
 
-    /// Queues `line` for the board; dropped once the link is stopping.
+    /// When the link next needs the loop while the board is away.
+    var deadline: MonotonicInstant? { fd < 0 ? nextAttempt : nil }
+
+    /// Queues `line` for the board; dropped while it is away.
     func send(_ line: String) {
-        let queued = outbox.withLock { outbox in
-            guard !outbox.stopping else { return false }
-            outbox.lines.append(line)
-            return true
-        }
-        if queued { loop.wake() }
+        guard fd >= 0 else { return }
+        outgoing += Array(line.utf8)
+        outgoing.append(UInt8(ascii: "\n"))
     }
 
-    /// At most once.
-    func stop() {
-        outbox.withLock { $0.stopping = true }
-        loop.stop()
-    }
-
-    private func run(_ hub: PageHub, on loop: PollLoop) {
-        while !loop.isStopping {
-            let fd: Int32
-            do {
-                fd = try UnixSocket.connect(to: path)
-            } catch {
-                if error.isNotListening {
-                    hub.boardLost(.boardNotListening, "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
-                } else if error.isPermissionDenied {
-                    hub.boardLost(.boardNotAllowed, "not allowed to connect to \(path): the web view must be in the tictactoe group")
-                } else {
-                    hub.boardLost(.boardLinkFailed, error.description)
-                }
-                _ = loop.pause(retry)
-                continue
+    /// Connects when away and it is time to try.
+    func connectIfDue(at now: MonotonicInstant, hub: PageHub) {
+        guard fd < 0, nextAttempt.map({ now >= $0 }) ?? true else { return }
+        do {
+            fd = try UnixSocket.connect(to: path)
+        } catch {
+            nextAttempt = now + retry
+            if error.isNotListening {
+                hub.boardLost(.boardNotListening, "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
+            } else if error.isPermissionDenied {
+                hub.boardLost(.boardNotAllowed, "not allowed to connect to \(path): the web view must be in the tictactoe group")
+            } else {
+                hub.boardLost(.boardLinkFailed, error.description)
             }
-            // Lines queued while the board was away were answered with errors already.
-            outbox.withLock { $0.lines.removeAll() }
-            hub.boardConnected()
-            let reason = converse(over: fd, with: hub, on: loop)
-            close(fd)
-            hub.boardLost(.boardClosed, reason)
+            return
+        }
+        Socket.makeNonBlocking(fd)
+        nextAttempt = nil
+        hub.boardConnected()
+    }
+
+    /// Moves what the board's socket is ready for.
+    func serve(_ revents: Int16, hub: PageHub) {
+        guard fd >= 0 else { return }
+        if revents & Int16(POLLOUT) != 0 && !outgoing.isEmpty {
+            guard let sent = Socket.sendSome(fd, outgoing[...]) else { return lose("the board closed the connection", hub: hub) }
+            outgoing.removeFirst(sent)
+        }
+        guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        guard count > 0 else { return lose("the board closed the connection (is it restarting?)", hub: hub) }
+        for case .complete(let line) in lines.append(buffer[..<count]) {
+            hub.boardSent(String(decoding: line, as: UTF8.self))
         }
     }
 
-    /// Carries lines both ways until the board closes the connection or the link stops; why
-    /// the conversation ended.
-    private func converse(over fd: Int32, with hub: PageHub, on loop: PollLoop) -> String {
-        var lines = LineBuffer(limit: APIMessage.maximumLineLength)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while let polled = loop.wait(for: [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)], timeout: -1) {
-            let queued = outbox.withLock { outbox in
-                defer { outbox.lines.removeAll() }
-                return outbox.lines
-            }
-            for line in queued where !Self.send(line, over: fd) { return "the board closed the connection" }
-            if polled[0].revents != 0 {
-                let count = read(fd, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return "the board closed the connection (is it restarting?)" }
-                for case .complete(let line) in lines.append(buffer[..<count]) {
-                    hub.boardSent(String(decoding: line, as: UTF8.self))
-                }
-            }
-        }
-        return "the web view is stopping"
+    /// Lets the board go (the web view is stopping).
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
     }
 
-    private static func send(_ line: String, over fd: Int32) -> Bool {
-        TextFile.sendAll(fd, Array(line.utf8) + [UInt8(ascii: "\n")])
+    private func lose(_ reason: String, hub: PageHub) {
+        close()
+        outgoing = []
+        lines = LineBuffer(limit: APIMessage.maximumLineLength)
+        // Tried again at once: a board that restarts is usually back (its socket is systemd's).
+        nextAttempt = nil
+        hub.boardLost(.boardClosed, reason)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 import ShareCode
 import WebView
 
-/// Every request the HTTP server answers: the page's files (``PageFiles``), its WebSocket
+/// Every request the web view answers: the page's files (``PageFiles``), its WebSocket
 /// (`/ws`) and the QR code of the address it was reached by (``qrPath``), after the
 /// ``HostPolicy``'s checks, with the same security headers on every response.
 struct PageRoutes: Sendable {
@@ -93,8 +93,8 @@ struct PageRoutes: Sendable {
     }
 }
 
-/// A response of the HTTP server, every one with a `Content-Length` (the gate frames responses
-/// by it: ``ServerTraffic``).
+/// A response of the web view, every one with a `Content-Length`: a browser keeps the connection
+/// for its next request.
 struct PageResponse: Sendable {
     var status: Int
     var headers: [(String, String)]

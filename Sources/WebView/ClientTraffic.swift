@@ -1,13 +1,12 @@
-/// What the gate lets through of the bytes a browser sends (the web view's front door, in front
-/// of the HTTP server): request heads, each at most ``Limits/head`` bytes, read strictly
-/// (``RequestHead``) and with no body, until the server switches the connection to WebSocket;
-/// then WebSocket frames, each a whole message (no fragments), masked as a client's must be, of
-/// a known kind and at most ``Limits/message`` bytes.
+/// The web view's one reader of what a browser sends: request heads, each at most
+/// ``Limits/head`` bytes, read strictly (``RequestHead``) and with no body, until the server
+/// switches the connection to WebSocket; then WebSocket frames, each a whole message (no
+/// fragments), masked as a client's must be, of a known kind and at most ``Limits/message``
+/// bytes.
 ///
-/// A head is held until it is whole and checked, and a frame's header until it is whole and
-/// checked: what passes is exactly what was checked, so the server never reads a byte the gate
-/// has not understood. Anything else is a ``Refusal``: the gate ends the connection, and the
-/// server sees nothing of it.
+/// A head is kept until it is whole and checked, and a frame until it is whole, its header
+/// checked as soon as it is whole (a frame announcing too much is refused before its payload).
+/// Anything else is a ``Refusal``: the server ends the connection.
 ///
 /// Pure and incremental: bytes may come split anywhere.
 public struct ClientTraffic: Sendable {
@@ -46,7 +45,7 @@ public struct ClientTraffic: Sendable {
             }
         }
 
-        /// The response the gate sends before closing, when the refusal came in a head (where
+        /// The response the server sends before closing, when the refusal came in a head (where
         /// the client waits for a response); `nil` for a WebSocket frame.
         public var response: (status: Int, reason: String)? {
             let status: Int? = switch self {
@@ -59,22 +58,29 @@ public struct ClientTraffic: Sendable {
         }
     }
 
+    /// What a browser sent, read whole and checked.
+    public enum Unit: Sendable, Hashable {
+        case head(RequestHead)
+        /// A WebSocket frame, its payload unmasked.
+        case frame(PageFrame)
+    }
+
     /// What `scan` found in the bytes it was given.
     public struct Scanned: Sendable, Hashable {
-        /// What may go on to the server now: whole, checked heads and frame headers, and
-        /// payloads of checked frames. A head begun and not ended is held, not here.
-        public var passing: [UInt8] = []
-        /// The bytes after a head that asks for a WebSocket, unscanned: they wait until
-        /// ``upgraded()`` or ``notUpgraded()`` says whether they are frames or heads.
-        public var held: [UInt8] = []
-        /// Why the connection must end: set when the bytes broke a rule. `passing` holds what
-        /// came before (requests the server is still to answer); nothing after it is kept, and
-        /// the traffic scans nothing more.
+        /// The heads and frames the bytes completed, in order. A head or frame begun and not
+        /// ended is kept for the next bytes, not here.
+        public var units: [Unit] = []
+        /// How many of the bytes were read. The rest are the caller's to give again: they
+        /// came after the units it asked for, or after a head that asks for a WebSocket (they
+        /// wait until ``upgraded()`` or ``notUpgraded()`` says whether they are frames or heads).
+        public var consumed = 0
+        /// Why the connection must end: set when the bytes broke a rule. `units` holds what
+        /// came before (requests still to answer); the traffic scans nothing more.
         public var refusal: Refusal?
 
-        public init(passing: [UInt8] = [], held: [UInt8] = [], refusal: Refusal? = nil) {
-            self.passing = passing
-            self.held = held
+        public init(units: [Unit] = [], consumed: Int = 0, refusal: Refusal? = nil) {
+            self.units = units
+            self.consumed = consumed
             self.refusal = refusal
         }
     }
@@ -93,24 +99,27 @@ public struct ClientTraffic: Sendable {
     private var mode = Mode.heads
     /// The head being read (at most `limits.head` bytes).
     private var head: [UInt8] = []
-    /// The frame header being read, then the payload bytes still to pass.
+    /// The frame header being read, then the frame's payload (at most `limits.message` bytes)
+    /// and how many bytes of it are still to come.
     private var frameHeader: [UInt8] = []
+    private var payload: [UInt8] = []
     private var payloadLeft = 0
+    private var headerRead = false
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
-    /// A request head has begun and not ended: the gate's header time-out runs.
+    /// A request head has begun and not ended: the server's head time-out runs.
     public var isInsideHead: Bool { mode == .heads && !head.isEmpty }
     public var isWebSocket: Bool { mode == .frames }
     public var isWaitingForUpgrade: Bool { mode == .waitingForUpgrade }
 
-    /// Scans `bytes`, the next the client sent.
-    public mutating func scan(_ bytes: some Collection<UInt8>) -> Scanned {
+    /// Scans `bytes`, the next the client sent, up to the end of the `maximum`-th unit.
+    public mutating func scan(_ bytes: some Collection<UInt8>, upTo maximum: Int = .max) -> Scanned {
         var scanned = Scanned()
         do {
-            try scan(bytes, into: &scanned)
+            try scan(bytes, upTo: maximum, into: &scanned)
         } catch {
             mode = .refused
             scanned.refusal = error
@@ -118,14 +127,12 @@ public struct ClientTraffic: Sendable {
         return scanned
     }
 
-    private mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes, into scanned: inout Scanned) throws(Refusal) {
+    private mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes, upTo maximum: Int, into scanned: inout Scanned) throws(Refusal) {
         var index = bytes.startIndex
-        while index != bytes.endIndex {
+        defer { scanned.consumed = bytes.distance(from: bytes.startIndex, to: index) }
+        while index != bytes.endIndex && scanned.units.count < maximum {
             switch mode {
-            case .waitingForUpgrade:
-                scanned.held.append(contentsOf: bytes[index...])
-                return
-            case .refused:
+            case .waitingForUpgrade, .refused:
                 return
             case .heads:
                 try scanHead(bytes[index], into: &scanned)
@@ -144,37 +151,49 @@ public struct ClientTraffic: Sendable {
         if byte != 10 && head.last == 13 { throw .malformed(.bareCarriageReturn) }
         head.append(byte)
         if head.count == 2, head == [13, 10] {
-            // A blank line before a request, which HTTP allows a server to ignore; it is
-            // not passed: a server may take it for a request line (FlyingFox did).
+            // A blank line before a request, which HTTP allows a server to ignore.
             head.removeAll()
         } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            let asksUpgrade = try Self.check(head: head)
-            scanned.passing += head
+            let request = try Self.check(head: head)
+            scanned.units.append(.head(request))
             head.removeAll(keepingCapacity: true)
             requests += 1
-            if asksUpgrade { mode = .waitingForUpgrade }
+            if request["upgrade"]?.lowercased() == "websocket" { mode = .waitingForUpgrade }
         }
     }
 
-    /// A frame's payload passed as it comes, or one more byte of its header, passed once whole;
-    /// returns where the scan goes on.
+    /// One more byte of a frame's header, checked once whole, or as much of its payload as
+    /// came; a whole frame is unmasked and added. Returns where the scan goes on.
     private mutating func scanFrames<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, from index: Bytes.Index, into scanned: inout Scanned
     ) throws(Refusal) -> Bytes.Index {
-        if payloadLeft > 0 {
-            let end = bytes.index(index, offsetBy: payloadLeft, limitedBy: bytes.endIndex) ?? bytes.endIndex
-            let payload = bytes[index..<end]
-            scanned.passing += payload
-            payloadLeft -= payload.count
-            return end
-        }
-        frameHeader.append(bytes[index])
-        if let length = try frameLength() {
-            scanned.passing += frameHeader
-            frameHeader.removeAll(keepingCapacity: true)
+        var next = index
+        if headerRead {
+            next = bytes.index(index, offsetBy: payloadLeft, limitedBy: bytes.endIndex) ?? bytes.endIndex
+            payload += bytes[index..<next]
+            payloadLeft -= bytes.distance(from: index, to: next)
+        } else {
+            frameHeader.append(bytes[index])
+            next = bytes.index(after: index)
+            guard let length = try frameLength() else { return next }
+            headerRead = true
             payloadLeft = length
+            payload.reserveCapacity(length)
         }
-        return bytes.index(after: index)
+        if headerRead && payloadLeft == 0 { finishFrame(into: &scanned) }
+        return next
+    }
+
+    /// The frame whose header and payload are read: unmasked, added, and the next begun.
+    private mutating func finishFrame(into scanned: inout Scanned) {
+        let mask = frameHeader.suffix(4)
+        for index in payload.indices { payload[index] ^= mask[mask.startIndex + index % 4] }
+        // The header's kinds are the ones `frameLength` lets through, each an opcode.
+        let opcode = PageFrame.Opcode(rawValue: frameHeader[0] & 0x0F) ?? .text
+        scanned.units.append(.frame(PageFrame(opcode: opcode, payload: payload)))
+        frameHeader.removeAll(keepingCapacity: true)
+        payload = []
+        headerRead = false
     }
 
     /// The server switched the connection to WebSocket: what the client sends next is frames.
@@ -189,9 +208,9 @@ public struct ClientTraffic: Sendable {
         mode = .heads
     }
 
-    /// Whether a complete head asks for a WebSocket, or why it may not pass: not a strict head,
-    /// or a request with a body.
-    private static func check(head: [UInt8]) throws(Refusal) -> Bool {
+    /// A complete head read, or why it may not be answered: not a strict head, or a request
+    /// with a body.
+    private static func check(head: [UInt8]) throws(Refusal) -> RequestHead {
         let request: RequestHead
         do {
             request = try RequestHead(parsing: head)
@@ -200,7 +219,7 @@ public struct ClientTraffic: Sendable {
         }
         if let length = request["content-length"], length != "0" { throw .body }
         if request["transfer-encoding"] != nil { throw .body }
-        return request["upgrade"]?.lowercased() == "websocket"
+        return request
     }
 
     /// The payload length of the frame whose header `frameHeader` holds, once it holds all of

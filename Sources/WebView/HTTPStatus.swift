@@ -1,5 +1,4 @@
-/// The statuses the web view answers with and their reason phrases, written once for the gate
-/// and the page server.
+/// The statuses the web view answers with and their reason phrases, written once.
 public enum HTTPStatus {
     /// `status`'s reason phrase ("Not Found"), or "Status" for one the web view never sends.
     public static func reason(_ status: Int) -> String { reasons[status] ?? "Status" }

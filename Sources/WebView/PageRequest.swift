@@ -18,7 +18,7 @@ import Foundation
 /// that changes the game.
 public enum PageRequest: Sendable, Hashable {
     case board(APIRequest)
-    /// Keeps the connection alive through the gate's idle time-out, and tells the page its
+    /// Keeps the connection alive through the server's idle time-out, and tells the page its
     /// connection still works (a phone's connection can die without a word).
     case ping
 

@@ -1,8 +1,7 @@
-/// A request head as the gate reads it, once: the request line and the header fields of
-/// RFC 9112, read strictly, so that whatever reads it after the gate (the web view's server
-/// reads it with this same reader; FlyingFox, which served before it and is the tests' reference,
-/// reads leniently: it splits lines at a bare LF, trims spaces around a field's name, and keeps the
-/// last of two fields of one name) cannot read it differently.
+/// A request head as the web view reads it, once: the request line and the header fields of
+/// RFC 9112, read strictly, so that nothing between a browser and the board (a proxy a maker
+/// puts in front of it, which may read leniently: split lines at a bare LF, trim spaces around a
+/// field's name, keep the last of two fields of one name) can read a request differently.
 ///
 /// Refused, where a lenient reader and a strict one could disagree:
 /// - a line not ended by CRLF (a bare LF or a bare CR anywhere);
@@ -30,7 +29,7 @@ public struct RequestHead: Sendable, Hashable {
         public var value: String
     }
 
-    /// What is wrong with a head, for the 400 the gate answers and the tests.
+    /// What is wrong with a head, for the 400 the server answers and the tests.
     public enum Fault: Error, Sendable, Hashable, CustomStringConvertible {
         case bareLineFeed
         case bareCarriageReturn
@@ -62,6 +61,12 @@ public struct RequestHead: Sendable, Hashable {
         (self["connection"] ?? "").lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
     }
 
+    /// Whether the connection stays open after the response: HTTP/1.1 unless it says `close`,
+    /// HTTP/1.0 only when it says `keep-alive`.
+    public var keepsConnection: Bool {
+        version == "HTTP/1.1" ? !connectionOptions.contains("close") : connectionOptions.contains("keep-alive")
+    }
+
     /// The value of the field named `name` (any case), if it was sent.
     public subscript(name: String) -> String? {
         let key = name.lowercased()
@@ -74,7 +79,7 @@ public struct RequestHead: Sendable, Hashable {
         let requestLine = lines[0].split(separator: Self.space, omittingEmptySubsequences: false)
         // A method in capitals only: methods are case-sensitive (FlyingFox reads `get` as GET).
         // A target in origin form (`/path?query`) only: in absolute form (`http://host/path`)
-        // RFC 9112 takes the host from the target, not from Host, which the gate checks.
+        // RFC 9112 takes the host from the target, not from Host, which the host policy checks.
         guard requestLine.count == 3, !requestLine[0].isEmpty,
             requestLine[0].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }), requestLine[1].first == UInt8(ascii: "/"),
             requestLine[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })

@@ -11,10 +11,12 @@ import ShareCode
 import StandardStreams
 import WebService
 
+extension WebAccess: ExpressibleByArgument {}
+
 /// `tictactoe-web`: the board in a browser. Serves the page and its WebSocket on the local
 /// network and reaches the board only through the board's socket (docs/WEB.md).
 @main
-struct WebCommand: AsyncParsableCommand {
+struct WebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe-web",
         abstract: "Serve the tic-tac-toe board's page on the local network: watch and play from a phone.",
@@ -31,8 +33,8 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to listen, ADDRESS:PORT: *:8080 is every interface (default: web.listen).", valueName: "address:port"))
     var listen: String?
 
-    @Option(help: ArgumentHelp("play: pages may press cells and start games; watch: they only show the board (default: web.allow).", valueName: "play|watch"))
-    var allow: String?
+    @Option(help: "play: pages may press cells and start games; watch: they only show the board (default: web.allow).")
+    var allow: WebAccess?
 
     @Option(help: ArgumentHelp("The configuration file, whose [web] table it reads (default: \(InstalledConfiguration.path) when it exists).", valueName: "file"))
     var config: String?
@@ -40,7 +42,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder holding the page's files.", valueName: "folder"))
     var page = "/usr/share/tictactoe-gpio/web"
 
-    func run() async throws {
+    func run() throws {
         var web = try loadSettings()
         if let listen {
             guard let address = ListenAddress(parsing: listen) else {
@@ -48,10 +50,7 @@ struct WebCommand: AsyncParsableCommand {
             }
             web.listen = address
         }
-        if let allow {
-            guard let access = WebAccess(rawValue: allow) else { throw ValidationError("--allow is \(allow.quoted()); it must be play or watch.") }
-            web.allow = access
-        }
+        if let allow { web.allow = allow }
         let service: WebService
         do {
             service = try WebService(options: WebService.Options(
@@ -62,7 +61,6 @@ struct WebCommand: AsyncParsableCommand {
             switch error {
             case .page: throw ExitCode(66)
             case .listen(let failure): throw ExitCode(failure.errno == EACCES ? 77 : 69)
-            case .privateFolder: throw ExitCode(73)
             }
         }
         // Caught before the line that says the page is up: a SIGTERM right after it stops the
@@ -70,12 +68,11 @@ struct WebCommand: AsyncParsableCommand {
         // the signal is set to be ignored: one that came between was lost, and the web view
         // never stopped.)
         let shutdown = ShutdownSignal([SIGTERM, SIGINT])
-        let stopping = Task {
-            if await shutdown.wait() != nil { service.stop() }
-        }
+        service.start()
         announce(ListenAddress(host: web.listen.host, port: service.port), allow: web.allow)
-        try await service.run()
-        stopping.cancel()
+        // The main thread waits for the signal; the server's thread does all the serving.
+        _ = shutdown.waitBlocking()
+        service.stop()
         Self.say("tictactoe-web: stopped")
     }
 

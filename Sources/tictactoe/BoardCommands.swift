@@ -162,18 +162,11 @@ struct OpponentCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOptions
 
-    @Argument(help: "\(Opponent.allCases.map(\.name).joined(separator: ", ")).")
-    var name: String
-
-    func validate() throws {
-        guard Opponent(name: name) != nil else {
-            throw ValidationError("opponent \(name.quoted()): give one of \(Opponent.allCases.map(\.name).joined(separator: ", ")).")
-        }
-    }
+    @Argument(help: "Who plays O.")
+    var name: Opponent
 
     func run() throws {
-        guard let opponent = Opponent(name: name) else { return }
-        try socket.command(.opponent(opponent))
+        try socket.command(.opponent(name))
     }
 }
 

@@ -16,8 +16,8 @@ struct GameOptions: ParsableArguments {
     var oName: String?
 
     /// Who plays O: a second person, or the computer at a level.
-    @Option(help: "Who plays O when there is no saved game: \(Opponent.allCases.map(\.name).joined(separator: ", ")) (level 1 plays at random, 4 never loses). Default: the configuration's, else two-players.")
-    var opponent: String?
+    @Option(help: "Who plays O when there is no saved game (level 1 plays at random, 4 never loses). Default: the configuration's, else two-players.")
+    var opponent: Opponent?
 
     /// Seconds without input before the lights sleep. Taken as written even when it starts with
     /// a dash, so that -1 is refused for its value.
@@ -47,9 +47,6 @@ struct GameOptions: ParsableArguments {
         if let thinkMilliseconds, let problem = ConfigurationSchema.computerThinking.problem(with: thinkMilliseconds) {
             throw ValidationError("--think-ms \(problem) It sets \(ConfigurationSchema.computerThinking.path).")
         }
-        if let opponent, Opponent(name: opponent) == nil {
-            throw ValidationError("--opponent is \(opponent.quoted()); it must be one of \(ConfigurationSchema.opponent.allowed).")
-        }
         for (option, name) in [("--x-name", xName), ("--o-name", oName)] {
             if let name, let problem = ConfigurationSchema.nameProblem(name) {
                 throw ValidationError("\(option) \(problem)")
@@ -64,7 +61,7 @@ struct GameOptions: ParsableArguments {
         if let oName { settings.players.o = oName }
         if let idleSleep { settings.game.idleSleep = .seconds(idleSleep) }
         if let thinkMilliseconds { settings.game.computerThinking = .milliseconds(thinkMilliseconds) }
-        if let opponent = opponent.flatMap(Opponent.init(name:)) { settings.opponent = opponent }
+        if let opponent { settings.opponent = opponent }
         return settings
     }
 }

@@ -41,8 +41,8 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Serve the board's API on a socket made at this path (the service gets its socket from systemd, tictactoe.socket).")
     var socket: String?
 
-    @Option(name: .customLong("log-level"), help: "debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @Option(name: .customLong("log-level"), help: "The least priority logged.")
+    var logLevel: ServiceLog.Level = .info
 
     /// SCHED_FIFO priority for the game loop; 0 keeps normal scheduling.
     @Option(
@@ -62,10 +62,6 @@ struct Run: AsyncParsableCommand {
         guard (0...99).contains(realtimePriority) else {
             throw ValidationError("--realtime-priority is \(realtimePriority); give 0 (normal scheduling) or a priority from 1 to 99.")
         }
-        guard ServiceLog.Level(name: logLevel) != nil else {
-            let names = ServiceLog.Level.allCases.map(\.description).joined(separator: ", ")
-            throw ValidationError("--log-level is \(logLevel.quoted()); it must be one of \(names).")
-        }
         try PathArguments.checkStateDirectory(stateDirectory)
         try PathArguments.checkSocket(socket)
     }
@@ -74,7 +70,7 @@ struct Run: AsyncParsableCommand {
         // Caught from here on: a SIGTERM while the board starts still ends in lights off.
         let shutdown = ShutdownSignal()
         let logger = ServiceLog(
-            level: ServiceLog.Level(name: logLevel) ?? .info, environment: ProcessInfo.processInfo.environment)
+            level: logLevel, environment: ProcessInfo.processInfo.environment)
 
         var (loaded, source) = try chooseConfiguration(config)
         logger.info("\(source.map { "configuration from \($0)" } ?? "no configuration file; using the default wiring")")

@@ -46,7 +46,7 @@ struct RequestTests {
         ("a cell off the board", Array(#"{"command":"press","cell":0}"#.utf8), #""cell" is 0; give a cell from 1 to 9"#),
         ("invalid UTF-8", [0x7B, 0xFF, 0xFE, 0x7D], "not valid UTF-8"),
         ("a raw control character in a string", Array("{\"command\":\"pr\u{01}ess\"}".utf8), "raw control character (U+0001)"),
-        // Swift 6.0's decoder traps on a bad escape in an object's key.
+        // Swift 6.0's decoder traps on a bad escape in an object's key [6.0.3: decoder-traps].
         ("a bad escape in a key", Array(#"{"command":"press","c\[":1}"#.utf8), #""\[" stands inside a string, and is no escape JSON has"#),
         ("a short unicode escape", Array(#"{"command":"pr\u12"}"#.utf8), #""\u12" stands inside a string"#),
         ("over 4 KiB", Array(repeating: UInt8(ascii: " "), count: 4097), "longer than 4096 bytes"),

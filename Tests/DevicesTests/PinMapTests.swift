@@ -9,8 +9,8 @@ private func mutated(_ change: (inout PinMap) -> Void) -> PinMap {
     return pins
 }
 
-/// Wiring mistakes and the message each gets. A file-level constant: Swift 6.0's compiler crashes
-/// on closures written inside an `@Test(arguments:)` literal.
+/// Wiring mistakes and the message each gets. A file-level constant [6.0.3: test-arguments-crash]:
+/// Swift 6.0's compiler crashes on closures written inside an `@Test(arguments:)` literal.
 private let wiringMistakes: [(PinMap, String)] = [
     (mutated { p in p.cellButtons.removeLast() }, "cellButtons lists 8 lines; it needs exactly 9."),
     (mutated { p in p.rows = [23, 24] }, "rows lists 2 lines; it needs exactly 3."),

@@ -272,7 +272,7 @@ struct LoopConfinedTests {
         #expect(!elsewhere.value)
     }
 
-    // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 this one is not compiled. The check
+    // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 this one is not compiled [6.0.3: exit-tests]. The check
     // is a debug build's (the tests' build); release builds do not pay for it.
     #if compiler(>=6.2) && DEBUG
     @Test("a value sent into a confined signal from outside its loop traps, saying what to do", .process)

@@ -121,7 +121,7 @@ struct PropertyTests {
         #expect(transforms.value == 2)
     }
 
-    // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 these two are not compiled.
+    // Exit tests arrived in Swift 6.2; under Debian's 6.0.3 these two are not compiled [6.0.3: exit-tests].
     #if compiler(>=6.2)
     @Test("setting a property from its own observer is a programming error that traps", .process)
     func recursiveSetTraps() async {

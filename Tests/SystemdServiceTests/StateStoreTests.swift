@@ -15,7 +15,7 @@ private func temporaryDirectory() throws -> String {
 
 /// State files and the words their problem must be told in.
 private let namedProblems: [(String, String)] = [
-    // Swift 6.0's JSON decoder traps on this one (found by the state file fuzzing).
+    // Swift 6.0's JSON decoder traps on this one (found by the state file fuzzing) [6.0.3: decoder-traps].
     ("{\"version\":2,\"cells\":[\"X\t\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"X\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",
      "damaged JSON: the control character U+0009 stands raw inside text on line 1"),
         ("[]", "the top level holds a value of the wrong kind; it must be an object"),
@@ -55,7 +55,7 @@ private let namedProblems: [(String, String)] = [
          "the learner's record (games 20, 2 tens) is not one"),
         ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"learner\":{\"boxes\":{},\"refills\":0,\"games\":10,\"tens\":[[10,0]]}}",
          "each ten must be [won, drew, lost]"),
-        // Swift 6.0's decoder traps on a bad escape in an object's key (found by the state file fuzzing).
+        // Swift 6.0's decoder traps on a bad escape in an object's key (found by the state file fuzzing) [6.0.3: decoder-traps].
         ("{\"version\":3,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"O\",\"nextStarter\":\"X\",\"opponent\":\"learner\",\"scores\":{\"two-\\[players\":{\"xWins\":0,\"oWins\":0,\"draws\":1}}}",
          "damaged JSON: \"\\[\" on line 1 is no escape JSON has"),
         ("{\"version\":2,\"cells\":[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"],\"starter\":\"Z\",\"nextStarter\":\"O\",\"opponent\":\"two-players\"}",

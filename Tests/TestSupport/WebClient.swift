@@ -17,7 +17,7 @@ public final class WebClient: @unchecked Sendable {
     }
 
     /// - Parameter source: the loopback address to connect from (any of 127.0.0.0/8 is this
-    ///   machine's): a test's second visitor, as the gate tells addresses apart.
+    ///   machine's): a test's second visitor, as the server tells addresses apart.
     /// - Parameter receiveBuffer: the socket's receive buffer in bytes, when a test wants a
     ///   client whose side fills quickly (one that does not read).
     public init(port: UInt16, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
@@ -51,7 +51,7 @@ public final class WebClient: @unchecked Sendable {
     /// Sends `bytes` as they are; false when the other side has gone.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        TextFile.sendAll(fd, bytes)
+        Socket.sendAll(fd, bytes)
     }
 
     @discardableResult

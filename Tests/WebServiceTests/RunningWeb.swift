@@ -16,28 +16,28 @@ final class VirtualClock: Sendable {
     func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }
 
-/// The gate's events as they come, for a test to wait on.
-final class GateEvents: Sendable {
-    private let events = Mutex<[Gate.Event]>([])
+/// The server's events as they come, for a test to wait on.
+final class ServerEvents: Sendable {
+    private let events = Mutex<[WebServer.Event]>([])
     private let arrived = DispatchSemaphore(value: 0)
 
-    func record(_ event: Gate.Event) {
+    func record(_ event: WebServer.Event) {
         events.withLock { $0.append(event) }
         arrived.signal()
     }
 
     /// Waits (at most 20 s) until `count` events satisfying `matching` have come since the start.
     @discardableResult
-    func wait(for count: Int = 1, _ matching: (Gate.Event) -> Bool) -> Bool {
+    func wait(for count: Int = 1, _ matching: (WebServer.Event) -> Bool) -> Bool {
         while events.withLock({ $0.filter(matching).count }) < count {
             guard arrived.wait(timeout: .now() + 20) == .success else { return false }
         }
         return true
     }
 
-    func count(_ matching: (Gate.Event) -> Bool) -> Int { events.withLock { $0.filter(matching).count } }
+    func count(_ matching: (WebServer.Event) -> Bool) -> Int { events.withLock { $0.filter(matching).count } }
 
-    var all: [Gate.Event] { events.withLock { $0 } }
+    var all: [WebServer.Event] { events.withLock { $0 } }
 }
 
 /// The web view in this process, on a free port of loopback, with a virtual clock; no board
@@ -45,51 +45,45 @@ final class GateEvents: Sendable {
 final class RunningWeb: Sendable {
     let service: WebService
     let clock = VirtualClock()
-    let events = GateEvents()
-    private let task: Task<Void, any Error>
+    let events = ServerEvents()
 
-    init(board: String = "/nonexistent/board.sock", playing: Bool = true, limits: Gate.Limits = Gate.Limits()) throws {
+    init(board: String = "/nonexistent/board.sock", playing: Bool = true, limits: WebServer.Limits = WebServer.Limits()) throws {
         var options = WebService.Options(boardSocket: board, host: "127.0.0.1", port: 0, playing: playing, hosts: [], page: pageFolder)
         options.limits = limits
         let clock = clock, events = events
         options.now = { clock.now() }
-        options.gateEvents = { events.record($0) }
+        options.events = { events.record($0) }
         options.retry = .milliseconds(50)
         service = try WebService(options: options)
-        let service = service
-        // Above the tests' priority: on Linux each priority has its own threads in Swift's pool,
-        // so the server's tasks do not queue behind the other tests' work (tens of seconds of it on
-        // two cores), which these tests' waits would take for a hang.
-        task = Task(priority: .high) { try await service.run() }
+        service.start()
     }
 
     var port: UInt16 { service.port }
 
-    /// Moves the clock and makes the gate look at it.
+    /// Moves the clock and makes the server look at it.
     func advance(by duration: Duration) {
         clock.advance(by: duration)
-        service.gate.wake()
+        service.server.wake()
     }
 
-    /// Returns once the gate has checked every deadline at the clock's time (after an
+    /// Returns once the server has checked every deadline at the clock's time (after an
     /// ``advance(by:)``): a barrier for a test's "not yet", which would otherwise hold before the
-    /// gate had looked at all. A connection made now is accepted in a turn of the gate that read
-    /// the clock and checked the connections it had before it accepted.
-    func gateHasLooked() throws {
+    /// server had looked at all. A connection made now is accepted in a turn of the server that
+    /// read the clock and checked the connections it had before it accepted.
+    func serverHasLooked() throws {
         let accepted = events.count { $0 == .accepted }
         _ = try WebClient(port: port)
-        guard events.wait(for: accepted + 1, { $0 == .accepted }) else { throw GateAsleep() }
+        guard events.wait(for: accepted + 1, { $0 == .accepted }) else { throw ServerAsleep() }
     }
 
-    struct GateAsleep: Error {}
+    struct ServerAsleep: Error {}
 
     func stop() async {
         service.stop()
-        _ = try? await task.value
     }
 }
 
-/// Runs `body` with the test's blocking work (sockets it waits on, the gate's events) on a thread
+/// Runs `body` with the test's blocking work (sockets it waits on, the server's events) on a thread
 /// of its own: on the shared cooperative pool it would hold up other tests' tasks.
 func blocking(_ body: () async throws -> Void) async rethrows {
     let executor = ThreadExecutor()

@@ -2,7 +2,7 @@ import Basics
 import Dispatch
 import Synchronization
 
-/// A thread of its own for a test's tasks that block (sockets it waits on, the gate's events):
+/// A thread of its own for a test's tasks that block (sockets it waits on, the server's events):
 /// on the shared cooperative pool, which keeps about one thread per core, they would hold up the
 /// other tests running beside them.
 ///

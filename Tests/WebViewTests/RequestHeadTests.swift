@@ -55,7 +55,7 @@ struct RequestHeadTests {
         #expect(!fault.description.isEmpty)
     }
 
-    @Test("the gate refuses a bare LF or CR at once, not when the head would have ended (it may never end)")
+    @Test("the reader refuses a bare LF or CR at once, not when the head would have ended (it may never end)")
     func bareLineEndsAtOnce() throws {
         var traffic = ClientTraffic()
         #expect(traffic.scan(Self.head("GET / HTTP/1.1\n")).refusal == ClientTraffic.Refusal.malformed(.bareLineFeed))

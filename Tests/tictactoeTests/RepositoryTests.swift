@@ -183,6 +183,50 @@ struct RepositoryTests {
         #expect(linked.isDisjoint(with: game), "tictactoe-web links \(linked.intersection(game).sorted())")
     }
 
+    @Test("every Swift 6.0.3 workaround is named where it is and listed in docs/ARCHITECTURE.md's table, and every name listed is used")
+    func workaroundsRecorded() throws {
+        let document = try text("docs/ARCHITECTURE.md")
+        let listed = Set(matches(#"^\| `([a-z-]+)` \| [^|\n]+ \| [^|\n]+ \|$"#, in: document.components(separatedBy: "\n## Two toolchains\n").last ?? "").map { $0[1] })
+        var used: Set<String> = [], untagged: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let root = repository.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            for file in files where file.pathExtension == "swift" {
+                // Each comment block (consecutive comment lines) that names the Pi's old Swift
+                // carries a tag.
+                var block = ""
+                for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+                    if line.drop(while: { $0 == " " }).hasPrefix("//") {
+                        block += line + "\n"
+                        continue
+                    }
+                    guard !block.isEmpty else { continue }
+                    let tags = block.contains("[6.0.3: ") ? matches(#"\[6\.0\.3: ([a-z-]+)\]"#, in: block).map { $0[1] } : []
+                    used.formUnion(tags)
+                    if tags.isEmpty && ["Swift 6.0", "6.0.3", "6.0's"].contains(where: block.contains) {
+                        untagged.append("\(file.lastPathComponent): \(block.prefix(80))")
+                    }
+                    block = ""
+                }
+            }
+        }
+        #expect(untagged.isEmpty, "comments naming Swift 6.0 without a [6.0.3: name] tag: \(untagged)")
+        #expect(!listed.isEmpty && used == listed, "used \(used.sorted()), listed \(listed.sorted())")
+    }
+
+    @Test("the web view has one reader of requests: only ClientTraffic reads a head, and no package beside ours serves HTTP")
+    func oneRequestReader() throws {
+        var readers: [String] = []
+        let sources = repository.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" {
+            if try String(contentsOf: file, encoding: .utf8).contains("RequestHead(parsing") { readers.append(file.lastPathComponent) }
+        }
+        #expect(readers == ["ClientTraffic.swift"])
+        let packages = matches(#"\.package\(url:\s*"([^"]+)""#, in: try text("Package.swift")).map { $0[1] }
+        #expect(packages == ["https://github.com/apple/swift-argument-parser"])
+    }
+
     @Test("the version is written once in the sources, and the package's changelog agrees with the command", .process)
     func version() throws {
         let result = try Tictactoe.run(["--version"])

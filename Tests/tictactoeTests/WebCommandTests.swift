@@ -108,7 +108,7 @@ struct WebCommandTests {
             random.send(WebClient.frame(opcode: UInt8(opcode), payload: payload, fin: Bool.random(using: &generator) || opcode == 0x8))
             frames += 1
             if opcode == 0x8 || length > 1024 || opcode == 0x0 || opcode == 0x2 || opcode == 0x3 || opcode == 0xF {
-                // The gate or the server ends this connection: a fresh one for the next frames.
+                // The server ends this connection: a fresh one for the next frames.
                 #expect(random.isClosedByServer())
                 closed += 1
                 random = try web.page()

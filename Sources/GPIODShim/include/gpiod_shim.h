@@ -50,9 +50,4 @@ int ttg_request_get_value(ttg_request *request, unsigned int offset);
 int ttg_request_set_values(ttg_request *request, const unsigned int *offsets, const int *values, size_t count);
 void ttg_request_release(ttg_request *request);
 
-/// An eventfd for waking a thread blocked in poll(): -1 on failure.
-int ttg_wake_fd_new(void);
-/// Makes the wake-up descriptor readable. 0, or -1.
-int ttg_wake(int fd);
-
 #endif

@@ -1,9 +1,8 @@
 import Testing
 import WebView
-@testable import WebService
 
-@Suite("The web view's HTTP server: its frames and when it keeps a connection")
-struct PageServerTests {
+@Suite("What the server writes of a frame, and when it keeps a connection")
+struct PageFrameTests {
     @Test("a frame's length in the shortest of the protocol's three forms, final and unmasked")
     func frameLengths() {
         for (count, header) in [(0, [0x81, 0]), (125, [0x81, 125]), (126, [0x81, 126, 0, 126]), (65_535, [0x81, 126, 0xFF, 0xFF]),
@@ -23,14 +22,7 @@ struct PageServerTests {
         ] as [(String, String?, Bool)] {
             let field = connection.map { "Connection: \($0)\r\n" } ?? ""
             let head = try RequestHead(parsing: Array("GET / \(version)\r\nHost: board\r\n\(field)\r\n".utf8))
-            #expect(PageServer.keepsAlive(head) == keeps, "\(version) \(connection ?? "-")")
+            #expect(head.keepsConnection == keeps, "\(version) \(connection ?? "-")")
         }
-    }
-
-    @Test("every response says its length, and a closing one says so")
-    func responses() {
-        let text = String(decoding: PageRoutes.text(404, "no").encoded(closing: true), as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
-        #expect(text.contains("\r\nContent-Length: 3\r\n") && text.contains("\r\nConnection: close\r\n\r\nno\n"))
     }
 }

@@ -3,8 +3,8 @@ import TestSupport
 import WebService
 import WebView
 
-@Suite("The web view's gate: limits the HTTP server does not keep", .serialized)
-struct GateTests {
+@Suite("The web view's server: its limits, time-outs and half-closes", .serialized)
+struct WebServerTests {
     @Test("a head trickled byte by byte is closed when its time is up, not before")
     func headTrickle() async throws {
         let web = try RunningWeb()
@@ -14,7 +14,7 @@ struct GateTests {
             #expect(web.events.wait { $0 == .headBegan })
             web.advance(by: .seconds(4))
             #expect(client.send("st: local"))
-            try web.gateHasLooked()
+            try web.serverHasLooked()
             #expect(web.events.count { $0 == .timedOut } == 0)
             web.advance(by: .seconds(1))
             #expect(web.events.wait { $0 == .timedOut })
@@ -33,7 +33,7 @@ struct GateTests {
             let page = try client.get("/", host: "localhost")
             #expect(page.status == 200)
             web.advance(by: .seconds(59))
-            try web.gateHasLooked()
+            try web.serverHasLooked()
             #expect(web.events.count { $0 == .timedOut } == 0)
             web.advance(by: .seconds(2))
             #expect(web.events.wait { $0 == .timedOut })
@@ -51,9 +51,9 @@ struct GateTests {
             let request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
             stalled.send(String(repeating: request, count: 400))
             #expect(web.events.wait { $0 == .accepted })
-            // The server's answers pile up to the gate's bound. The client's socket may still
+            // The answers pile up to the server's bound. The client's socket may still
             // take a little after that (the stall is timed from its last take), but not once
-            // its buffers are full: the clock is moved on a stall at a time until the gate
+            // its buffers are full: the clock is moved on a stall at a time until the server
             // closes it. (The time-out's "not before" is the idle and head tests': one clock
             // check serves all three.)
             #expect(web.events.wait { $0 == .clientBehind })
@@ -89,7 +89,7 @@ struct GateTests {
             #expect(web.events.wait { $0 == .closed })
             let next = try WebClient(port: web.port)
             #expect(try next.get("/", host: "localhost").status == 200)
-            #expect(web.service.gate.census.turnedAway == 1)
+            #expect(web.service.server.census.turnedAway == 1)
         }
         await web.stop()
     }
@@ -111,7 +111,7 @@ struct GateTests {
                 #expect(refused.status == 503)
                 #expect(refused.body.contains("close a page"))
             }
-            #expect(web.service.gate.census.turnedAwayFromAddress == 3)
+            #expect(web.service.server.census.turnedAwayFromAddress == 3)
             // Another visitor, and then the page's own requests from one more, all answered.
             for source in ["127.0.0.1", "127.0.0.10"] {
                 for _ in 0..<6 {
@@ -119,7 +119,7 @@ struct GateTests {
                     #expect(try visitor.get("/", host: "localhost").status == 200)
                 }
             }
-            #expect(web.service.gate.census.turnedAway == 0)
+            #expect(web.service.server.census.turnedAway == 0)
         }
         await web.stop()
     }
@@ -156,7 +156,7 @@ struct GateTests {
         await web.stop()
     }
 
-    @Test("a malformed head after good ones: the good ones are answered, then a 400 that says why, and the server never reads it")
+    @Test("a malformed head after good ones: the good ones are answered, then a 400 that says why, and nothing after it is read")
     func malformedAfterGood() async throws {
         let web = try RunningWeb()
         try await blocking {
@@ -173,7 +173,7 @@ struct GateTests {
         await web.stop()
     }
 
-    @Test("a head over 8 KiB and a request with a body are closed before the server sees them")
+    @Test("a head over 8 KiB and a request with a body are refused, the connection closed")
     func heads() async throws {
         let web = try RunningWeb()
         try await blocking {
