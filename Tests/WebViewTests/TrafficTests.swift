@@ -36,7 +36,8 @@ struct TrafficTests {
     func upgraded() throws -> ClientTraffic {
         var traffic = ClientTraffic()
         let result1 = traffic.scan(Self.upgrade)
-        #expect(result1 == .init(units: [try Self.head(Self.upgrade)], consumed: Self.upgrade.count))
+        let expected = [try Self.head(Self.upgrade)]
+        #expect(result1 == .init(units: expected, consumed: Self.upgrade.count))
         traffic.upgraded()
         return traffic
     }
@@ -64,16 +65,18 @@ struct TrafficTests {
         var traffic = ClientTraffic()
         let bytes = Self.page + Self.page
         let first = traffic.scan(bytes, upTo: 1)
-        #expect(first == .init(units: [try Self.head(Self.page)], consumed: Self.page.count))
+        let expected = [try Self.head(Self.page)]
+        #expect(first == .init(units: expected, consumed: Self.page.count))
         let second = traffic.scan(bytes[first.consumed...], upTo: 1)
-        #expect(second == .init(units: [try Self.head(Self.page)], consumed: Self.page.count))
+        #expect(second == .init(units: expected, consumed: Self.page.count))
     }
 
     @Test("a head refused after a good one: the good one is still read, nothing after the refusal is kept or scanned")
     func refusedAfterGood() throws {
         var traffic = ClientTraffic()
         let scanned = traffic.scan(Self.page + Array("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8) + Self.page)
-        #expect(scanned.units == [try Self.head(Self.page)])
+        let expected = [try Self.head(Self.page)]
+        #expect(scanned.units == expected)
         #expect(scanned.refusal == .malformed(.duplicate("host")))
         #expect(traffic.scan(Self.page) == .init())
         #expect(traffic.requests == 1)
@@ -83,7 +86,8 @@ struct TrafficTests {
     func blankLine() throws {
         var traffic = ClientTraffic()
         let scanned = traffic.scan(Array("\r\n".utf8) + Self.page)
-        #expect(scanned == .init(units: [try Self.head(Self.page)], consumed: Self.page.count + 2))
+        let expected = [try Self.head(Self.page)]
+        #expect(scanned == .init(units: expected, consumed: Self.page.count + 2))
     }
 
     @Test("a head over 8 KiB is refused however it comes")
@@ -103,7 +107,8 @@ struct TrafficTests {
         var empty = ClientTraffic()
         let head = Array("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)
         let result5 = empty.scan(head)
-        #expect(result5 == .init(units: [try Self.head(head)], consumed: head.count))
+        let expected = [try Self.head(head)]
+        #expect(result5 == .init(units: expected, consumed: head.count))
     }
 
     @Test("after an upgrade is asked, nothing more is read until it is answered; then it is frames, or heads again")
@@ -111,7 +116,8 @@ struct TrafficTests {
         var traffic = ClientTraffic()
         let early = Self.frame(length: 3)
         let result6 = traffic.scan(Self.upgrade + early)
-        #expect(result6 == .init(units: [try Self.head(Self.upgrade)], consumed: Self.upgrade.count))
+        let expected = [try Self.head(Self.upgrade)]
+        #expect(result6 == .init(units: expected, consumed: Self.upgrade.count))
         #expect(traffic.isWaitingForUpgrade)
         let stillHeld = traffic.scan(early)
         #expect(stillHeld == .init())
@@ -124,7 +130,8 @@ struct TrafficTests {
         _ = refusedUpgrade.scan(Self.upgrade)
         refusedUpgrade.notUpgraded()
         let result8 = refusedUpgrade.scan(Self.page)
-        #expect(result8 == .init(units: [try Self.head(Self.page)], consumed: Self.page.count))
+        let page = [try Self.head(Self.page)]
+        #expect(result8 == .init(units: page, consumed: Self.page.count))
         #expect(!refusedUpgrade.isWebSocket)
     }
 
