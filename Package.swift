@@ -8,9 +8,10 @@ import PackageDescription
 // - let client modules specialise this package's generic code (the reactive core's
 //   `Signal<Value>` and `Property<Value>` above all): without it every generic call from another
 //   module runs unspecialised, looking up type metadata at run time;
-// - check exclusive access to class properties at compile time only. The run-time checks were a
-//   large share of a press (docs/BENCHMARKS.md); the state they guard is confined to the game
-//   loop or behind a lock, and debug builds, which every test runs, keep checking at run time.
+// - check exclusive access to class properties at compile time only. The run-time checks cost a
+//   press two thirds more instructions and a scan step over twice as many (docs/BENCHMARKS.md,
+//   "The guard"); the state they guard is confined to the game loop or behind a lock, and debug
+//   builds, which every test runs, keep checking at run time.
 let optimized: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]

@@ -21,7 +21,7 @@ strip --strip-debug "$copy"
 
 count() {
     local report
-    report=$(valgrind --tool=callgrind --toggle-collect='*measured*' --callgrind-out-file=/dev/null \
+    report=$(valgrind --tool=callgrind --toggle-collect='*measured*' --callgrind-out-file="$counted/$1.callgrind" \
         "$copy" "$1" "$2" 2>&1 >/dev/null)
     local total
     total=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' <<<"$report")
@@ -60,6 +60,13 @@ echo "instructions per move of the perfect computer, over every position in play
 # A new game with O to start (the default marks): nothing lit but O's dim status LED. Each run
 # is a millisecond of virtual time.
 echo "instructions per second, a new game with O to start (only O's status LED lit, dim): $(( $(counted o-to-start) * 1000 ))"
+# Allocations per press: the calls of malloc callgrind saw inside `measured`.
+allocations=$(callgrind_annotate --tree=caller "$counted/full.callgrind" 2>/dev/null | awk '
+    /^$/ { calls = 0; next }
+    /^ *[0-9,]+ .* < / { if (match($0, /\(([0-9,]+)x\)/)) { n = substr($0, RSTART + 1, RLENGTH - 3); gsub(",", "", n); calls += n } }
+    /\*  .*:malloc \[/ { total += calls }
+    END { print total + 0 }')
+awk -v a="$allocations" -v n="$runs" 'BEGIN { printf "allocations per press, full stack: %.2f\n", a / n }'
 # The board's API beside the board: what the game loop does per press with 0, 1 and 32 clients
 # watching (the goal: the same within 10%; serialising and writing are the server's thread's).
 echo "instructions per press on the game loop with the API served ($served_runs presses, callgrind):"
@@ -75,3 +82,28 @@ for kind in full imperative scan scan-dim move o-to-start; do echo "  $("$binary
 echo "wall time with the API served, plain loop ($served_runs runs):"
 for watchers in 0 1 32; do echo "  $("$binary" "served-$watchers" "$served_runs")"; done
 echo "  $("$binary" latency "$served_runs")"
+
+# The guard: every figure against its budget (Benchmarks/budgets.txt); over any, make bench fails.
+budget() { awk -v name="$1" '$1 == name { print $2 }' budgets.txt; }
+over=0
+check() {
+    local name=$1 value=$2 limit
+    limit=$(budget "$name")
+    [[ -n $limit ]] || { echo "bench-instructions: no budget for $name in Benchmarks/budgets.txt" >&2; exit 1; }
+    if awk -v v="$value" -v l="$limit" 'BEGIN { exit !(v > l) }'; then
+        echo "  $name: $value, OVER its budget of $limit"
+        over=1
+    else
+        echo "  $name: $value, within its budget of $limit"
+    fi
+}
+echo "the guard (Benchmarks/budgets.txt):"
+check press-ratio "$(awk -v a="$full" -v b="$imperative" 'BEGIN { printf "%.2f", a / b }')"
+check press "$full"
+check press-allocations "$(awk -v a="$allocations" -v n="$runs" 'BEGIN { printf "%.2f", a / n }')"
+check scan "$(counted scan)"
+check move "$(counted move)"
+if (( over )); then
+    echo "bench-instructions: the hot path is over its budget: find what made it slower (callgrind_annotate on a PressCount run), or, if the cost is worth it, raise the budget in Benchmarks/budgets.txt and say why in the commit" >&2
+    exit 1
+fi

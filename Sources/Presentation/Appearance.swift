@@ -26,22 +26,28 @@ public struct Appearance: Sendable, Hashable {
             self.init(cells: Self.offering(state.opponent), headline: .choosingOpponent(state.opponent))
             return
         }
+        let beads = Self.beadLevels(of: state)
+        self.init(cells: Position.all.map { Self.cell($0, of: state, beads: beads) }, headline: Headline(state))
+    }
+
+    /// The learner's box as each cell shows it, while it is shown (``cell(_:of:beads:)``).
+    public static func beadLevels(of state: SessionState) -> [BeadLevel?]? {
+        state.showsLearnersBox ? BeadLevel.levels(of: state.learner.beads(on: state.board)) : nil
+    }
+
+    /// What one cell of `state` shows, the choice of opponent aside (``init(_:)`` for all
+    /// nine): a view that draws cell by cell (the LEDs, on every state) asks here and makes no
+    /// array. `beads` is ``beadLevels(of:)``.
+    public static func cell(_ position: Position, of state: SessionState, beads: [BeadLevel?]?) -> CellAppearance {
         let board = state.board
-        var cells = Position.all.map { position -> CellAppearance in
-            guard let owner = board[position] else { return .empty }
-            switch board.outcome {
-            case .inProgress: return .mark(owner)
-            case .won(_, let lines): return lines.contains(position) ? .winning(owner) : .mark(owner)
-            case .draw: return .drawn(owner)
-            }
+        if state.flashing == position { return .refused(board[position]) }
+        if let level = beads?[position.index] { return .beads(level) }
+        guard let owner = board[position] else { return .empty }
+        switch board.outcome {
+        case .inProgress: return .mark(owner)
+        case .won(_, let lines): return lines.contains(position) ? .winning(owner) : .mark(owner)
+        case .draw: return .drawn(owner)
         }
-        if state.showsLearnersBox {
-            for (index, level) in BeadLevel.levels(of: state.learner.beads(on: board)).enumerated() {
-                if let level { cells[index] = .beads(level) }
-            }
-        }
-        if let flashing = state.flashing { cells[flashing.index] = .refused(board[flashing]) }
-        self.init(cells: cells, headline: Headline(state))
     }
 
     /// The choice of opponent, for a moment after it is made: one cell of each player for two

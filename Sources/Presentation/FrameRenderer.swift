@@ -59,19 +59,27 @@ public enum FrameRenderer {
 
     /// What the lights show for `state` at this moment: its appearance, with the blink and the
     /// flicker in the phases the state holds.
+    /// Rendered cell by cell, with no ``Appearance`` made: it runs on every state.
     public static func frame(of state: SessionState, marks: MarkStyle = .standard) -> Frame {
-        frame(of: Appearance(state), phase: Light.Phase(of: state), marks: marks)
+        let phase = Light.Phase(of: state)
+        guard !(state.showsOpponent && !state.isAsleep) else { return frame(of: Appearance(state), phase: phase, marks: marks) }
+        let beads = Appearance.beadLevels(of: state)
+        return frame(headline: Headline(state), phase: phase, marks: marks) { Appearance.cell($0, of: state, beads: beads) }
     }
 
     /// What the lights show for `appearance` in `phase`.
     public static func frame(of appearance: Appearance, phase: Light.Phase, marks: MarkStyle = .standard) -> Frame {
-        guard !isDark(appearance.headline) else { return .dark }
+        frame(headline: appearance.headline, phase: phase, marks: marks) { appearance.cells[$0.index] }
+    }
+
+    private static func frame(headline: Headline, phase: Light.Phase, marks: MarkStyle, cell: (Position) -> CellAppearance) -> Frame {
+        guard !isDark(headline) else { return .dark }
         var frame = Frame.dark
-        for (index, cell) in appearance.cells.enumerated() {
-            guard let shown = light(of: cell, marks: marks)?.shown(in: phase) else { continue }
-            frame.cells.set(shown.color, shown.brightness, at: index)
+        for position in Position.all {
+            guard let shown = light(of: cell(position), marks: marks)?.shown(in: phase) else { continue }
+            frame.cells.set(shown.color, shown.brightness, at: position.index)
         }
-        let status = statusLights(of: appearance.headline, marks: marks)
+        let status = statusLights(of: headline, marks: marks)
         frame.xStatus = status.x?.isOn(in: phase) ?? false
         frame.oStatus = status.o?.isOn(in: phase) ?? false
         frame.xStatusBrightness = marks.brightness(of: .x)

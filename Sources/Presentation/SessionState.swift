@@ -30,7 +30,21 @@ public struct SessionState: Sendable, Hashable {
     /// that kept only its marks).
     public var moves: MoveList?
     /// The matchbox learner's memory, which learns at the end of each game it plays.
-    public var learner: MatchboxLearner
+    public var learner: MatchboxLearner {
+        get { learnerBox.learner }
+        set {
+            if isKnownUniquelyReferenced(&learnerBox) {
+                learnerBox.learner = newValue
+            } else {
+                learnerBox = LearnerBox(newValue)
+            }
+        }
+    }
+
+    /// The learner behind one reference: every input copies the session state at least once on
+    /// its way to the views, and the learner (three buffers, changed once a game) is most of
+    /// what a copy would retain and release. Copied on write, so the state is still a value.
+    private var learnerBox: LearnerBox
 
     /// A session carrying on from `snapshot`, awake.
     public init(snapshot: GameSnapshot) {
@@ -44,7 +58,7 @@ public struct SessionState: Sendable, Hashable {
         isAsleep = false
         showsOpponent = false
         moves = snapshot.moves
-        learner = snapshot.learner
+        learnerBox = LearnerBox(snapshot.learner)
     }
 
     /// The score of the pairing now at the board.
@@ -179,6 +193,17 @@ public struct SessionState: Sendable, Hashable {
         blinkOn = true
         return .wokeUp
     }
+}
+
+/// The one reference ``SessionState`` keeps its learner behind; changed only while uniquely
+/// referenced (``SessionState/learner``), so sharing it between threads is sharing a value.
+private final class LearnerBox: @unchecked Sendable, Hashable {
+    var learner: MatchboxLearner
+
+    init(_ learner: MatchboxLearner) { self.learner = learner }
+
+    static func == (left: LearnerBox, right: LearnerBox) -> Bool { left === right || left.learner == right.learner }
+    func hash(into hasher: inout Hasher) { hasher.combine(learner) }
 }
 
 /// A cell pressed: by a person at the buttons, or by the computer opponent. Both enter the game
