@@ -68,7 +68,7 @@ quick: setup
 	$(SWIFT) build --build-tests
 	TEST_LAYERS=pure $(SWIFT) test --skip-build
 
-## The spectral tables the LEDs' light is weighed with (Sources/Lights/SpectralTables.swift)
+## The spectral tables the LEDs' light is weighed with (Sources/Game/Lights/SpectralTables.swift)
 ## against colour-science's copy of CVRL's CIE 2006 tables.
 spectral-test: setup-tests
 	python3 -m pytest -v -s spectral/test_spectral_tables.py

@@ -28,7 +28,7 @@ let package = Package(
         .library(
             name: "TicTacToeGPIO",
             targets: [
-                "Basics", "TicTacToe", "Matchboxes", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "Presentation",
+                "Basics", "TicTacToe", "Matchboxes", "Reactive", "GPIO", "SimulatedGPIO", "BoardSimulation", "KernelGPIO", "Lights", "Devices", "ViewModel",
                 "WiredBoard", "ConfigurationFile", "BoardConfiguration", "Console", "BoardProtocol", "BoardAPI",
             ]),
     ],
@@ -36,134 +36,134 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "Basics", swiftSettings: optimized),
-        .target(name: "TicTacToe", swiftSettings: optimized),
-        .target(name: "Matchboxes", dependencies: ["TicTacToe"], swiftSettings: optimized),
-        .target(name: "Lights", swiftSettings: optimized),
-        .target(name: "Reactive", dependencies: ["Basics"], swiftSettings: optimized),
-        .target(name: "GPIO", dependencies: ["Basics", "Reactive"], swiftSettings: optimized),
-        .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        .target(name: "Basics", path: "Sources/Shared/Basics", swiftSettings: optimized),
+        .target(name: "TicTacToe", path: "Sources/Game/TicTacToe", swiftSettings: optimized),
+        .target(name: "Matchboxes", dependencies: ["TicTacToe"], path: "Sources/Game/Matchboxes", swiftSettings: optimized),
+        .target(name: "Lights", path: "Sources/Game/Lights", swiftSettings: optimized),
+        .target(name: "Reactive", dependencies: ["Basics"], path: "Sources/Shared/Reactive", swiftSettings: optimized),
+        .target(name: "GPIO", dependencies: ["Basics", "Reactive"], path: "Sources/Hardware/GPIO", swiftSettings: optimized),
+        .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], path: "Sources/Hardware/Devices", swiftSettings: optimized),
         // The chip in memory, beside KernelGPIO: either backend under the same devices.
-        .target(name: "SimulatedGPIO", dependencies: ["Basics", "GPIO", "Reactive"], swiftSettings: optimized),
+        .target(name: "SimulatedGPIO", dependencies: ["Basics", "GPIO", "Reactive"], path: "Sources/Hardware/SimulatedGPIO", swiftSettings: optimized),
         // The simulation kit above the devices: a person at the board and what an eye sees of it
-        // (the monochrome eye reads back the view model's appearances, hence Presentation).
+        // (the monochrome eye reads back the view model's appearances, hence ViewModel).
         .target(
-            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe"],
+            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "ViewModel", "Reactive", "SimulatedGPIO", "TicTacToe"], path: "Sources/Hardware/BoardSimulation",
             swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
-        .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "GPIODShim", dependencies: ["CLibgpiod"]),
-        .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"]),
+        .systemLibrary(name: "CLibgpiod", path: "Sources/CShims/CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(name: "GPIODShim", dependencies: ["CLibgpiod"], path: "Sources/CShims/GPIODShim"),
+        .target(name: "KernelGPIO", dependencies: ["Basics", "GPIO", "GPIODShim", "Reactive"], path: "Sources/Hardware/KernelGPIO"),
         // libqrencode through pkg-config (Debian's libqrencode-dev), for the page's address as a
         // QR code: the code from a library made for it, drawn by ShareCode.
-        .systemLibrary(name: "CLibqrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .target(name: "QRShim", dependencies: ["CLibqrencode"]),
-        .target(name: "ShareCode", dependencies: ["QRShim"]),
-        .target(name: "Presentation", dependencies: ["Basics", "Lights", "Matchboxes", "Reactive", "TicTacToe"], swiftSettings: optimized),
+        .systemLibrary(name: "CLibqrencode", path: "Sources/CShims/CLibqrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "QRShim", dependencies: ["CLibqrencode"], path: "Sources/CShims/QRShim"),
+        .target(name: "ShareCode", dependencies: ["QRShim"], path: "Sources/Web/ShareCode"),
+        .target(name: "ViewModel", dependencies: ["Basics", "Lights", "Matchboxes", "Reactive", "TicTacToe"], path: "Sources/Game/ViewModel", swiftSettings: optimized),
         .target(
-            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "TicTacToe"],
+            name: "WiredBoard", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "TicTacToe"], path: "Sources/Hardware/WiredBoard",
             swiftSettings: optimized),
         // Reading the configuration file without knowing the board: TOML, the file's errors, the
         // web view's table. The web view's binary reads its settings with it alone.
-        .target(name: "ConfigurationFile", dependencies: ["Basics"]),
+        .target(name: "ConfigurationFile", dependencies: ["Basics"], path: "Sources/Service/ConfigurationFile"),
         .target(
             name: "BoardConfiguration",
-            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "ConfigurationFile", "Devices", "GPIO", "Lights", "Matchboxes", "ViewModel", "TicTacToe", "WiredBoard"], path: "Sources/Service/BoardConfiguration"),
         // The board's API as both ends speak it: messages, requests, line framing, the client's
         // connection. No game module: the web view links this, not the game.
-        .target(name: "BoardProtocol", dependencies: ["Basics"]),
-        .target(name: "BoardAPI", dependencies: ["Basics", "BoardProtocol", "Presentation", "Reactive", "TicTacToe"]),
+        .target(name: "BoardProtocol", dependencies: ["Basics"], path: "Sources/Service/BoardProtocol"),
+        .target(name: "BoardAPI", dependencies: ["Basics", "BoardProtocol", "ViewModel", "Reactive", "TicTacToe"], path: "Sources/Service/BoardAPI"),
         .target(
             name: "SystemdService",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Matchboxes", "Presentation", "Reactive", "TicTacToe", "WiredBoard",
-            ]),
-        .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"]),
-        .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"]),
+                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Matchboxes", "ViewModel", "Reactive", "TicTacToe", "WiredBoard",
+            ], path: "Sources/Service/SystemdService"),
+        .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"], path: "Sources/Hardware/HardwareDocs"),
+        .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"], path: "Sources/Hardware/WiringCheck"),
         .target(
             name: "Console",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TicTacToe",
+                "BoardSimulation", "BoardAPI", "BoardProtocol", "Basics", "Devices", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "TicTacToe",
                 "WiredBoard",
-            ]),
+            ], path: "Sources/Service/Console"),
         // Standard streams the parent closed, held on /dev/null from before main (C: a constructor).
-        .target(name: "StandardStreams"),
+        .target(name: "StandardStreams", path: "Sources/CShims/StandardStreams"),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Matchboxes", "Presentation", "Reactive",
+                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Matchboxes", "ViewModel", "Reactive",
                 "ShareCode", "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ], path: "Sources/Programs/tictactoe"
         ),
         // The web view: HTTP and WebSocket read strictly, what the page may do and the relay to
-        // the board, free of I/O (WebView); the server on one loop with its link to the board's
+        // the board, free of I/O (WebRules); the server on one loop with its link to the board's
         // socket (WebService); the command.
-        .target(name: "WebView", dependencies: ["Basics", "BoardProtocol"]),
-        .target(name: "WebService", dependencies: ["Basics", "BoardProtocol", "ShareCode", "WebView"]),
+        .target(name: "WebRules", dependencies: ["Basics", "BoardProtocol"], path: "Sources/Web/WebRules"),
+        .target(name: "WebService", dependencies: ["Basics", "BoardProtocol", "ShareCode", "WebRules"], path: "Sources/Web/WebService"),
         .executableTarget(
             name: "tictactoe-web",
             dependencies: [
                 "Basics", "BoardProtocol", "ConfigurationFile", "ShareCode", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ], path: "Sources/Programs/tictactoe-web"),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(
-            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "GPIO", "Lights", "Presentation", "TicTacToe", "WiredBoard", "WriteLog"]),
+            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog"], path: "Sources/Harness/gpio-sim-harness"),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
-        .target(name: "WriteLog"),
+        .target(name: "WriteLog", path: "Sources/Harness/WriteLog"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
-        .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"]),
-        .testTarget(name: "MatchboxesTests", dependencies: ["Matchboxes", "TestSupport", "TicTacToe"]),
-        .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive", "TestSupport"]),
-        .testTarget(name: "LightsTests", dependencies: ["Lights", "TestSupport"]),
-        .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"]),
-        .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"]),
-        .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Basics", "Lights", "Matchboxes", "Presentation", "Reactive", "TestSupport", "TicTacToe"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"], path: "Tests/Shared/BasicsTests"),
+        .testTarget(name: "TicTacToeTests", dependencies: ["TestSupport", "TicTacToe"], path: "Tests/Game/TicTacToeTests"),
+        .testTarget(name: "MatchboxesTests", dependencies: ["Matchboxes", "TestSupport", "TicTacToe"], path: "Tests/Game/MatchboxesTests"),
+        .testTarget(name: "ReactiveTests", dependencies: ["Basics", "Reactive", "TestSupport"], path: "Tests/Shared/ReactiveTests"),
+        .testTarget(name: "LightsTests", dependencies: ["Lights", "TestSupport"], path: "Tests/Game/LightsTests"),
+        .testTarget(name: "DevicesTests", dependencies: ["BoardSimulation", "Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe"], path: "Tests/Hardware/DevicesTests"),
+        .testTarget(name: "SimulatedGPIOTests", dependencies: ["Basics", "GPIO", "Reactive", "SimulatedGPIO"], path: "Tests/Hardware/SimulatedGPIOTests"),
+        .testTarget(name: "KernelGPIOTests", dependencies: ["GPIO", "KernelGPIO"], path: "Tests/Hardware/KernelGPIOTests"),
+        .testTarget(name: "ViewModelTests", dependencies: ["Basics", "Lights", "Matchboxes", "ViewModel", "Reactive", "TestSupport", "TicTacToe"], path: "Tests/Game/ViewModelTests"),
         .testTarget(
             name: "WiredBoardTests",
-            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"]),
-        .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"]),
+            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"], path: "Tests/Hardware/WiredBoardTests"),
+        .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"], path: "Tests/Service/ConfigurationFileTests"),
         .testTarget(
             name: "BoardConfigurationTests",
-            dependencies: ["Basics", "BoardConfiguration", "ConfigurationFile", "Devices", "GPIO", "Presentation", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["Basics", "BoardConfiguration", "ConfigurationFile", "Devices", "GPIO", "ViewModel", "TestSupport", "TicTacToe", "WiredBoard"], path: "Tests/Service/BoardConfigurationTests"),
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
+                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
                 "TicTacToe", "WiredBoard",
-            ]),
+            ], path: "Tests/Service/SystemdServiceTests"),
         .testTarget(
             name: "BoardAPITests",
             dependencies: [
-                "BoardAPI", "BoardProtocol", "Basics", "Console", "GPIO", "Lights", "Matchboxes", "Presentation", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
+                "BoardAPI", "BoardProtocol", "Basics", "Console", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
                 "WiredBoard",
-            ]),
-        .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"]),
+            ], path: "Tests/Service/BoardAPITests"),
+        .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"], path: "Tests/Harness/WriteLogTests"),
         .testTarget(
             name: "gpio-sim-harnessTests",
-            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"]),
-        .testTarget(name: "WebViewTests", dependencies: ["Basics", "BoardProtocol", "WebView"]),
-        .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"]),
+            dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"], path: "Tests/Harness/gpio-sim-harnessTests"),
+        .testTarget(name: "WebRulesTests", dependencies: ["Basics", "BoardProtocol", "TestSupport", "WebRules"], path: "Tests/Web/WebRulesTests"),
+        .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], path: "Tests/Web/ShareCodeTests"),
         .testTarget(
             name: "WebServiceTests",
             dependencies: [
-                "Basics", "BoardProtocol", "TestSupport", "TicTacToe", "WebService", "WebView",
-            ]),
-        .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs"]),
+                "Basics", "BoardProtocol", "TestSupport", "TicTacToe", "WebService", "WebRules",
+            ], path: "Tests/Web/WebServiceTests"),
+        .testTarget(name: "HardwareDocsTests", dependencies: ["BoardConfiguration", "Devices", "HardwareDocs", "TestSupport"], path: "Tests/Hardware/HardwareDocsTests"),
         .testTarget(
             name: "WiringCheckTests",
-            dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"]),
+            dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiringCheck"], path: "Tests/Hardware/WiringCheckTests"),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["BoardAPI", "BoardProtocol", "Basics", "Console", "Lights", "Presentation", "Reactive", "TestSupport", "TicTacToe", "WiredBoard"]),
+            dependencies: ["BoardAPI", "BoardProtocol", "Basics", "Console", "Lights", "ViewModel", "Reactive", "TestSupport", "TicTacToe", "WiredBoard"], path: "Tests/Service/ConsoleTests"),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.
-        .testTarget(name: "tictactoeTests", dependencies: ["TestSupport", "TicTacToe"]),
+        .testTarget(name: "tictactoeTests", dependencies: ["TestSupport", "TicTacToe"], path: "Tests/Programs/tictactoeTests"),
     ],
     swiftLanguageModes: [.v6]
 )

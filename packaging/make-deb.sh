@@ -20,7 +20,7 @@ trixie=("$root/packaging/in-trixie.sh")
 mkdir -p "$cache" "$out"
 
 version=$(sed -n '1s/^tictactoe-gpio (\([^)]*\)).*/\1/p' "$root/packaging/debian/changelog")
-program_version=$(sed -n 's/^ *public static let current = "\(.*\)"$/\1/p' "$root/Sources/Basics/ProgramVersion.swift")
+program_version=$(sed -n 's/^ *public static let current = "\(.*\)"$/\1/p' "$root/Sources/Shared/Basics/ProgramVersion.swift")
 if [[ -z $version || $version != "$program_version" ]]; then
   echo "make-deb: packaging/debian/changelog says '$version' but the program says '$program_version'; make them agree" >&2
   exit 65

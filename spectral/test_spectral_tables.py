@@ -1,4 +1,4 @@
-"""The spectral tables the program embeds (Sources/Lights/SpectralTables.swift: the CIE 2006
+"""The spectral tables the program embeds (Sources/Game/Lights/SpectralTables.swift: the CIE 2006
 2° luminosity function and the Stockman & Sharpe 2° L and M cone fundamentals, every 5 nm)
 against an independent copy, the one the colour-science package ships from CVRL's files.
 

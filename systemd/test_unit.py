@@ -67,7 +67,7 @@ def test_the_unit_keeps_what_the_service_needs():
 
 def test_a_failed_part_and_an_overrun_stop_are_restarted_and_the_stop_deadline_fits():
     """`run` exits 71 when a part fails while playing and 70 when its stop overruns 5 s
-    (Sources/tictactoe/ExitStatus.swift): Restart=on-failure must restart both, and systemd's
+    (Sources/Programs/tictactoe/ExitStatus.swift): Restart=on-failure must restart both, and systemd's
     stop timeout must leave the board its own deadline."""
     text = UNIT.read_text()
     assert re.search(r"^Restart=on-failure$", text, re.M)
@@ -79,7 +79,7 @@ def test_a_failed_part_and_an_overrun_stop_are_restarted_and_the_stop_deadline_f
 
 def test_the_socket_is_where_the_commands_look_and_only_for_the_tictactoe_group():
     text = SOCKET.read_text()
-    default = re.search(r'defaultPath = "([^"]+)"', (ROOT / "Sources/BoardProtocol/UnixSocket.swift").read_text())
+    default = re.search(r'defaultPath = "([^"]+)"', (ROOT / "Sources/Service/BoardProtocol/UnixSocket.swift").read_text())
     assert default and f"ListenStream={default.group(1)}" in text
     for line in ["SocketGroup=tictactoe", "SocketMode=0660", "WantedBy=sockets.target"]:
         assert line in text

@@ -4,7 +4,7 @@ import Basics
 import Devices
 import GPIO
 import Lights
-import Presentation
+import ViewModel
 import Reactive
 import SimulatedGPIO
 import TicTacToe

@@ -3,7 +3,7 @@ import Benchmark
 import Devices
 import GPIO
 import Lights
-import Presentation
+import ViewModel
 import Reactive
 import SimulatedGPIO
 import TicTacToe

@@ -1,0 +1,79 @@
+import BoardProtocol
+import ViewModel
+import TicTacToe
+
+extension ViewState {
+    /// What the board shows in `state`, as its API sends it: a pure function of the session and
+    /// how the board shows marks.
+    public init(_ state: SessionState, players: PlayerNames, marks: MarkStyle) {
+        let board = state.board, appearance = Appearance(state)
+        self.init(
+            cells: board.markNames, starter: board.starter.rawValue, turn: board.turn?.rawValue,
+            outcome: OutcomeName.of(board.outcome),
+            winningLines: board.winningLines.map { line in line.positions.map(\.keypadKey) },
+            flashing: state.flashing?.keypadKey, asleep: state.isAsleep, opponent: state.opponent.name,
+            thinking: state.awaitsComputer, names: Names(players),
+            scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
+            looks: appearance.cells.map(\.name), headline: appearance.headline.name,
+            marks: marks.rawValue, learner: Learner(state))
+    }
+
+    /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
+    /// to what the LEDs showed (a view draws the `looks` and `headline` instead, as `watch` does).
+    /// `nil` when the cells are not a board play reaches.
+    public var session: SessionState? {
+        guard let starter = Player(rawValue: starter), cells.count == 9 else { return nil }
+        let marks = cells.map { Player(rawValue: $0) }
+        guard let board = try? Board(starter: starter, marks: marks), let opponent = Opponent(name: opponent) else { return nil }
+        var scoresByOpponent: [Opponent: Score] = [:]
+        for (name, tally) in scores {
+            if let pairing = Opponent(name: name) { scoresByOpponent[pairing] = tally.score }
+        }
+        var state = SessionState(snapshot: GameSnapshot(
+            board: board, nextStarter: starter.opponent, opponent: opponent, scores: scoresByOpponent))
+        state.flashing = flashing.flatMap { Position(keypadKey: $0) }
+        state.isAsleep = asleep
+        state.showsOpponent = headline == Headline.choosingOpponent(opponent).name
+        return state
+    }
+
+    /// How the board shows marks: the one it names, else (a board that does not say) the standard.
+    public var markStyle: MarkStyle {
+        marks.flatMap(MarkStyle.init(rawValue:)) ?? .standard
+    }
+
+    /// The players' names as they stand against the opponent now at the board.
+    public var players: PlayerNames {
+        names.players(facing: Opponent(name: opponent) ?? .person)
+    }
+}
+
+extension ViewState.Learner {
+    /// The session's learner as the API shows it: its box only when it is to move, its last
+    /// ``tensShown`` tens of games.
+    public init(_ state: SessionState) {
+        let learner = state.learner, total = learner.record.total
+        let toMove = state.opponent == .learner && state.board.turn == .o
+        self.init(
+            games: learner.record.games, won: total.won, drew: total.drew, lost: total.lost, boxes: learner.boxes.count,
+            box: toMove ? learner.beads(on: state.board) : nil,
+            tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] })
+    }
+}
+
+extension ViewState.Names {
+    public init(_ players: PlayerNames) {
+        self.init(x: players.x, o: players.o)
+    }
+
+    /// The names as the view model has them, against `opponent`.
+    public func players(facing opponent: Opponent) -> PlayerNames { PlayerNames(x: x, o: o).facing(opponent) }
+}
+
+extension ViewState.Tally {
+    public init(_ score: Score) {
+        self.init(xWins: score.xWins, oWins: score.oWins, draws: score.draws)
+    }
+
+    public var score: Score { Score(xWins: xWins, oWins: oWins, draws: draws) }
+}

@@ -1,0 +1,93 @@
+@testable import BoardAPI
+import BoardProtocol
+import Foundation
+import Testing
+import TicTacToe
+import TestSupport
+
+/// Every refusal carries a stable reason (``ErrorReason``), which a page turns into its own words:
+/// each reason the board sends is provoked here, on the wire, and docs/API.md lists every one.
+@Suite("The reasons of the board's errors")
+struct ErrorReasonTests {
+    /// The reason of each of ``RequestTests/badLines``, by its name.
+    static let badLineReasons: [String: ErrorReason] = [
+        "not JSON": .notJSON, "not an object": .notACommand, "no command": .notACommand,
+        "command of the wrong type": .notACommand, "unknown command": .unknownCommand,
+        "press without a cell": .badArgument, "a cell of the wrong type": .badArgument, "a fractional cell": .badArgument,
+        "a cell off the board": .badArgument, "invalid UTF-8": .notJSON, "a raw control character in a string": .notJSON,
+        "over 4 KiB": .tooLong, "a bad escape in a key": .notJSON, "a short unicode escape": .notJSON,
+    ]
+
+    @Test("each class of bad line has its reason")
+    func badLines() {
+        #expect(Set(RequestTests.badLines.map { $0.0 }) == Set(Self.badLineReasons.keys))
+        for (name, line, _) in RequestTests.badLines {
+            guard case .failure(let error) = APIRequest.parse(line) else {
+                Issue.record("\(name): accepted")
+                continue
+            }
+            #expect(error.reason == Self.badLineReasons[name], "\(name): \(error.reason)")
+        }
+    }
+
+    @Test("the game's refusals reach a client with their reasons: a taken cell, a game not over, a game over, an unknown opponent")
+    func gameRefusals() throws {
+        let served = try ServedBoard()
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).reason == "cell-taken")
+        #expect(try client.ask(.newGame).reason == "game-not-over")
+        #expect(try client.ask(.opponent(name: "robot")).reason == "unknown-opponent")
+        // O, X, O, X: X has 5 and 4 then 6, the middle row.
+        for cell in [1, 4, 2, 6] { #expect(try client.ask(.press(Position(keypadKey: cell)!)).type == .ok) }
+        #expect(served.views.last?.outcome == "x-wins")
+        let late = try client.ask(.press(Position(keypadKey: 9)!))
+        #expect(late.reason == "game-over" && late.errorReason == .gameOver)
+        try client.send(line: #"{"command":"fly"}"#)
+        #expect(try client.next(timeout: .seconds(20))?.reason == "unknown-command")
+    }
+
+    @Test("a reset of the learner mid-game, or at a count of games it no longer has, says so by its reason; one between games is done")
+    func learnerReset() throws {
+        let served = try ServedBoard(opponent: .learner)
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        #expect(try client.ask(.resetLearner(games: 0)).type == .ok, "an empty board, X to move: no game under way")
+        #expect(try client.ask(.resetLearner(games: 3)).reason == "learner-changed")
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
+        let playing = try client.ask(.resetLearner(games: nil))
+        #expect(playing.reason == "learner-playing" && playing.errorReason == .learnerPlaying)
+    }
+
+    @Test("a press in the computer's turn says so by its reason")
+    func computersTurn() throws {
+        let served = try ServedBoard(opponent: .computer(.perfect))
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
+        #expect(try client.ask(.press(Position(keypadKey: 1)!)).reason == "computers-turn")
+    }
+
+    @Test("a reason of a later board leaves the message readable, its reason unknown")
+    func laterReason() throws {
+        let line = #"{"type":"error","reason":"on-fire","text":"the board is on fire"}"#
+        let message = try JSONDecoder().decode(APIMessage.self, from: Data(line.utf8))
+        #expect(message.type == .error && message.reason == "on-fire" && message.errorReason == nil)
+    }
+
+    @Test("docs/API.md lists every reason, and no other")
+    func documented() throws {
+        let document = repositoryRoot.appendingPathComponent("docs/API.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        guard let start = text.range(of: "### Reasons\n") else {
+            Issue.record("docs/API.md has no Reasons section")
+            return
+        }
+        let section = text[start.upperBound...].prefix { $0 != "#" }
+        let listed = section.split(separator: "\n").filter { $0.hasPrefix("| `") }.compactMap { row in
+            row.dropFirst(3).split(separator: "`").first.map(String.init)
+        }
+        #expect(listed.sorted() == ErrorReason.allCases.map(\.rawValue).sorted())
+    }
+}
