@@ -45,10 +45,9 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Basics", "GPIO", "Lights", "Reactive", "TicTacToe"], path: "Sources/Hardware/Devices", swiftSettings: optimized),
         // The chip in memory, beside KernelGPIO: either backend under the same devices.
         .target(name: "SimulatedGPIO", dependencies: ["Basics", "GPIO", "Reactive"], path: "Sources/Hardware/SimulatedGPIO", swiftSettings: optimized),
-        // The simulation kit above the devices: a person at the board and what an eye sees of it
-        // (the monochrome eye reads back the view model's appearances, hence ViewModel).
+        // The simulation kit above the devices: a person at the board and what an eye sees of it.
         .target(
-            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "ViewModel", "Reactive", "SimulatedGPIO", "TicTacToe"], path: "Sources/Hardware/BoardSimulation",
+            name: "BoardSimulation", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe"], path: "Sources/Hardware/BoardSimulation",
             swiftSettings: optimized),
         // libgpiod through pkg-config: the system's 1.6 (v1 API), or a 2.x prefix on PKG_CONFIG_PATH.
         .systemLibrary(name: "CLibgpiod", path: "Sources/CShims/CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -109,7 +108,11 @@ let package = Package(
             ], path: "Sources/Programs/tictactoe-web"),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(
-            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog"], path: "Sources/Harness/gpio-sim-harness"),
+            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog"], path: "Sources/Harness/gpio-sim-harness"),
+        // What a person who sees no colour reads back of the LEDs over time (the view model's
+        // appearances): test tooling, for the tests and the harness, in no program.
+        .target(
+            name: "EyeModels", dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "SimulatedGPIO", "TicTacToe", "ViewModel"], path: "Sources/Harness/EyeModels"),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
         .target(name: "WriteLog", path: "Sources/Harness/WriteLog"),
@@ -126,7 +129,10 @@ let package = Package(
         .testTarget(name: "ViewModelTests", dependencies: ["Basics", "Lights", "Matchboxes", "ViewModel", "Reactive", "TestSupport", "TicTacToe"], path: "Tests/Game/ViewModelTests"),
         .testTarget(
             name: "WiredBoardTests",
-            dependencies: ["BoardSimulation", "Devices", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe", "WiredBoard"], path: "Tests/Hardware/WiredBoardTests"),
+            dependencies: [
+                "BoardSimulation", "Devices", "EyeModels", "GPIO", "Lights", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "TestSupport", "TicTacToe",
+                "WiredBoard",
+            ], path: "Tests/Hardware/WiredBoardTests"),
         .testTarget(name: "ConfigurationFileTests", dependencies: ["Basics", "ConfigurationFile", "TestSupport", "TicTacToe"], path: "Tests/Service/ConfigurationFileTests"),
         .testTarget(
             name: "BoardConfigurationTests",

@@ -1,4 +1,5 @@
 import BoardSimulation
+import EyeModels
 import Lights
 import ViewModel
 

@@ -1,6 +1,7 @@
 import Basics
 import BoardSimulation
 import Devices
+import EyeModels
 import GPIO
 import Lights
 import ViewModel

@@ -1,5 +1,6 @@
 import BoardSimulation
 import Devices
+import EyeModels
 import Lights
 import ViewModel
 import Reactive

@@ -1,4 +1,5 @@
 import BoardSimulation
+import EyeModels
 import ViewModel
 import Testing
 

@@ -1,6 +1,7 @@
+@testable import Console
 import Lights
-import ViewModel
 import TicTacToe
+import ViewModel
 
 /// The table of states in docs/VIEWS.md: for every cell appearance and headline of the one
 /// definition (`Appearance`), how each view shows it. Every column is read from the view's own
@@ -10,16 +11,16 @@ import TicTacToe
 /// (`look NAME: …`, `headline NAME: …` in web/board.css; a test holds each to a rule).
 ///
 /// Pure: the style sheet's text comes in as an argument.
-public enum StateTable {
+enum StateTable {
     /// The two tables of docs/VIEWS.md, in Markdown: the cells', and the board's as a whole.
-    public static func markdown(pageStyles: String, timings: GameTimings = GameTimings()) -> (cells: String, headlines: String) {
+    static func markdown(pageStyles: String, timings: GameTimings = GameTimings()) -> (cells: String, headlines: String) {
         let page = pageWords(pageStyles)
         return (cellTable(page: page, timings: timings), headlineTable(page: page, timings: timings))
     }
 
     /// The page's words for each name, from its style sheet's `look NAME: …` and
     /// `headline NAME: …` lines.
-    public static func pageWords(_ styles: String) -> [String: String] {
+    static func pageWords(_ styles: String) -> [String: String] {
         var words: [String: String] = [:]
         for line in styles.split(separator: "\n") {
             let text = line.drop(while: \.isWhitespace)

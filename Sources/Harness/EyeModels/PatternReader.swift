@@ -1,4 +1,5 @@
 import Basics
+import BoardSimulation
 import ViewModel
 
 /// One LED as an eye that sees no colour reads it over a stretch of time: dark, or lit in one of
