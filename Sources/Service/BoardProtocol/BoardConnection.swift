@@ -44,11 +44,7 @@ public final class BoardConnection {
     /// board closed the connection or nothing came in time.
     public func next(timeout: Duration? = nil) throws(ConnectionError) -> APIMessage? {
         guard let line = nextLine(timeout: timeout) else { return nil }
-        do {
-            return try decoder.decode(APIMessage.self, from: Data(line))
-        } catch {
-            throw .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
-        }
+        return try APIMessage(line: line, decoder: decoder)
     }
 
     /// The next message as the line the board sent, without its newline and not decoded;
@@ -109,6 +105,17 @@ public final class BoardConnection {
             }
         }
         throw .closed
+    }
+}
+
+extension APIMessage {
+    /// The message a line from the board holds (without its newline).
+    public init(line: [UInt8], decoder: JSONDecoder = JSONDecoder()) throws(ConnectionError) {
+        do {
+            self = try decoder.decode(APIMessage.self, from: Data(line))
+        } catch {
+            throw .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
+        }
     }
 }
 

@@ -15,11 +15,9 @@ import Glibc
 /// board goes away it says so (``Headline/unreachable``) and waits for it to return.
 public final class RemoteWatch {
     private let path: String
-    private let connect: (String) throws(UnixSocket.Failure) -> BoardConnection
 
     public init(path: String) {
         self.path = path
-        connect = { path throws(UnixSocket.Failure) in try BoardConnection(path: path) }
     }
 
     public static let help = "1–9 press a cell · n new game · q quit"
@@ -102,57 +100,60 @@ public final class RemoteWatch {
             terminations.cancel()
             terminal.restore()
         }
-        var watch = Watch()
+        let link = BoardLink(path: path, retry: .seconds(1))
+        var watch = Watch(path: path)
         while true {
-            if watch.connection == nil { connect(&watch) }
-            var polled = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-            if let connection = watch.connection { polled.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
-            let buffered = watch.connection?.hasBufferedMessage == true
-            let ready = buffered ? 1 : poll(&polled, nfds_t(polled.count), watch.connection == nil ? 1000 : 500)
-            if ready == 0 { watch.blinkOn.toggle() }
+            if let event = link.connectIfDue(at: .now()) { watch.take(event) }
+            var polled = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), link.pollRequest]
+            // The blink's half period while the board is there; a second between tries while away.
+            if poll(&polled, nfds_t(polled.count), link.isConnected ? 500 : 1000) == 0 { watch.blinkOn.toggle() }
             if polled[0].revents != 0 {
                 guard let key = terminal.readKey(), ![UInt8(ascii: "q"), 3, 4].contains(key) else { return }
-                watch.send(key)
+                if let request = RemoteWatch.request(for: key) { link.send(request.line) }
             }
-            if polled.count > 1, polled[1].revents != 0 || buffered { watch.receive(hungUp: polled[1].revents & Int16(POLLHUP | POLLIN) != 0) }
+            for event in link.serve(polled[1].revents) { watch.take(event) }
             watch.draw()
         }
     }
 
-    /// What the watch knows between two turns of its loop: the connection, the last state, the
-    /// message line and the blink's phase.
+    /// What the watch knows between two turns of its loop: the last state, the message line,
+    /// why no board answers, and the blink's phase.
     private struct Watch {
+        let path: String
         var blinkOn = true
         /// Why no board answers, while none does.
         var unreachable: String?
         var message = ""
         var view: ViewState?
-        var connection: BoardConnection?
 
-        mutating func send(_ key: UInt8) {
-            guard let request = RemoteWatch.request(for: key), let connection else { return }
-            do { try connection.send(request) } catch { message = "\(error)" }
+        init(path: String) {
+            self.path = path
         }
 
-        /// Reads the next message; `hungUp`: the socket said it was readable or closed.
-        mutating func receive(hungUp: Bool) {
-            guard let current = connection else { return }
-            do {
-                if let received = try current.next(timeout: .zero) {
-                    switch received.type {
-                    case .state:
-                        view = received.state
-                        message = ""
-                    case .ok, .error, .bye: message = received.text ?? ""
-                    default: break
-                    }
-                } else if hungUp && !current.hasBufferedMessage {
-                    connection = nil
-                    unreachable = "The board's service stopped; waiting for it to return…"
+        mutating func take(_ event: BoardLink.Event) {
+            switch event {
+            case .connected:
+                view = nil
+                unreachable = nil
+                message = "Connected to the board at \(path.shownPath)."
+            case .line(let bytes):
+                let received: APIMessage
+                do { received = try APIMessage(line: bytes) } catch {
+                    message = error.description
+                    return
                 }
-            } catch {
-                connection = nil
-                unreachable = "\(error)"
+                switch received.type {
+                case .state:
+                    view = received.state
+                    message = ""
+                case .ok, .error, .bye: message = received.text ?? ""
+                default: break
+                }
+            case .closed:
+                unreachable = "The board's service stopped; waiting for it to return…"
+            case .unreachable(let failure):
+                let why = failure.isPermissionDenied ? "not allowed to use \(path.shownPath): join the tictactoe group" : "no board is listening at \(path.shownPath) (systemctl status tictactoe)"
+                unreachable = "\(why); waiting for it to return…"
             }
         }
 
@@ -162,21 +163,9 @@ public final class RemoteWatch {
             } else if let view {
                 let phase = Light.Phase(blinkOn: blinkOn, flickerOn: true)
                 RawTerminal.write("\u{1B}[H" + RemoteWatch.screen(view, phase: phase, message: message))
-            } else if connection != nil || !message.isEmpty {
+            } else if !message.isEmpty {
                 RawTerminal.write("\u{1B}[H\u{1B}[2J  \(message)\r\n")
             }
-        }
-    }
-
-    private func connect(_ watch: inout Watch) {
-        do throws(UnixSocket.Failure) {
-            watch.connection = try connect(path)
-            watch.view = nil
-            watch.unreachable = nil
-            watch.message = "Connected to the board at \(path.shownPath)."
-        } catch {
-            let why = error.isPermissionDenied ? "not allowed to use \(path.shownPath): join the tictactoe group" : "no board is listening at \(path.shownPath) (systemctl status tictactoe)"
-            watch.unreachable = "\(why); waiting for it to return…"
         }
     }
 

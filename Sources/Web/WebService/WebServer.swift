@@ -144,7 +144,7 @@ public final class WebServer: @unchecked Sendable {
     // MARK: The server's thread
 
     private func serve(_ loop: PollLoop) {
-        link.connectIfDue(at: now(), hub: hub)
+        tell(hub, link.connectIfDue(at: now()).map { [$0] } ?? [])
         while true {
             // The connections this turn polls; those accepted during it wait for the next.
             let polled = connections
@@ -152,8 +152,8 @@ public final class WebServer: @unchecked Sendable {
             let asked = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [link.pollRequest] + polled.map(\.pollRequest)
             guard let answered = loop.wait(for: asked, timeout: pollTimeout()) else { break }
             let moment = now()
-            link.serve(answered[listeners.count].revents, hub: hub)
-            link.connectIfDue(at: moment, hub: hub)
+            tell(hub, link.serve(answered[listeners.count].revents))
+            tell(hub, link.connectIfDue(at: moment).map { [$0] } ?? [])
             var ended: [WebConnection] = []
             for (index, connection) in polled.enumerated() {
                 let revents = Int32(answered[listeners.count + 1 + index].revents)
@@ -174,6 +174,22 @@ public final class WebServer: @unchecked Sendable {
         for connection in connections { end(connection) }
         for listener in listeners { close(listener) }
         link.close()
+    }
+
+    /// Tells the pages what happened on the link to the board, in words for a page and a person.
+    private func tell(_ hub: PageHub, _ events: [BoardLink.Event]) {
+        for event in events {
+            switch event {
+            case .connected: hub.boardConnected()
+            case .line(let bytes): hub.boardSent(String(decoding: bytes, as: UTF8.self))
+            case .closed: hub.boardLost(.boardClosed, "the board closed the connection (is it restarting?)")
+            case .unreachable(let failure) where failure.isNotListening:
+                hub.boardLost(.boardNotListening, "no board listening at \(link.path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
+            case .unreachable(let failure) where failure.isPermissionDenied:
+                hub.boardLost(.boardNotAllowed, "not allowed to connect to \(link.path): the web view must be in the tictactoe group")
+            case .unreachable(let failure): hub.boardLost(.boardLinkFailed, failure.description)
+            }
+        }
     }
 
     /// Milliseconds until the nearest deadline, at least 1 and at most a second; -1 with none.

@@ -1,4 +1,5 @@
 import Basics
+import BoardProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
