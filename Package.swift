@@ -108,7 +108,11 @@ let package = Package(
             ], path: "Sources/Programs/tictactoe-web"),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(
-            name: "gpio-sim-harness", dependencies: ["Basics", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog"], path: "Sources/Harness/gpio-sim-harness"),
+            name: "gpio-sim-harness",
+            dependencies: [
+                "Basics", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Sources/Harness/gpio-sim-harness"),
         // What a person who sees no colour reads back of the LEDs over time (the view model's
         // appearances): test tooling, for the tests and the harness, in no program.
         .target(

@@ -21,7 +21,7 @@ report "{\"scenario\":\"booted\",\"arch\":\"$(uname -m)\",\"kernel\":\"$(uname -
 # The header chip, made before the service exists (at boot on a Pi, by the kernel).
 "$payload/make-gpio-sim.sh"
 . /run/gpio-sim.env
-tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
+tool() { local command=$1; shift; "$payload/gpio-sim-harness" tool "$command" "$DEVICE" "$CHIP" "$@"; }
 # The test-only fault switch: a drop-in, never in the package.
 install -D -m 0644 "$payload/test-faults.conf" /etc/systemd/system/tictactoe.service.d/test-faults.conf
 
@@ -159,7 +159,7 @@ report "{\"scenario\":\"api-press\",\"status\":$status,\"output\":\"$pressed\",\
 # holds each to what the kernel recorded. The press yields to the board (nice), whose scan
 # must keep the lines moving while the press's process starts.
 for attempt in 1 2 3; do
-  "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" pattern 9 2.5 > /tmp/refused-pattern.json &
+  "$payload/gpio-sim-harness" tool pattern "$DEVICE" "$CHIP" 9 2.5 > /tmp/refused-pattern.json &
   recorder=$!
   sleep 0.3
   refused=$(nice -n 19 tictactoe press 9 2>&1); status=$?

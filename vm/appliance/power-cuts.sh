@@ -127,7 +127,7 @@ for i in 4 3 2 1; do j=$((RANDOM % (i + 1))); k=${kinds[i]}; kinds[i]=${kinds[j]
 kind=${kinds[$(((boots - 1) % 5))]}
 RANDOM=$((seed * 977 + boots))
 . /run/gpio-sim.env
-tool() { "$payload/gpio-sim-harness" tool "$DEVICE" "$CHIP" "$@"; }
+tool() { local command=$1; shift; "$payload/gpio-sim-harness" tool "$command" "$DEVICE" "$CHIP" "$@"; }
 if [[ $kind == play ]]; then
   # Playing: a press at a time; each shown, then durable; a finished game replaced by a new one.
   json=$(status_json)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import WriteLog
 
@@ -13,14 +14,37 @@ import WriteLog
 /// a CHECK that fails stops the replay. A crash point with nothing written since the one before
 /// leaves the very same disk, so it is counted but not checked again. Reports the log's size, the
 /// crash points and those checked.
-func runWriteLog(_ arguments: [String]) -> Int32 {
-    guard arguments.count == 3 else {
-        FileHandle.standardError.write(Data("usage: gpio-sim-harness write-log LOG TARGET CHECK\n".utf8))
-        return 64
+struct WriteLogReplay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write-log", abstract: "Replay a log-writes log onto a copy of the disk, running CHECK at every crash point.")
+
+    @Argument(help: ArgumentHelp("The log-writes log device.", valueName: "log")) var logPath: String
+    @Argument(help: ArgumentHelp("The copy of the disk as it was when the log began.", valueName: "target")) var targetPath: String
+    @Argument(help: ArgumentHelp("The program run at each crash point.", valueName: "check")) var checkPath: String
+
+    func run() throws {
+        do {
+            try replay()
+        } catch let problem as WriteLog.Problem {
+            report("write-log", ["error": problem.description])
+            throw ExitCode(65)
+        } catch let failed as CheckFailed {
+            report("write-log", ["error": failed.description])
+            throw ExitCode.failure
+        } catch {
+            report("write-log", ["error": "\(error)"])
+            throw ExitCode(70)
+        }
     }
-    do {
-        let source = try BlockFile(path: arguments[0], writable: false)
-        let target = try BlockFile(path: arguments[1], writable: true)
+
+    private struct CheckFailed: Error, CustomStringConvertible {
+        let point: Int, entry: Int, status: Int32
+        var description: String { "the check failed at crash point \(point) (entry \(entry)): status \(status)" }
+    }
+
+    private func replay() throws {
+        let source = try BlockFile(path: logPath, writable: false)
+        let target = try BlockFile(path: targetPath, writable: true)
         let log = try WriteLog(reading: source)
         let distinct = Set(log.distinctCrashPoints.map(\.index))
         var done = 0, point = 0, checked = 0, mark = ""
@@ -33,20 +57,10 @@ func runWriteLog(_ arguments: [String]) -> Int32 {
             try target.synchronize()
             done = entry.index + 1
             checked += 1
-            let status = try runCheck(arguments[2], at: entry, point: point, mark: mark)
-            guard status == 0 else {
-                report("write-log", ["error": "the check failed at crash point \(point) (entry \(entry.index)): status \(status)"])
-                return 1
-            }
+            let status = try runCheck(checkPath, at: entry, point: point, mark: mark)
+            guard status == 0 else { throw CheckFailed(point: point, entry: entry.index, status: status) }
         }
         report("write-log", summary(of: log, crashPoints: point, checked: checked))
-        return 0
-    } catch let problem as WriteLog.Problem {
-        report("write-log", ["error": problem.description])
-        return 65
-    } catch {
-        report("write-log", ["error": "\(error)"])
-        return 70
     }
 }
 
