@@ -50,7 +50,7 @@ public struct Debouncer: Sendable, Hashable {
             }
             // The line moved after the window: that is what counts now.
             lockedUntil = nil
-            windowEdges = []
+            windowEdges.removeAll(keepingCapacity: true)
         }
         return accept(level, at: time)
     }
@@ -64,7 +64,7 @@ public struct Debouncer: Sendable, Hashable {
         let settled = windowEdges.enumerated()
             .max { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }?.element.level ?? stableLevel
         lockedUntil = nil
-        windowEdges = []
+        windowEdges.removeAll(keepingCapacity: true)
         return accept(settled, at: until)
     }
 
