@@ -13,10 +13,9 @@ fi
 cache=${1:?usage: trixie-root.sh CACHE_DIR}
 # swiftlang pulls in neither libc6-dev (crt files for the linker) nor libstdc++-14-dev (the C++
 # library the Swift runtime links); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim;
-# libqrencode-dev for the QR code shim (the page's address);
-# libcurl4-openssl-dev for the tests (their reference HTTP server, FlyingFox, links FoundationNetworking); dpkg-dev
-# (dpkg-shlibdeps) and lintian to make and check the package the Debian way.
-packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libcurl4-openssl-dev,pkg-config,git,ca-certificates
+# libqrencode-dev for the QR code shim (the page's address); dpkg-dev (dpkg-shlibdeps) and
+# lintian to make and check the package the Debian way.
+packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,pkg-config,git,ca-certificates
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
 # arm64 runtime libraries beside the amd64 ones (multiarch), so that dpkg-shlibdeps finds them
 # and their symbols files for the arm64 binary; systemd, so that the package's own installation
