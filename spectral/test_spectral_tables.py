@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "Sources" / "Lights" / "SpectralTables.swift"
+SOURCE = ROOT / "Sources" / "Game" / "Lights" / "SpectralTables.swift"
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # colour's note that matplotlib is absent

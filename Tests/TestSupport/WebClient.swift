@@ -10,6 +10,8 @@ import Glibc
 public final class WebClient: @unchecked Sendable {
     public let fd: Int32
     public var patience: Int32 = 20_000
+    /// Whether a close frame came from the server.
+    public private(set) var sawClose = false
     private var pending: [UInt8] = []
 
     public struct Closed: Error {
@@ -60,6 +62,15 @@ public final class WebClient: @unchecked Sendable {
     /// Ends the sending side, as a client that has said all it will (a half-close).
     public func shutSending() {
         shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads and drops up to `count` bytes of what the server sent (at least one, unless it
+    /// closed or nothing came in time): a client that takes its answers slowly. How many.
+    public func drain(upTo count: Int) -> Int {
+        var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&polled, 1, patience) == 1 else { return 0 }
+        var buffer = [UInt8](repeating: 0, count: count)
+        return max(0, read(fd, &buffer, count))
     }
 
     /// Reads at least one more byte into the pending bytes; false at the end of the stream or
@@ -170,7 +181,9 @@ public final class WebClient: @unchecked Sendable {
             pending.removeFirst(header + length)
             switch opcode {
             case 0x1: return String(decoding: payload, as: UTF8.self)
-            case 0x8: return nil
+            case 0x8:
+                sawClose = true
+                return nil
             default: continue
             }
         }

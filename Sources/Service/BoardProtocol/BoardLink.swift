@@ -6,11 +6,12 @@ import Glibc
 /// A client of the board's socket (docs/API.md) that stays with the board, on its caller's poll
 /// loop: `tictactoe watch` and the web view. It connects, hands over every line the board sends,
 /// sends the lines it is given, and when the board cannot be reached or goes away, says so and
-/// tries again ``retry`` later (at once after a connection ends: a board that restarts is
-/// usually back), for as long as it is used. (A command that asks once and ends uses
+/// tries again ``retry`` later (at once after a connection that had carried a line ends: a board
+/// that restarts is usually back; one that closed before saying anything, a full board, is
+/// given the pause), for as long as it is used. (A command that asks once and ends uses
 /// ``BoardConnection``.)
 ///
-/// Confined to the caller's thread; nothing blocks. The caller waits on ``pollRequest`` beside
+/// Confined to the caller's thread; nothing blocks, connecting included. The caller waits on ``pollRequest`` beside
 /// its own descriptors, no longer than until ``deadline``, and passes what it saw to
 /// ``serve(_:)``; it calls ``connectIfDue(at:)`` on each turn. What waits to be sent is the
 /// caller's to bound (the web view's relay bounds the commands waiting for answers); lines given
@@ -35,6 +36,8 @@ public final class BoardLink {
     /// When to try to connect again; nil: at the next turn.
     private var nextAttempt: MonotonicInstant?
     private var buffer = [UInt8](repeating: 0, count: 65_536)
+    /// The board has sent a line on this connection.
+    private var heard = false
 
     public init(path: String, retry: Duration) {
         self.path = path
@@ -65,31 +68,33 @@ public final class BoardLink {
     public func connectIfDue(at now: MonotonicInstant) -> Event? {
         guard fd < 0, nextAttempt.map({ now >= $0 }) ?? true else { return nil }
         do {
-            fd = try UnixSocket.connect(to: path)
+            fd = try UnixSocket.connect(to: path, blocking: false)
         } catch {
             nextAttempt = now + retry
             return .unreachable(error)
         }
-        Socket.makeNonBlocking(fd)
         nextAttempt = nil
+        heard = false
         return .connected
     }
 
-    /// Moves what the board's socket is ready for (`revents` from the caller's poll): the lines
-    /// the board sent, in order, then `.closed` if it ended.
-    public func serve(_ revents: Int16) -> [Event] {
+    /// Moves what the board's socket is ready for (`revents` from the caller's poll, at `now`):
+    /// the lines the board sent, in order, then `.closed` if it ended.
+    public func serve(_ revents: Int16, at now: MonotonicInstant) -> [Event] {
         guard fd >= 0 else { return [] }
         if revents & Int16(POLLOUT) != 0 && !outgoing.isEmpty {
-            guard let sent = Socket.sendSome(fd, outgoing[...]) else { return lose() }
+            guard let sent = Socket.sendSome(fd, outgoing[...]) else { return lose(at: now) }
             outgoing.removeFirst(sent)
         }
         guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return [] }
         let count = read(fd, &buffer, buffer.count)
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
-        guard count > 0 else { return lose() }
-        return lines.append(buffer[..<count]).compactMap { line in
+        guard count > 0 else { return lose(at: now) }
+        let received: [Event] = lines.append(buffer[..<count]).compactMap { line in
             if case .complete(let bytes) = line { .line(bytes) } else { nil }
         }
+        if !received.isEmpty { heard = true }
+        return received
     }
 
     /// Lets the board go.
@@ -99,11 +104,11 @@ public final class BoardLink {
         fd = -1
     }
 
-    private func lose() -> [Event] {
+    private func lose(at now: MonotonicInstant) -> [Event] {
         close()
         outgoing = []
         lines = LineBuffer(limit: APIMessage.maximumLineLength)
-        nextAttempt = nil
+        nextAttempt = heard ? nil : now + retry
         return [.closed]
     }
 }

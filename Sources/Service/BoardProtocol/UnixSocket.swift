@@ -44,10 +44,11 @@ public enum UnixSocket {
         return fd
     }
 
-    /// A blocking connection to the socket at `path`, closed on exec.
-    public static func connect(to path: String) throws(Failure) -> Int32 {
+    /// A connection to the socket at `path`, closed on exec; blocking, or not (a loop's): then a
+    /// board whose backlog is full is a failure (`EAGAIN`) at once, not a wait.
+    public static func connect(to path: String, blocking: Bool = true) throws(Failure) -> Int32 {
         var address = try self.address(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (blocking ? 0 : Int32(SOCK_NONBLOCK.rawValue)), 0)
         guard fd >= 0 else { throw Failure(path: path, errno: errno, operation: "making a socket for") }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }

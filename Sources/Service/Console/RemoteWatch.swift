@@ -111,7 +111,7 @@ public final class RemoteWatch {
                 guard let key = terminal.readKey(), ![UInt8(ascii: "q"), 3, 4].contains(key) else { return }
                 if let request = RemoteWatch.request(for: key) { link.send(request.line) }
             }
-            for event in link.serve(polled[1].revents) { watch.take(event) }
+            for event in link.serve(polled[1].revents, at: .now()) { watch.take(event) }
             watch.draw()
         }
     }

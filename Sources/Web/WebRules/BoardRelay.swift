@@ -82,6 +82,9 @@ public struct BoardRelay: Sendable {
         return deliveries
     }
 
+    /// Whether commands of `page` wait for the board's answers.
+    public func isWaiting(for page: PageID) -> Bool { waiting.contains { $0.page == page } }
+
     public mutating func pageLeft(_ page: PageID) {
         pages.remove(page)
         // Its replies still come, in order: they are dropped when they do.

@@ -27,6 +27,8 @@ public struct ClientTraffic: Sendable {
         case malformed(RequestHead.Fault)
         case body
         case messageTooLarge
+        /// A close, ping or pong with over 125 bytes of payload (RFC 6455 §5.5).
+        case controlTooLarge
         case fragmented
         case unmasked
         case frameKind(UInt8)
@@ -38,6 +40,7 @@ public struct ClientTraffic: Sendable {
             case .malformed(let fault): "a malformed request head: \(fault)"
             case .body: "a request with a body (no page needs one)"
             case .messageTooLarge: "a WebSocket message over the limit"
+            case .controlTooLarge: "a WebSocket control frame over 125 bytes"
             case .fragmented: "a fragmented WebSocket message"
             case .unmasked: "an unmasked WebSocket frame"
             case .frameKind(let opcode): "a WebSocket frame of kind \(opcode)"
@@ -52,7 +55,7 @@ public struct ClientTraffic: Sendable {
             case .headTooLarge: 431
             case .malformed: 400
             case .body: 413
-            case .messageTooLarge, .fragmented, .unmasked, .frameKind, .reservedBits: nil
+            case .messageTooLarge, .controlTooLarge, .fragmented, .unmasked, .frameKind, .reservedBits: nil
             }
             return status.map { ($0, HTTPStatus.reason($0)) }
         }
@@ -99,6 +102,9 @@ public struct ClientTraffic: Sendable {
     private var mode = Mode.heads
     /// The head being read (at most `limits.head` bytes).
     private var head: [UInt8] = []
+    /// Blank lines skipped before the head being read: a few are allowed, not a stream of them
+    /// (a client could hold a connection with them and never begin a head).
+    private var blankLines = 0
     /// The frame header being read, then the frame's payload (at most `limits.message` bytes)
     /// and how many bytes of it are still to come.
     private var frameHeader: [UInt8] = []
@@ -110,8 +116,12 @@ public struct ClientTraffic: Sendable {
         self.limits = limits
     }
 
-    /// A request head has begun and not ended: the server's head time-out runs.
-    public var isInsideHead: Bool { mode == .heads && !head.isEmpty }
+    /// Blank lines skipped before one request, at most.
+    public static let blankLinesAllowed = 4
+
+    /// A request head has begun and not ended (blank lines before it count): the server's head
+    /// time-out runs.
+    public var isInsideHead: Bool { mode == .heads && (!head.isEmpty || blankLines > 0) }
     public var isWebSocket: Bool { mode == .frames }
     public var isWaitingForUpgrade: Bool { mode == .waitingForUpgrade }
 
@@ -153,10 +163,13 @@ public struct ClientTraffic: Sendable {
         if head.count == 2, head == [13, 10] {
             // A blank line before a request, which HTTP allows a server to ignore.
             head.removeAll()
+            blankLines += 1
+            if blankLines > Self.blankLinesAllowed { throw .malformed(.requestLine) }
         } else if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) {
             let request = try Self.check(head: head)
             scanned.units.append(.head(request))
             head.removeAll(keepingCapacity: true)
+            blankLines = 0
             requests += 1
             if request["upgrade"]?.lowercased() == "websocket" { mode = .waitingForUpgrade }
         }
@@ -246,6 +259,7 @@ public struct ClientTraffic: Sendable {
             }
         }
         guard length <= limits.message else { throw .messageTooLarge }
+        if opcode >= 0x8 && length > 125 { throw .controlTooLarge }
         return length
     }
 }

@@ -75,6 +75,20 @@ final class PageHub {
         return frame
     }
 
+    /// Frames waiting for the page (for its connection, which reads no more of the page's
+    /// messages while many answers wait: a burst read at once must not end a page that reads).
+    func backlog(of page: BoardRelay.PageID) -> Int { pages[page]?.frames.count ?? 0 }
+
+    /// Whether the board still owes the page answers to its commands.
+    func isAwaitingBoard(_ page: BoardRelay.PageID) -> Bool { relay.isWaiting(for: page) }
+
+    /// The page has said all it will and has its answers: a close frame (normal closure), the
+    /// last it is sent.
+    func finish(_ page: BoardRelay.PageID) {
+        queue(PageFrame(opcode: .close, payload: [0x03, 0xE8]), for: page)
+        end(page)
+    }
+
     /// Whether the page is ended and has taken everything: its connection may close.
     func isFinished(_ page: BoardRelay.PageID) -> Bool {
         guard let outbox = pages[page] else { return true }

@@ -34,11 +34,18 @@ final class WebConnection {
     /// taken what it was answered (at most one read's worth).
     private var unread: [UInt8] = []
     private var unreadFrom = 0
-    /// Nothing more is read from the client: it shut its side, a head was refused, a response
-    /// closes the connection, or the page sent a close frame.
+    /// Nothing more is read from the client: it shut its side, or nothing more is answered.
     private var doneReading = false
+    /// Nothing more of what was read is answered: a head was refused, a response closes the
+    /// connection, or the page sent a close frame.
+    private var doneAnswering = false
+    /// The client shut its sending side: it is answered what it sent, then the connection ends.
+    private var clientShut = false
     /// The connection ends once the client has what waits for it (and a page, all it was sent).
     private var endsWhenWritten = false
+    /// The page shut its sending side: once the board has answered its commands, it is sent the
+    /// close.
+    private var pageSaidAll = false
 
     private let now: () -> MonotonicInstant
 
@@ -53,6 +60,8 @@ final class WebConnection {
     }
 
     private var waiting: Int { toClient.count - sent }
+    /// Bytes held for the client: what waits, and what it took that is not yet dropped.
+    var held: Int { toClient.count }
 
     /// What to wait for: reading while everything read is answered and fewer than `limits.buffer`
     /// bytes wait for the client, writing while any do.
@@ -67,9 +76,11 @@ final class WebConnection {
     /// client.
     func fill(from hub: PageHub) {
         guard let page else { return }
+        if pageSaidAll && unreadFrom == unread.count && !hub.isFinished(page) && !hub.isAwaitingBoard(page) { hub.finish(page) }
         while waiting < limits.buffer, let frame = hub.take(from: page) { queue(frame.encoded) }
         if hub.isFinished(page) {
             doneReading = true
+            doneAnswering = true
             endsWhenWritten = true
         }
     }
@@ -82,14 +93,19 @@ final class WebConnection {
         } else if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
             guard read(server) else { return false }
         }
-        // Written as soon as there is something to write; more answered while the client's
-        // socket takes what waits.
-        while true {
+        // Written as soon as there is something to write; more answered (a turn's budget at a
+        // time) while the client's socket takes what waits.
+        for _ in 0..<2 {
             fill(from: server.hub)
             guard flush() else { return false }
-            if waiting >= limits.buffer || unreadFrom == unread.count || doneReading { break }
+            guard hasReadyWork else { break }
             guard answerUnread(on: server) else { return false }
         }
+        fill(from: server.hub)
+        guard flush() else { return false }
+        // A client that shut its side after its requests: answered every one, it is done (a
+        // head begun and not ended is dropped: it never ends).
+        if clientShut && page == nil && !hasReadyWork && (unreadFrom == unread.count || doneAnswering) { endsWhenWritten = true }
         return !(endsWhenWritten && waiting == 0)
     }
 
@@ -99,24 +115,28 @@ final class WebConnection {
     }
 
     func hasExpired(at moment: MonotonicInstant) -> Bool {
-        deadlines.contains { moment >= $0 }
+        return deadlines.contains { moment >= $0 }
     }
 
     // MARK: Writing
 
+    /// Adds bytes for the client, dropping what it has taken: what is held is what waits.
     private func queue(_ bytes: [UInt8]) {
         if waiting == 0 { stalledSince = now() }
         if sent == toClient.count {
             toClient = bytes
-            sent = 0
         } else {
+            toClient.removeSubrange(..<sent)
             toClient += bytes
         }
+        sent = 0
     }
 
     /// Writes what the client's socket takes; `false` when the client is gone.
     private func flush() -> Bool {
         guard waiting > 0 else { return true }
+        // Read before the bytes go: a client that has them may move a test's clock at once.
+        let moment = now()
         guard let count = Socket.sendSome(fd, toClient[sent...]) else { return false }
         sent += count
         if waiting == 0 {
@@ -125,7 +145,11 @@ final class WebConnection {
         }
         // The stall is timed from when bytes began to wait (``queue(_:)``), or the client last
         // took some; it is behind once its socket takes no more of a whole buffer.
-        if count > 0 { stalledSince = waiting == 0 ? nil : now() }
+        if count > 0 {
+            // Taking what it asked for is not silence: the idle time-out counts from here too.
+            lastHeard = moment
+            stalledSince = waiting == 0 ? nil : moment
+        }
         if waiting >= limits.buffer && !isBehind { behind() }
         isBehind = waiting >= limits.buffer
         return true
@@ -144,8 +168,9 @@ final class WebConnection {
         // Shut after its requests (a head begun and not ended is dropped: it never ends), or a
         // page that has said all it will: it gets the answers to what it said, then the close.
         doneReading = true
+        clientShut = true
         headBegan = nil
-        if let page { server.hub.end(page) } else { endsWhenWritten = true }
+        if page != nil { pageSaidAll = true }
         return true
     }
 
@@ -156,13 +181,27 @@ final class WebConnection {
         return answerUnread(on: server)
     }
 
+    /// Heads and frames answered for one connection in one turn of the loop, at most: a client
+    /// pipelining cheap requests waits its turn behind the others, not they behind it.
+    static let turnBudget = 32
+    /// A page's messages are read no further while this many answers wait for it in the hub: a
+    /// burst read at once is answered as the page takes the answers, not ended at the hub's bound.
+    static let pageBacklogPause = 32
+
+    /// Whether read bytes wait to be answered that the next turn can answer (the loop then does
+    /// not sleep).
+    var hasReadyWork: Bool { unreadFrom < unread.count && !doneAnswering && waiting < limits.buffer }
+
     /// Answers what was read and not answered, one head or frame at a time while fewer than
-    /// `limits.buffer` bytes wait for the client: a client that sends requests faster than it
-    /// takes their answers holds at most that and one response. `false` as for ``take(_:on:)``.
+    /// `limits.buffer` bytes wait for the client (a client that sends requests faster than it
+    /// takes their answers holds at most that and one response), at most ``turnBudget`` a turn.
+    /// `false` as for ``take(_:on:)``.
     private func answerUnread(on server: WebServer) -> Bool {
-        while unreadFrom < unread.count && !doneReading && waiting < limits.buffer {
+        var answered = 0
+        while hasReadyWork && answered < Self.turnBudget && !(page.map { server.hub.backlog(of: $0) >= Self.pageBacklogPause } ?? false) {
             let scanned = traffic.scan(unread[unreadFrom...], upTo: 1)
             unreadFrom += scanned.consumed
+            answered += scanned.units.count
             for unit in scanned.units {
                 guard answer(unit, on: server) else { return false }
             }
@@ -172,11 +211,11 @@ final class WebConnection {
             unread = []
             unreadFrom = 0
         }
-        // The head time-out runs from a head's first byte; a head begun and ended in these
-        // bytes was quick enough.
-        if traffic.isInsideHead && !doneReading {
+        // The head time-out runs while the server waits for the rest of a head from the client:
+        // from when every byte it sent is read, not while the server itself reads no more.
+        if traffic.isInsideHead && !doneReading && unreadFrom == unread.count {
             if headBegan == nil {
-                headBegan = lastHeard
+                headBegan = now()
                 server.events(.headBegan)
             }
         } else {
@@ -191,6 +230,7 @@ final class WebConnection {
         guard let (status, _) = refusal.response else { return false }
         queue(PageRoutes.text(status, "The board's web view cannot take this request: \(refusal).").encoded(closing: true))
         doneReading = true
+        doneAnswering = true
         endsWhenWritten = true
         headBegan = nil
         return true
@@ -214,6 +254,7 @@ final class WebConnection {
             queue(response.encoded(closing: closing))
             if closing {
                 doneReading = true
+                doneAnswering = true
                 endsWhenWritten = true
             }
         case .upgrade(let accept):
@@ -248,6 +289,7 @@ final class WebConnection {
         case .close:
             hub.close(page, answering: frame)
             doneReading = true
+            doneAnswering = true
         case .pong, .binary, .continuation:
             // Binary and continuation frames are refused as they are read.
             break

@@ -70,6 +70,8 @@ public final class WebServer: @unchecked Sendable {
         public var timedOut = 0
         /// Pages being sent the board.
         public var pages = 0
+        /// The most bytes held for one client at once (what waited for it, sent or not).
+        public var mostHeld = 0
     }
 
     /// What happened, as it happens (on the server's thread): for tests, which wait on these
@@ -152,7 +154,7 @@ public final class WebServer: @unchecked Sendable {
             let asked = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [link.pollRequest] + polled.map(\.pollRequest)
             guard let answered = loop.wait(for: asked, timeout: pollTimeout()) else { break }
             let moment = now()
-            tell(hub, link.serve(answered[listeners.count].revents))
+            tell(hub, link.serve(answered[listeners.count].revents, at: moment))
             tell(hub, link.connectIfDue(at: moment).map { [$0] } ?? [])
             var ended: [WebConnection] = []
             for (index, connection) in polled.enumerated() {
@@ -169,7 +171,11 @@ public final class WebServer: @unchecked Sendable {
             for (index, listener) in listeners.enumerated() where answered[index].revents != 0 {
                 accept(from: listener)
             }
-            counts.withLock { $0.pages = hub.pageCount }
+            let held = polled.map(\.held).max() ?? 0
+            counts.withLock {
+                $0.pages = hub.pageCount
+                $0.mostHeld = max($0.mostHeld, held)
+            }
         }
         for connection in connections { end(connection) }
         for listener in listeners { close(listener) }
@@ -194,6 +200,8 @@ public final class WebServer: @unchecked Sendable {
 
     /// Milliseconds until the nearest deadline, at least 1 and at most a second; -1 with none.
     private func pollTimeout() -> Int32 {
+        // Work read and not yet answered (a turn's budget ran out): the next turn at once.
+        if connections.contains(where: \.hasReadyWork) { return 0 }
         let deadlines = connections.flatMap(\.deadlines) + [link.deadline].compactMap { $0 }
         guard let nearest = deadlines.min() else { return -1 }
         let wait = min(.seconds(1), nearest - now())

@@ -1,5 +1,6 @@
 import Basics
 import BoardProtocol
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +69,7 @@ public final class WebService: Sendable {
         do { listener = try TCPListener.listen(host: options.host, port: options.port) } catch { throw .listen(error) }
         port = TCPListener.port(of: listener) ?? options.port
         let routes = PageRoutes(
-            files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts), addresses: { Machine.addresses })
+            files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts), addresses: MachineAddresses().current)
         server = WebServer(
             listeners: [listener], routes: routes, board: BoardLink(path: options.boardSocket, retry: options.retry), playing: options.playing,
             limits: options.limits, now: options.now, events: options.events)
@@ -85,5 +86,21 @@ public final class WebService: Sendable {
     /// Closes every connection and returns once the server's thread has ended. At most once.
     public func stop() {
         server.stop()
+    }
+}
+
+/// The machine's addresses, read again at most once a second: every request's `Host` is checked
+/// against them, and reading them (`getifaddrs`, over netlink) on each was most of a cheap
+/// request's cost. An address given to the machine is answered to within a second.
+final class MachineAddresses: Sendable {
+    private let known = Mutex<(addresses: Set<String>, read: MonotonicInstant?)>(([], nil))
+
+    func current() -> Set<String> {
+        let now = MonotonicInstant.now()
+        return known.withLock { known in
+            if let read = known.read, now - read < .seconds(1) { return known.addresses }
+            known = (Machine.addresses, now)
+            return known.addresses
+        }
     }
 }

@@ -90,6 +90,19 @@ struct TrafficTests {
         #expect(scanned == .init(units: expected, consumed: Self.page.count + 2))
     }
 
+    @Test("at most four blank lines before a request; a stream of them is refused, and the head's time runs from the first")
+    func blankLineStream() throws {
+        var traffic = ClientTraffic()
+        let blanks = Array(repeating: Array("\r\n".utf8), count: ClientTraffic.blankLinesAllowed).flatMap { $0 }
+        #expect(traffic.scan(blanks).refusal == nil)
+        #expect(traffic.isInsideHead)
+        #expect(traffic.scan(Array("\r\n".utf8)).refusal == .malformed(.requestLine))
+        var allowed = ClientTraffic()
+        let expected = [try Self.head(Self.page)]
+        #expect(allowed.scan(blanks + Self.page).units == expected)
+        #expect(!allowed.isInsideHead)
+    }
+
     @Test("a head over 8 KiB is refused however it comes")
     func longHead() throws {
         var traffic = ClientTraffic()
@@ -170,6 +183,8 @@ struct TrafficTests {
             (Self.frame(opcode: 0x3, length: 3), .frameKind(3)),
             (Self.frame(masked: false, length: 3), .unmasked),
             ([0xC1, 0x83, 1, 2, 3, 4, 0, 0, 0], .reservedBits),
+            (Self.frame(opcode: 0x9, length: 126), .controlTooLarge),
+            (Self.frame(opcode: 0x8, length: 200), .controlTooLarge),
         ]
         for (bytes, refusal) in cases {
             var traffic = try upgraded()

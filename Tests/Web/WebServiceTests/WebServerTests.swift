@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 import WebService
@@ -209,6 +210,91 @@ struct WebServerTests {
                 #expect(web.events.wait { $0 == .refused(refusal) })
                 #expect(client.isClosedByServer())
             }
+        }
+        await web.stop()
+    }
+
+    @Test("a page that shuts its sending side gets the board's answers to what it asked, then a close frame")
+    func pageHalfCloseGetsBoardAnswers() async throws {
+        let board = try FakeBoard()
+        let web = try RunningWeb(board: board.path)
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            #expect(try client.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
+            #expect(client.text(containing: #""type":"state""#) != nil)
+            #expect(client.sendText(#"{"command":"status"}"#))
+            client.shutSending()
+            #expect(client.text(containing: #""type":"ok""#) != nil)
+            #expect(client.nextText() == nil && client.sawClose)
+            #expect(client.isClosedByServer())
+        }
+        await web.stop()
+        board.stop()
+    }
+
+    @Test("a burst of 300 messages read at once is answered whole to a page that reads: it is not closed at the hub's bound")
+    func burstAnswered() async throws {
+        let web = try RunningWeb()
+        try await blocking {
+            let client = try WebClient(port: web.port)
+            #expect(try client.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
+            #expect(client.text(containing: #""type":"web""#) != nil)
+            let ping = WebClient.frame(payload: Array(#"{"command":"ping"}"#.utf8))
+            #expect(client.send(Array(Array(repeating: ping, count: 300).joined())))
+            var pongs = 0
+            while pongs < 300, let text = client.nextText() {
+                if text.contains(#""type":"pong""#) { pongs += 1 }
+            }
+            #expect(pongs == 300)
+            #expect(web.service.pageCount == 1)
+        }
+        await web.stop()
+    }
+
+    @Test("a board that accepts and closes at once is tried again after the retry, not in a loop")
+    func boardThatClosesAtOnce() async throws {
+        let board = try FakeBoard(closing: true)
+        let web = try RunningWeb(board: board.path)
+        try await blocking {
+            // The clock stands still: no retry is due. Given real time, a loop would reconnect
+            // thousands of times.
+            let page = try WebClient(port: web.port)
+            #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
+            #expect(page.text(containing: #""reason":"board-closed""#) != nil)
+            usleep(300_000)
+            #expect(board.connections == 1)
+            web.advance(by: .seconds(1))
+            try web.serverHasLooked()
+            // The fake board counts on a thread of its own.
+            for _ in 0..<100 where board.connections < 2 { usleep(20_000) }
+            #expect(board.connections == 2)
+        }
+        await web.stop()
+        board.stop()
+    }
+
+    @Test("a client that pipelines thousands of requests and takes the answers slowly holds one buffer and one response at most, and is not timed out while it reads")
+    func pipeliningReader() async throws {
+        let web = try RunningWeb()
+        let largest = try FileManager.default.contentsOfDirectory(atPath: pageFolder).map {
+            (try FileManager.default.attributesOfItem(atPath: pageFolder + "/" + $0)[.size] as? Int) ?? 0
+        }.max() ?? 0
+        try await blocking {
+            let client = try WebClient(port: web.port, receiveBuffer: 4096)
+            let request = "GET /board.js HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            #expect(client.send(String(repeating: request, count: 1000)))
+            var taken = 0
+            for round in 0..<6 {
+                for _ in 0..<40 { taken += client.drain(upTo: 4096) }
+                // A minute in all between the client's last request and its last read: taking
+                // what it asked for is not silence.
+                if round < 5 { web.advance(by: .seconds(12)) }
+            }
+            try web.serverHasLooked()
+            #expect(web.events.count { $0 == .timedOut } == 0)
+            #expect(taken > 0)
+            let held = web.service.server.census.mostHeld
+            #expect(held <= WebServer.Limits().buffer + largest + 1024, "held \(held)")
         }
         await web.stop()
     }
