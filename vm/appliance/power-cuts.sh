@@ -99,7 +99,10 @@ else
     dpkg --configure -a >/tmp/configure.log 2>&1
     if [[ -n $(dpkg --audit 2>&1) && -s $notes/installing ]]; then
       repair=configure+reinstall
-      apt-get install -y -q --allow-downgrades "$(cat "$notes/installing")" >/tmp/reinstall.log 2>&1
+      # --reinstall: the half-installed package may already carry the version being installed,
+      # which apt can take for done (after a cut during a downgrade the plain install left it
+      # half-installed).
+      apt-get install -y -q --reinstall --allow-downgrades "$(cat "$notes/installing")" >/tmp/reinstall.log 2>&1
     fi
     if [[ -n $(dpkg --audit 2>&1) ]]; then repair="failed: $(dpkg --audit 2>&1 | one_line)"; fi
     until [[ $(systemctl is-active tictactoe.service) == active ]] && [[ -n $(status_json) ]] || ((waited >= 720)); do
