@@ -35,10 +35,7 @@ public final class PollLoop: Sendable {
             fatalError("\(name): no pipe for waking the loop: \(TextFile.describeErrno(errno))")
         }
         (wakeRead, wakeWrite) = (ends[0], ends[1])
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        for fd in ends { Socket.makeNonBlocking(fd) }
     }
 
     /// Runs `body` on the loop's thread. Does nothing when started or stopped already.

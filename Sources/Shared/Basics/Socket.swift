@@ -6,7 +6,7 @@ import Glibc
 /// board's API server, its clients, the web server and its link to the board.
 public enum Socket {
     /// Non-blocking, and closed on exec (accept4 and pipe2 are GNU extensions Swift's Glibc
-    /// module does not offer).
+    /// module does not offer); for a pipe's ends too (the poll loop's wake pipe).
     public static func makeNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

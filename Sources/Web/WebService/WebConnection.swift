@@ -43,9 +43,6 @@ final class WebConnection {
     private var clientShut = false
     /// The connection ends once the client has what waits for it (and a page, all it was sent).
     private var endsWhenWritten = false
-    /// The page shut its sending side: once the board has answered its commands, it is sent the
-    /// close.
-    private var pageSaidAll = false
 
     private let now: () -> MonotonicInstant
 
@@ -76,7 +73,9 @@ final class WebConnection {
     /// client.
     func fill(from hub: PageHub) {
         guard let page else { return }
-        if pageSaidAll && unreadFrom == unread.count && !hub.isFinished(page) && !hub.isAwaitingBoard(page) { hub.finish(page) }
+        // A page that shut its sending side is sent the close once its messages are answered,
+        // the board's answers included.
+        if clientShut && unreadFrom == unread.count && !hub.isFinished(page) && !hub.isAwaitingBoard(page) { hub.finish(page) }
         while waiting < limits.buffer, let frame = hub.take(from: page) { queue(frame.encoded) }
         if hub.isFinished(page) {
             doneReading = true
@@ -115,7 +114,7 @@ final class WebConnection {
     }
 
     func hasExpired(at moment: MonotonicInstant) -> Bool {
-        return deadlines.contains { moment >= $0 }
+        deadlines.contains { moment >= $0 }
     }
 
     // MARK: Writing
@@ -170,7 +169,6 @@ final class WebConnection {
         doneReading = true
         clientShut = true
         headBegan = nil
-        if page != nil { pageSaidAll = true }
         return true
     }
 
