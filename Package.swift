@@ -112,14 +112,14 @@ let package = Package(
             dependencies: [
                 "Basics", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ], path: "Sources/Harness/gpio-sim-harness"),
+            ], path: "Harness/gpio-sim-harness"),
         // What a person who sees no colour reads back of the LEDs over time (the view model's
         // appearances): test tooling, for the tests and the harness, in no program.
         .target(
-            name: "EyeModels", dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "SimulatedGPIO", "TicTacToe", "ViewModel"], path: "Sources/Harness/EyeModels"),
+            name: "EyeModels", dependencies: ["Basics", "BoardSimulation", "Devices", "GPIO", "Lights", "SimulatedGPIO", "TicTacToe", "ViewModel"], path: "Harness/EyeModels"),
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
-        .target(name: "WriteLog", path: "Sources/Harness/WriteLog"),
+        .target(name: "WriteLog", path: "Harness/WriteLog"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"], path: "Tests/Shared/BasicsTests"),

@@ -10,7 +10,7 @@ import WiredBoard
 /// the state it caused: a board on a real game loop (a thread, scanning in real time on the
 /// simulated chip), as the service runs it. New games between the replayed games are not timed.
 func socketPressLatencies(_ count: Int) -> [Int64] {
-    let loop = ThreadScheduler()
+    let loop = ThreadScheduler(named: "game loop")
     let board: GameBoard
     do {
         board = try GameBoard(chip: SimulatedChip(clock: loop, historyCapacity: 0), settings: BoardSettings(), scheduler: loop)

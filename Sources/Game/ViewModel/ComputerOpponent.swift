@@ -23,7 +23,15 @@ final class ComputerOpponent: @unchecked Sendable {
     /// The learner's draws: a source of their own, so that the learner's games do not shift the
     /// levels' choices.
     private var learnerRandom: SeededRandom
-    private var timer: (any Disposable)?
+    /// Made at the first move it thinks about; it holds the opponent weakly (as the session's
+    /// timers do, for the same reason), and the opponent invalidates it when it goes.
+    private var thinkingTimer: LoopTimer?
+    private var timer: LoopTimer {
+        if let thinkingTimer { return thinkingTimer }
+        let made = LoopTimer(on: scheduler) { [weak self] in self?.decide() }
+        thinkingTimer = made
+        return made
+    }
     /// The board the timer is thinking about, and the learner as it stood then (when it plays).
     private var pondered: Board?
     private var learner: MatchboxLearner?
@@ -37,7 +45,7 @@ final class ComputerOpponent: @unchecked Sendable {
         (moves, movesInput) = Signal<Position>.pipe(confinedTo: scheduler)
     }
 
-    deinit { timer?.dispose() }
+    deinit { thinkingTimer?.invalidate() }
 
     /// Follows the session: thinks while the computer is to move, and only then.
     func follow(_ state: SessionState) {
@@ -50,11 +58,10 @@ final class ComputerOpponent: @unchecked Sendable {
         pondered = state.board
         if let level = state.opponent.level { player.level = level }
         learner = state.opponent == .learner ? state.learner : nil
-        timer = scheduler.schedule(after: thinking) { [weak self] in self?.decide() }
+        timer.set(after: thinking)
     }
 
     private func decide() {
-        timer = nil
         guard let board = pondered,
               let move = learner.map({ $0.move(on: board, using: &learnerRandom) }) ?? player.move(on: board) else { return }
         pondered = nil
@@ -63,8 +70,7 @@ final class ComputerOpponent: @unchecked Sendable {
     }
 
     private func stopThinking() {
-        timer?.dispose()
-        timer = nil
+        thinkingTimer?.cancel()
         pondered = nil
         learner = nil
     }

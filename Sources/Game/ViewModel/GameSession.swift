@@ -16,13 +16,21 @@ final class GameSession: @unchecked Sendable {
     private let eventInput: Signal<GameEvent>.Input
     private let scheduler: any Scheduler
     private let timings: GameTimings
-    private var flashTimer: (any Disposable)?
-    private var flickerTimer: (any Disposable)?
-    private var blinkTimer: (any Disposable)?
+    // Made at first use, then set and cancelled without allocating (``LoopTimer``). Each holds
+    // the session weakly: its last reference may go on another thread (the service's stop)
+    // while the loop runs one of them, which an `unowned` one would read destroyed. The session
+    // invalidates the ones it made when it goes.
+    private lazy var flashTimer = timer { [weak self] in
+        self?.cancelFlash()
+        self?.state.modify { $0.endFlash() }
+    }
+    private lazy var flickerTimer = timer { [weak self] in self?.state.modify { $0.toggleFlash() } }
+    private lazy var blinkTimer = timer { [weak self] in self?.state.modify { $0.toggleBlink() } }
     /// The board the blink timer runs for.
     private var blinkingBoard: Board?
-    private var idleTimer: (any Disposable)?
-    private var showTimer: (any Disposable)?
+    private lazy var idleTimer = timer { [weak self] in self?.idleTimerFired() }
+    private lazy var showTimer = timer { [weak self] in self?.showTimerFired() }
+    private var timersMade: [LoopTimer] = []
     /// The last press of any button. The idle timer is not restarted on every press (that would
     /// cost a timer per press); when it fires early it checks this and waits the rest.
     private var lastActivity: MonotonicInstant
@@ -38,11 +46,13 @@ final class GameSession: @unchecked Sendable {
     }
 
     deinit {
-        flashTimer?.dispose()
-        flickerTimer?.dispose()
-        blinkTimer?.dispose()
-        idleTimer?.dispose()
-        showTimer?.dispose()
+        for timer in timersMade { timer.invalidate() }
+    }
+
+    private func timer(_ fire: @escaping @Sendable () -> Void) -> LoopTimer {
+        let made = LoopTimer(on: scheduler, fire)
+        timersMade.append(made)
+        return made
     }
 
     /// A cell was pressed, by a person or by the computer.
@@ -95,8 +105,7 @@ final class GameSession: @unchecked Sendable {
         cancelFlash()
         if case .opponentChosen = event {
             // Each choice is shown in full, however soon after the last.
-            showTimer?.dispose()
-            showTimer = nil
+            showTimer.cancel()
         }
         followState(facts)
         eventInput.send(event)
@@ -110,7 +119,7 @@ final class GameSession: @unchecked Sendable {
     /// A press that changes nothing (new game mid-game) still counts as someone at the board.
     func noteActivity() {
         lastActivity = scheduler.now
-        if idleTimer == nil { armIdleTimer() }
+        if !idleTimer.isSet { armIdleTimer() }
     }
 
     /// The refused press's flicker: on and off every half period, then over after the flash.
@@ -119,43 +128,36 @@ final class GameSession: @unchecked Sendable {
     /// its flicker going, in phase, and only its end moves (should that end fall on a step, the
     /// step and the end are two changes at one instant).
     private func startFlash(again: Bool) {
-        let flickering = again ? flickerTimer : nil
-        if again { flickerTimer = nil }
-        cancelFlash()
-        flashTimer = scheduler.schedule(after: timings.illegalFlash) { [weak self] in
-            self?.cancelFlash()
-            self?.state.modify { $0.endFlash() }
-        }
-        flickerTimer = flickering ?? scheduler.schedule(every: timings.flickerHalfPeriod) { [weak self] in
-            self?.state.modify { $0.toggleFlash() }
-        }
+        let flickering = again && flickerTimer.isSet
+        flashTimer.cancel()
+        if !flickering { flickerTimer.cancel() }
+        flashTimer.set(after: timings.illegalFlash)
+        if !flickering { flickerTimer.set(every: timings.flickerHalfPeriod) }
     }
 
     private func cancelFlash() {
-        flashTimer?.dispose()
-        flashTimer = nil
-        flickerTimer?.dispose()
-        flickerTimer = nil
+        flashTimer.cancel()
+        flickerTimer.cancel()
     }
 
     /// Starts or stops the state's timers to match it: a dark board has none running.
     private func followState(_ facts: TimedFacts) {
         followBlink(facts)
         if facts.showsOpponent {
-            guard showTimer == nil else { return }
-            showTimer = scheduler.schedule(after: timings.opponentShown) { [weak self] in
-                self?.showTimer = nil
-                // The game shows now: against the learner to move, its box (the blink).
-                guard let facts = self?.state.modify({ state in
-                    state.endShowingOpponent()
-                    return TimedFacts(state)
-                }) else { return }
-                self?.followBlink(facts)
-            }
+            guard !showTimer.isSet else { return }
+            showTimer.set(after: timings.opponentShown)
         } else {
-            showTimer?.dispose()
-            showTimer = nil
+            showTimer.cancel()
         }
+    }
+
+    private func showTimerFired() {
+        // The game shows now: against the learner to move, its box (the blink).
+        let facts = state.modify { state in
+            state.endShowingOpponent()
+            return TimedFacts(state)
+        }
+        followBlink(facts)
     }
 
     /// Starts or stops the blink timer to match the state: it runs exactly while the blink does
@@ -163,27 +165,20 @@ final class GameSession: @unchecked Sendable {
     /// learner's box, then the game it ends with its move).
     private func followBlink(_ facts: TimedFacts) {
         if facts.isBlinking {
-            guard blinkTimer == nil || blinkingBoard != facts.board else { return }
-            blinkTimer?.dispose()
+            guard !blinkTimer.isSet || blinkingBoard != facts.board else { return }
             blinkingBoard = facts.board
-            blinkTimer = scheduler.schedule(every: timings.blinkHalfPeriod) { [weak self] in
-                self?.state.modify { $0.toggleBlink() }
-            }
+            blinkTimer.set(every: timings.blinkHalfPeriod)
         } else {
-            blinkTimer?.dispose()
-            blinkTimer = nil
+            blinkTimer.cancel()
             blinkingBoard = nil
         }
     }
 
     private func armIdleTimer() {
-        idleTimer = scheduler.schedule(at: lastActivity + timings.idleSleep) { [weak self] in
-            self?.idleTimerFired()
-        }
+        idleTimer.set(at: lastActivity + timings.idleSleep)
     }
 
     private func idleTimerFired() {
-        idleTimer = nil
         guard scheduler.now >= lastActivity + timings.idleSleep else {
             armIdleTimer()
             return

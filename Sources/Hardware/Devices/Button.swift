@@ -35,7 +35,9 @@ public final class Button: @unchecked Sendable {
     private let changes: Signal<(down: Bool, at: MonotonicInstant)>
     private let changeInput: Signal<(down: Bool, at: MonotonicInstant)>.Input
     private var debouncer: Debouncer
-    private var settleTimer: (any Disposable)?
+    /// The settle check: when the window that needs it ends, a delivery margin later.
+    private var settle: LoopTimer?
+    private var settleWindowEnd = MonotonicInstant.zero
     private let scheduler: any Scheduler
 
     /// - Parameter changed: the owner's reaction to each debounced change.
@@ -60,8 +62,7 @@ public final class Button: @unchecked Sendable {
         let change = debouncer.edge(to: event.edge.level, at: event.timestamp)
         if let change {
             // A new window: a check pending for the last one has nothing left to settle.
-            settleTimer?.dispose()
-            settleTimer = nil
+            settle?.cancel()
             announce(change, at: event.timestamp)
         }
         armSettleIfNeeded()
@@ -72,18 +73,30 @@ public final class Button: @unchecked Sendable {
     /// case (a tap shorter than the window), never a press.
     static let deliveryMargin: Duration = .milliseconds(50)
 
-    // The check holds the button strongly until it runs (a window and the margin later) or a new
-    // window cancels it: a weak reference would move every retain of the button, one per edge
-    // on the pad's way in, onto the runtime's slow side-table path.
     private func armSettleIfNeeded() {
-        guard settleTimer == nil, debouncer.hasEdgesToSettle, let deadline = debouncer.settleDeadline else { return }
-        let checkAt = deadline + Self.deliveryMargin
-        settleTimer = scheduler.schedule(at: checkAt) { [self] in
-            settleTimer = nil
-            if let change = debouncer.settle(at: checkAt) { announce(change, at: deadline) }
+        guard settle?.isSet != true, debouncer.hasEdgesToSettle, let deadline = debouncer.settleDeadline else { return }
+        settleWindowEnd = deadline
+        settleTimer.set(at: deadline + Self.deliveryMargin)
+    }
+
+    /// Made at the first bounce. It holds the button strongly: a weak reference would move every
+    /// retain of the button, one per edge on the pad's way in, onto the runtime's slow side-table
+    /// path, and an `unowned` one could be read destroyed if the pad went on another thread while
+    /// the check ran. The pad invalidates it when it releases its lines, which lets the button go.
+    private var settleTimer: LoopTimer {
+        if let settle { return settle }
+        let made = LoopTimer(on: scheduler) { [self] in
+            let windowEnd = settleWindowEnd
+            if let change = debouncer.settle(at: windowEnd + Self.deliveryMargin) { announce(change, at: windowEnd) }
             armSettleIfNeeded()
         }
+        settle = made
+        return made
     }
+
+    /// Cancels the settle check for good and lets it go (it holds the button): for the pad's
+    /// release.
+    func invalidateTimers() { settle?.invalidate() }
 
     private func announce(_ level: LineLevel, at time: MonotonicInstant) {
         let down = polarity.isActive(level)

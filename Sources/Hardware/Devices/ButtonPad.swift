@@ -112,6 +112,7 @@ public final class ButtonPad: Sendable {
     public func release() {
         subscriptions.dispose()
         gesture.holdTimer.dispose()
+        for button in cells + [newGame] { button.invalidateTimers() }
         lines.release()
     }
 

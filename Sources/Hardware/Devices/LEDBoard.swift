@@ -84,8 +84,8 @@ public final class LEDBoard: BindingTargetProvider, Sendable {
     /// Stops scanning and switches every LED off.
     public func stop() { scan.stop() }
 
-    /// Its timer holds the scan: cancelling it lets the scan go with the board.
-    deinit { scan.cancelScan() }
+    /// Its timers hold the scan: invalidating them lets the scan go with the board.
+    deinit { scan.invalidateTimers() }
 }
 
 /// The lights' state and scan steps, confined to the scheduler.
@@ -104,11 +104,15 @@ private final class LightScan: @unchecked Sendable {
     /// The frame of the dim cycle the scan is in (`0..<dimFrames`).
     private var dimFrame = 0
     private var isRunning = false
-    private var scanTimer: (any Disposable)?
+    // Made at first use, then set and cancelled without allocating (``LoopTimer``).
+    // Each holds the scan strongly until the board invalidates it.
+    private lazy var scanTimer = timer { [self] in step() }
     /// The next try of a still board's one write, after it failed.
-    private var retryTimer: (any Disposable)?
+    private lazy var retryTimer = timer { [self] in followFrame() }
     /// The status LEDs' pulse: its lit write, then its dark one, each once a cycle.
-    private var pulseTimers: (lit: any Disposable, dark: any Disposable)?
+    private lazy var pulseLit = timer { [self] in pulse(lit: true) }
+    private lazy var pulseDark = timer { [self] in pulse(lit: false) }
+    private var timersMade: [LoopTimer] = []
     /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
     private var rowsToWrite: Int?
     private let persistentFailure: PersistentWriteFailure
@@ -132,8 +136,18 @@ private final class LightScan: @unchecked Sendable {
         framesWrittenInput = framesWritten
     }
 
-    var isScanning: Bool { scanTimer != nil }
-    var isPulsing: Bool { pulseTimers != nil }
+    var isScanning: Bool { scanTimer.isSet }
+    var isPulsing: Bool { pulseLit.isSet }
+
+    private func timer(_ fire: @escaping @Sendable () -> Void) -> LoopTimer {
+        let made = LoopTimer(on: scheduler, fire)
+        timersMade.append(made)
+        return made
+    }
+
+    func invalidateTimers() {
+        for timer in timersMade { timer.invalidate() }
+    }
 
     func start() {
         isRunning = true
@@ -160,9 +174,9 @@ private final class LightScan: @unchecked Sendable {
     private func followFrame() {
         guard isRunning else { return }
         if writes.needsScan {
-            guard scanTimer == nil else { return }
+            guard !scanTimer.isSet else { return }
             cancelScan()
-            scanTimer = scheduler.schedule(every: rowPeriod) { [self] in step() }
+            scanTimer.set(every: rowPeriod)
         } else {
             cancelScan()
             if writes.needsPulse {
@@ -170,7 +184,7 @@ private final class LightScan: @unchecked Sendable {
             } else if write(writes.still) {
                 frameWritten()
             } else if isRunning {
-                retryTimer = scheduler.schedule(after: rowPeriod) { [self] in followFrame() }
+                retryTimer.set(after: rowPeriod)
             }
         }
     }
@@ -179,9 +193,8 @@ private final class LightScan: @unchecked Sendable {
     /// from a frame's time (three row periods) into it, as the scan would light them.
     private func pulse() {
         let now = scheduler.now, frameTime = rowPeriod * 3, cycle = frameTime * dimFrames
-        pulseTimers = (
-            lit: scheduler.schedule(at: now + cycle, repeatingEvery: cycle) { [self] in pulse(lit: true) },
-            dark: scheduler.schedule(at: now + frameTime, repeatingEvery: cycle) { [self] in pulse(lit: false) })
+        pulseLit.set(at: now + cycle, repeatingEvery: cycle)
+        pulseDark.set(at: now + frameTime, repeatingEvery: cycle)
         pulse(lit: true)
     }
 
@@ -198,13 +211,7 @@ private final class LightScan: @unchecked Sendable {
 
     /// Cancels the scan, the pulse and a pending retry.
     func cancelScan() {
-        scanTimer?.dispose()
-        scanTimer = nil
-        retryTimer?.dispose()
-        retryTimer = nil
-        pulseTimers?.lit.dispose()
-        pulseTimers?.dark.dispose()
-        pulseTimers = nil
+        for timer in timersMade { timer.cancel() }
     }
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.

@@ -71,7 +71,7 @@ struct WebCommand: ParsableCommand {
         service.start()
         announce(ListenAddress(host: web.listen.host, port: service.port), allow: web.allow)
         // The main thread waits for the signal; the server's thread does all the serving.
-        _ = shutdown.waitBlocking()
+        _ = shutdown.wait()
         service.stop()
         Self.say("tictactoe-web: stopped")
     }

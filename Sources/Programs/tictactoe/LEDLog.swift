@@ -21,7 +21,7 @@ import Glibc
 /// window, so a blinking line shows as lines turning off and on.
 final class LEDLog: Sendable {
     private let looking: any Disposable
-    private let timer = ThreadScheduler()
+    private let timer = ThreadScheduler(named: "LED log")
     private let fd: Int32
 
     init(file: String, seeing board: SimulatedBoard) throws(ExitCode) {

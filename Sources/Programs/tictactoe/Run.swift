@@ -13,7 +13,7 @@ import Reactive
 import SystemdService
 
 /// `tictactoe run`: the game on a real GPIO chip, as a service.
-struct Run: AsyncParsableCommand {
+struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play on the board wired to a real GPIO chip (libgpiod); the systemd service runs this.",
         discussion: """
@@ -66,7 +66,7 @@ struct Run: AsyncParsableCommand {
         try PathArguments.checkSocket(socket)
     }
 
-    func run() async throws {
+    func run() throws {
         // Caught from here on: a SIGTERM while the board starts still ends in lights off.
         let shutdown = ShutdownSignal()
         let logger = ServiceLog(
@@ -79,7 +79,7 @@ struct Run: AsyncParsableCommand {
         let spec = loaded.chip
 
         let directory = stateDirectory ?? Self.defaultStateDirectory()
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "game loop")
         let service = BoardService(
             configuration: loaded,
             openChip: {
@@ -90,7 +90,7 @@ struct Run: AsyncParsableCommand {
             store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority, loop: loop,
             apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
             extraParts: Self.testFaults(stateDirectory: directory, loop: loop, logger: logger))
-        try await service.run(until: shutdown, logger: logger)
+        try service.serve(until: shutdown)
     }
 
     /// The test faults, for tests only: with `TICTACTOE_TEST_FAULTS=1` in the environment (the
@@ -98,12 +98,10 @@ struct Run: AsyncParsableCommand {
     /// wedges the game loop once. None otherwise.
     static func testFaults(
         stateDirectory directory: String, loop: any Scheduler, logger: ServiceLog
-    ) -> @Sendable (PlayingBoard) -> [any ServicePart] {
-        guard ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1" else { return { _ in [] } }
-        return { _ in
-            [LoopWedgeFault(
-                trigger: directory + "/wedge-loop", loop: loop,
-                clock: QueueScheduler(label: "tictactoe.test-faults", qos: .utility), interval: .seconds(1), logger: logger)]
+    ) -> @Sendable (PlayingBoard, any Scheduler) -> [any ServicePart] {
+        guard ProcessInfo.processInfo.environment["TICTACTOE_TEST_FAULTS"] == "1" else { return { _, _ in [] } }
+        return { _, clock in
+            [LoopWedgeFault(trigger: directory + "/wedge-loop", loop: loop, clock: clock, interval: .seconds(1), logger: logger)]
         }
     }
 
@@ -125,15 +123,11 @@ struct Run: AsyncParsableCommand {
 }
 
 extension BoardService {
-    /// Plays until `shutdown` catches a signal (logged), then stops; a failure to start is told
-    /// to the user and becomes its exit status.
-    func run(until shutdown: ShutdownSignal, logger: ServiceLog) async throws {
+    /// Plays until `shutdown` catches a signal, then stops; a failure to start is told to the
+    /// user and becomes its exit status.
+    func serve(until shutdown: ShutdownSignal) throws {
         do {
-            try await run(until: {
-                if let signal = await shutdown.wait() {
-                    logger.info("\(ShutdownSignal.name(of: signal)): shutting down")
-                }
-            })
+            try run(until: shutdown)
         } catch {
             throw ExitStatus.reporting(error)
         }

@@ -42,7 +42,8 @@ struct SelfTestCommand: ParsableCommand {
             pins: settings.pins, buttons: settings.buttons, rowPeriod: settings.scanRowPeriod, dimMarks: settings.marks == .colourAndBrightness,
             dimCycle: settings.dimCycle,
             intensityKeys: (ConfigurationSchema.intensity(.red).path, ConfigurationSchema.intensity(.green).path))
-        let scheduler = QueueScheduler(label: "tictactoe.selftest")
+        let scheduler = ThreadScheduler(named: "self-test")
+        defer { scheduler.stop() }
         // A signal (Ctrl-C, a closed terminal, kill) ends the test with every LED off.
         let stop = SelfTestStop()
         let signals = catchEndingSignals { number in

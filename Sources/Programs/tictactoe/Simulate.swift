@@ -10,7 +10,7 @@ import ViewModel
 import StandardStreams
 
 /// `tictactoe simulate`: the game on a simulated chip, in the terminal.
-struct Simulate: AsyncParsableCommand {
+struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play on a simulated GPIO chip in the terminal.",
         discussion: """
@@ -57,9 +57,9 @@ struct Simulate: AsyncParsableCommand {
         if leds != nil && serve == nil { throw ValidationError("--leds goes with --serve: the terminal game draws the LEDs itself.") }
     }
 
-    func run() async throws {
+    func run() throws {
         if let serve {
-            try await SimulatedService(
+            try SimulatedService(
                 socket: serve, stateDirectory: stateDirectory, ledsFile: leds, settings: game.applied(to: BoardSettings())).run()
             return
         }

@@ -20,13 +20,13 @@ struct SimulatedService {
     let ledsFile: String?
     let settings: BoardSettings
 
-    func run() async throws {
+    func run() throws {
         // Caught from here on, as in `run`: a signal during start-up still ends cleanly.
         let shutdown = ShutdownSignal()
         let logger = ServiceLog(level: .info, environment: [:])
         let directory = try stateDirectory ?? Self.temporaryDirectory()
         defer { if stateDirectory == nil { Self.remove(directory) } }
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "game loop")
         let chip = SimulatedChip(clock: loop)
         var configuration = Configuration()
         configuration.settings = settings
@@ -41,7 +41,7 @@ struct SimulatedService {
             loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
             extraParts: Run.testFaults(stateDirectory: directory, loop: loop, logger: logger))
         logger.info("a simulated board, headless; its state in \(directory)")
-        try await service.run(until: shutdown, logger: logger)
+        try service.serve(until: shutdown)
     }
 
     /// A new directory of this process's own under $TMPDIR.

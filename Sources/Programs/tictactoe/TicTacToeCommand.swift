@@ -6,7 +6,7 @@ import Glibc
 
 /// `tictactoe`: a physical tic-tac-toe board on a Raspberry Pi, and its simulator.
 @main
-struct TicTacToeCommand: AsyncParsableCommand {
+struct TicTacToeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "A tic-tac-toe board of nine buttons and a bi-colour LED matrix, on GPIO.",
@@ -23,18 +23,14 @@ struct TicTacToeCommand: AsyncParsableCommand {
     /// ArgumentParser's own `main`, except that what it prints (usage errors echo the
     /// arguments: "Unexpected argument '…'") goes out terminal-safe, like every other message,
     /// and that output which could not be written is an error (exit 74), not a success.
-    static func main() async {
+    static func main() {
         // A reader that went away (`| head -c1`) must be a failed write, told and ended with
         // exit 74 as a full disk is, not SIGPIPE's silent death (141 in a shell). Sockets
         // already send with MSG_NOSIGNAL; this covers standard output.
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
+            try command.run()
             try StandardOutput.check()
         } catch {
             let status = exitCode(for: error)

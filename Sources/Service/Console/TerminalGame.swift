@@ -1,7 +1,6 @@
 import Basics
 import BoardSimulation
 import Devices
-import Dispatch
 import GPIO
 import ViewModel
 import Reactive
@@ -33,7 +32,7 @@ public final class TerminalGame: Sendable {
 
     /// Plays until the player quits.
     public func run() throws(BoardError) {
-        let scheduler = QueueScheduler(label: "tictactoe.game")
+        let scheduler = ThreadScheduler(named: "game loop")
         let chip = SimulatedChip(clock: scheduler)
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler)
         let person = SimulatedBoard(chip: chip, pins: settings.pins, scheduler: scheduler)
@@ -42,15 +41,13 @@ public final class TerminalGame: Sendable {
         let redrawing = Self.redrawing(board, on: scheduler)
         board.start()
 
-        let finished = DispatchSemaphore(value: 0)
         let finish: @Sendable () -> Void = {
-            // Shut down on the game's own queue, so no scan step can run after the LEDs go off.
-            scheduler.schedule {
+            // Shut down on the game's own loop, so no scan step can run after the LEDs go off.
+            scheduler.runAndWait {
                 redrawing.dispose()
                 board.shutdown()
-                finished.signal()
             }
-            finished.wait()
+            scheduler.stop()
             terminal.restore()
         }
         // Every signal that would end the game ends it the way `q` does: LEDs off, terminal
@@ -84,7 +81,7 @@ public final class TerminalGame: Sendable {
     }
 
     /// The screen redrawn from the session's appearance, with the last event's message, every 50 ms.
-    private static func redrawing(_ board: GameBoard, on scheduler: QueueScheduler) -> any Disposable {
+    private static func redrawing(_ board: GameBoard, on scheduler: ThreadScheduler) -> any Disposable {
         let viewModel = board.viewModel
         let message = Protected("New game: \(viewModel.names.label(for: viewModel.board.value.starter)) starts. Press 1–9.")
         let listening = viewModel.events.observeValues { event in

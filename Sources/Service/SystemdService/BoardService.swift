@@ -1,5 +1,5 @@
+import Basics
 import BoardConfiguration
-import Dispatch
 import GPIO
 import Reactive
 
@@ -24,13 +24,18 @@ import Reactive
 /// it stops first. Each part's contract is in its own doc comment.
 ///
 /// ## Contract
-/// - ``run(until:)`` plays until `shutdown` returns, or until a part fails after the start (the
+/// - ``run(until:)`` blocks the calling thread: it plays until `shutdown` catches a signal (or is
+///   interrupted), or until a part fails after the start (the
 ///   LED lines failing for good): the failure is logged (critical) as it is reported, no
 ///   watchdog ping follows it, the parts stop in reverse, and ``ServiceGroup/PartFailed`` is
 ///   thrown, for an exit status that makes systemd start the board again.
-/// - Stopping takes at most `stopDeadline` on `stopClock`; past it, the part that did not stop
+/// - Stopping takes at most `stopDeadline` on `clock`; past it, the part that did not stop
 ///   is logged (critical) and ``ServiceGroup/StopOverran`` thrown, so that the process exits
 ///   anyway (`ExecStopPost=` then switches the LEDs off).
+/// - Threads: the caller's (starts, the wait, the stops' deadline), the game loop, the service
+///   clock, the API's loop, the saver's and the history's writers while they write, the
+///   libgpiod reader on a real chip, and one for the stops while they run. No task pool and no
+///   Dispatch queue: each thread runs one loop of its own, named as `top -H` shows it.
 /// However the process ends, the unit's `ExecStopPost=` (`tictactoe lights-off`) switches the
 /// LEDs off as well.
 public struct BoardService: Sendable {
@@ -39,14 +44,13 @@ public struct BoardService: Sendable {
     private let store: StateStore
     private let notifier: Notifier
     private let logger: ServiceLog
-    private let extraParts: @Sendable (PlayingBoard) -> [any ServicePart]
+    private let extraParts: @Sendable (PlayingBoard, any Scheduler) -> [any ServicePart]
     private let realtimePriority: Int32
     private let loop: ThreadScheduler
-    private let watchdogClock: any Scheduler
+    private let clock: (any Scheduler)?
     private let pingInterval: Duration
     private let apiSocket: @Sendable () throws -> APIListener?
     private let program: String
-    private let stopClock: any Scheduler
     private let stopDeadline: Duration
 
     /// - Parameters:
@@ -54,28 +58,26 @@ public struct BoardService: Sendable {
     ///   - notifier: systemd's notification socket, or a stand-in.
     ///   - realtimePriority: `SCHED_FIFO` priority asked for the game loop; 0 for none.
     ///   - loop: the game loop; ``run(until:)`` stops it when it returns.
-    ///   - watchdogClock: where the watchdog pings are timed, every `pingInterval` (half of
-    ///     systemd's `WATCHDOG_USEC`, else a second).
+    ///   - clock: the service's clock, a thread other than the game loop's: the watchdog's pings,
+    ///     every `pingInterval` (half of systemd's `WATCHDOG_USEC`, else a second), and the
+    ///     stop's deadline, `stopDeadline`. `nil`: a thread of the service's own, ended by
+    ///     ``run(until:)``.
     ///   - apiSocket: the board's API's listening socket (systemd's, or one made at a path) and
     ///     its name for the log; `nil` serves no API.
     ///   - program: "tictactoe" and ``ProgramVersion/current``, for the API's hello.
-    ///   - extraParts: parts added before the watchdog, given the board (a test's faults).
-    ///   - stopClock: where the stop's deadline, `stopDeadline`, is timed.
+    ///   - extraParts: parts added before the watchdog, given the board and the clock (a test's faults).
     public init(
         configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
         notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10,
-        loop: ThreadScheduler = ThreadScheduler(),
-        watchdogClock: any Scheduler = QueueScheduler(label: "tictactoe.watchdog", qos: .utility),
+        loop: ThreadScheduler = ThreadScheduler(named: "game loop"), clock: (any Scheduler)? = nil,
         pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
         apiSocket: @escaping @Sendable () throws -> APIListener? = { nil }, program: String = "tictactoe",
-        extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] },
-        stopClock: any Scheduler = QueueScheduler(label: "tictactoe.stop-deadline", qos: .utility),
+        extraParts: @escaping @Sendable (PlayingBoard, _ clock: any Scheduler) -> [any ServicePart] = { _, _ in [] },
         stopDeadline: Duration = ServiceGroup.defaultStopDeadline
     ) {
-        self.stopClock = stopClock
         self.stopDeadline = stopDeadline
         self.loop = loop
-        self.watchdogClock = watchdogClock
+        self.clock = clock
         self.pingInterval = pingInterval
         self.realtimePriority = realtimePriority
         self.configuration = configuration
@@ -90,7 +92,7 @@ public struct BoardService: Sendable {
 
     /// The parts, in the order they start; those that can fail after the start report to
     /// `failures`, which the watchdog heeds.
-    public func parts(reportingTo failures: PartFailures = PartFailures()) -> [any ServicePart] {
+    func parts(reportingTo failures: PartFailures, clock: any Scheduler) -> [any ServicePart] {
         let socket = APISocket(make: apiSocket)
         let saving = Saving(store: store, logger: logger)
         let board = PlayingBoard(
@@ -108,25 +110,30 @@ public struct BoardService: Sendable {
                 legacyHistoryFile: store.legacyHistoryPath, loop: loop,
                 program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
-        ] + extraParts(board) + [
+        ] + extraParts(board, clock) + [
             Watchdog(
-                board: board, loop: loop, clock: watchdogClock, interval: pingInterval, notifier: notifier, logger: logger,
+                board: board, loop: loop, clock: clock, interval: pingInterval, notifier: notifier, logger: logger,
                 failures: failures),
         ]
     }
 
-    /// Plays until `shutdown` returns (``ShutdownSignal/wait(for:)`` in the service), then stops
-    /// gracefully. Throws when the chip or its lines cannot be had, having started nothing
-    /// that is still running; when a part fails after the start; when the stop overruns.
-    public func run(until shutdown: @escaping @Sendable () async -> Void) async throws {
+    /// Plays until `shutdown` catches a signal (logged) or is interrupted, then stops gracefully.
+    /// Throws when the chip or its lines cannot be had, having started nothing that is still
+    /// running; when a part fails after the start; when the stop overruns.
+    public func run(until shutdown: ShutdownSignal) throws {
         let (loop, logger) = (self.loop, self.logger)
-        defer { loop.stop() }
+        let clock = self.clock ?? ThreadScheduler(named: "service clock")
+        defer {
+            loop.stop()
+            // The clock made here ends here; a clock given is its giver's.
+            if self.clock == nil { (clock as? ThreadScheduler)?.stop() }
+        }
         let failures = PartFailures { failure in
             logger.critical("stopping, so that systemd starts the board again: \(failure)")
         }
-        let group = ServiceGroup(parts(reportingTo: failures), failures: failures, stopDeadline: stopDeadline, clock: stopClock)
+        let group = ServiceGroup(parts(reportingTo: failures, clock: clock), failures: failures, stopDeadline: stopDeadline, clock: clock)
         do {
-            try await group.run(until: shutdown)
+            try group.run(until: shutdown) { signal in logger.info("\(ShutdownSignal.name(of: signal)): shutting down") }
         } catch let overran as ServiceGroup.StopOverran {
             logger.critical("\(overran)")
             throw overran

@@ -6,8 +6,9 @@ import Reactive
 ///
 /// The shape is swift-service-lifecycle's (small services in a group that starts them in order
 /// and stops them in reverse), with a `start`/`stop` pair instead of one long `run()`: none of
-/// the board's parts has a loop of its own to await (the game loop is a thread, the rest are
-/// timers and observations), so a task per part would only wait.
+/// the board's parts has a loop of its own to run in the group (the game loop and the servers
+/// are threads of their own, the rest are timers and observations), and the process has no
+/// task pool beside its threads.
 ///
 /// ## Contract
 /// - ``ServiceGroup`` calls ``start()`` once, and ``stop()`` once, only after ``start()``
@@ -21,29 +22,29 @@ import Reactive
 public protocol ServicePart: Sendable {
     /// What the part is, in a few words, for logs and tests.
     var name: String { get }
-    func start() async throws
-    func stop() async
+    func start() throws
+    func stop()
 }
 
 /// Parts started in order and stopped in reverse: a part can rely on every part before it.
 ///
 /// ## Contract
-/// - ``run(until:)`` starts the parts one at a time, in order, each once the one before has
-///   started; then waits for `shutdown` or a part's failure (``PartFailures``), whichever comes
-///   first; then stops the started parts one at a time in reverse.
+/// - ``run(until:whenAsked:)`` blocks the calling thread. It starts the parts one at a time, in
+///   order, on that thread; then waits for `shutdown` (a signal, or its ``ShutdownSignal/interrupt()``)
+///   or a part's failure (``PartFailures``), whichever comes first; then stops the started parts
+///   one at a time in reverse.
 /// - When a part's ``ServicePart/start()`` throws, the parts already started are stopped in
-///   reverse, no later part is started, `shutdown` is not awaited, and the error is rethrown.
-/// - When a part reports a failure before `shutdown` returns (or during the start), the waiting
-///   task of `shutdown` is cancelled (`shutdown` must end when it is), the parts are stopped in
+///   reverse, no later part is started, `shutdown` is not waited for, and the error is rethrown.
+/// - When a part reports a failure before a signal (or during the start), the parts are stopped in
 ///   reverse, and ``PartFailed`` is thrown: the process ends with a status of its own, and
 ///   systemd (`Restart=on-failure`) starts it again. The last part stops first: the board
 ///   service puts its watchdog last, so that no ping follows a failure.
 /// - Stopping has a deadline: all the stops together are waited for at most `stopDeadline` on
 ///   `clock`, measured from the first. A part whose stop has not returned by then is left
 ///   running, the parts before it are not stopped (they may be what it waits on), and
-///   ``StopOverran`` is thrown, naming it, so that the process exits anyway. Each stop runs in a
-///   task of its own, so a stop that blocks its thread (a `runAndWait` on a wedged game loop)
-///   holds one thread of the cooperative pool, never the group.
+///   ``StopOverran`` is thrown, naming it, so that the process exits anyway. The stops run on a
+///   thread of their own, so a stop that blocks (a `runAndWait` on a wedged game loop) holds
+///   that thread, never the group.
 public struct ServiceGroup: Sendable {
     /// A part reported a failure after the start: the group stopped.
     public struct PartFailed: Error, Sendable, CustomStringConvertible {
@@ -78,95 +79,109 @@ public struct ServiceGroup: Sendable {
 
     /// - Parameters:
     ///   - failures: where the parts report a failure after their start.
-    ///   - clock: where the stop deadline is timed.
-    public init(
-        _ parts: [any ServicePart], failures: PartFailures = PartFailures(), stopDeadline: Duration = defaultStopDeadline,
-        clock: any Scheduler = QueueScheduler(label: "tictactoe.stop-deadline", qos: .utility)
-    ) {
+    ///   - clock: where the stop deadline is timed (a thread other than the one the stops block).
+    public init(_ parts: [any ServicePart], failures: PartFailures = PartFailures(), stopDeadline: Duration = defaultStopDeadline, clock: any Scheduler) {
         self.parts = parts
         self.failures = failures
         self.stopDeadline = stopDeadline
         self.clock = clock
     }
 
-    /// Runs the group until `shutdown` returns or a part fails, then stops it.
-    public func run(until shutdown: @escaping @Sendable () async -> Void) async throws {
+    /// Runs the group until `shutdown` catches a signal (handed to `whenAsked` before the stops
+    /// begin) or a part fails, then stops it.
+    public func run(until shutdown: ShutdownSignal, whenAsked: (Int32) -> Void = { _ in }) throws {
+        failures.whenReported { shutdown.interrupt() }
         var started: [any ServicePart] = []
         do {
             for part in parts {
-                try await part.start()
+                try part.start()
                 started.append(part)
             }
         } catch {
-            try await stop(started, cause: error)
+            try stop(started, cause: error)
             throw error
         }
-        let failure: PartFailures.Failure?
-        if let early = failures.first {
-            failure = early
-        } else {
-            failure = await shutdownOrFailure(shutdown)
+        if failures.first == nil, let signal = shutdown.wait(), failures.first == nil {
+            whenAsked(signal)
         }
-        try await stop(started, cause: failure.map { PartFailed(failure: $0) })
+        let failure = failures.first
+        try stop(started, cause: failure.map { PartFailed(failure: $0) })
         if let failure { throw PartFailed(failure: failure) }
     }
 
-    /// Waits for `shutdown` to return or a part to fail, and cancels the other wait.
-    private func shutdownOrFailure(_ shutdown: @escaping @Sendable () async -> Void) async -> PartFailures.Failure? {
-        let failures = failures
-        return await withTaskGroup(of: PartFailures.Failure?.self) { waits in
-            waits.addTask {
-                await shutdown()
-                return nil
+    /// Stops `started` in reverse on a thread of its own within the deadline, or throws
+    /// ``StopOverran`` naming the part still stopping.
+    private func stop(_ started: [any ServicePart], cause: (any Error)?) throws(StopOverran) {
+        guard !started.isEmpty else { return }
+        let progress = StopProgress()
+        let deadline = clock.schedule(at: clock.now + stopDeadline) { progress.expire() }
+        defer { deadline.dispose() }
+        LoopThread.start(named: "stopping") {
+            for part in started.reversed() {
+                guard progress.begin(part.name) else { return }
+                part.stop()
             }
-            waits.addTask { await failures.wait() }
-            let first = await waits.next() ?? nil
-            waits.cancelAll()
-            return first
+            progress.finish()
         }
-    }
-
-    /// Stops `started` in reverse within the deadline, or throws ``StopOverran``.
-    private func stop(_ started: [any ServicePart], cause: (any Error)?) async throws(StopOverran) {
-        let deadline = clock.now + stopDeadline
-        for part in started.reversed() {
-            guard await Self.stop(part, before: deadline, on: clock) else {
-                throw StopOverran(part: part.name, deadline: stopDeadline, cause: cause)
-            }
-        }
-    }
-
-    /// Whether `part` stopped before `deadline`.
-    private static func stop(_ part: any ServicePart, before deadline: MonotonicInstant, on clock: any Scheduler) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let outcome = Protected<CheckedContinuation<Bool, Never>?>(continuation)
-            let finish: @Sendable (Bool) -> Void = { stopped in
-                let waiting = outcome.withValue { waiting -> CheckedContinuation<Bool, Never>? in
-                    defer { waiting = nil }
-                    return waiting
-                }
-                waiting?.resume(returning: stopped)
-            }
-            let timer = clock.schedule(at: deadline) { finish(false) }
-            Task {
-                await part.stop()
-                timer.dispose()
-                finish(true)
-            }
+        if let overran = progress.wait() {
+            throw StopOverran(part: overran, deadline: stopDeadline, cause: cause)
         }
     }
 }
 
-/// The first failure of a running part: reported by the part, awaited by its ``ServiceGroup``.
+/// Which part is stopping, and whether the stops finished before the deadline.
+private final class StopProgress: Sendable {
+    private struct State {
+        var stopping: String?
+        var outcome: Outcome?
+    }
+
+    private enum Outcome { case finished, overran(String) }
+
+    private let state = Protected(State())
+    private let decided = DispatchSemaphore(value: 0)
+
+    /// Whether `part` may begin to stop: not once the deadline has passed.
+    func begin(_ part: String) -> Bool {
+        state.withValue { state in
+            guard state.outcome == nil else { return false }
+            state.stopping = part
+            return true
+        }
+    }
+
+    func finish() { decide(.finished) }
+
+    func expire() {
+        decide(state.withValue { .overran($0.stopping ?? "first part") })
+    }
+
+    /// Blocks until the stops finish or the deadline passes; the part that overran, if any.
+    func wait() -> String? {
+        decided.wait()
+        guard case .overran(let part) = state.value.outcome else { return nil }
+        return part
+    }
+
+    private func decide(_ outcome: Outcome) {
+        let first = state.withValue { state -> Bool in
+            guard state.outcome == nil else { return false }
+            state.outcome = outcome
+            return true
+        }
+        if first { decided.signal() }
+    }
+}
+
+/// The first failure of a running part: reported by the part, acted on by its ``ServiceGroup``.
 ///
 /// ## Contract
 /// - ``report(part:error:)`` may be called from any thread, any number of times: the first
-///   report is kept (the cause) and handed to `reported` on the reporting thread before it
-///   returns; later ones are consequences and are dropped.
+///   report is kept (the cause) and handed to `reported`, then to the group's
+///   ``whenReported(_:)``, on the reporting thread before it returns; later ones are
+///   consequences and are dropped.
 /// - ``first`` is the kept report, `nil` before one; a part (the watchdog) may read it at any
 ///   time from any thread.
-/// - ``wait()`` returns the first report, at once if it came earlier, or `nil` when its task is
-///   cancelled. One waiter at a time (the group).
 public final class PartFailures: Sendable {
     /// Which part failed, and how.
     public struct Failure: Sendable, CustomStringConvertible {
@@ -177,8 +192,7 @@ public final class PartFailures: Sendable {
 
     private struct State {
         var first: Failure?
-        var waiter: CheckedContinuation<Failure?, Never>?
-        var cancelled = false
+        var wake: (@Sendable () -> Void)?
     }
 
     private let state = Protected(State())
@@ -195,37 +209,22 @@ public final class PartFailures: Sendable {
     /// Reports that `part` failed with `error`; only the first report counts.
     public func report(part: String, error: any Error) {
         let failure = Failure(part: part, error: error)
-        let (isFirst, waiter) = state.withValue { state -> (Bool, CheckedContinuation<Failure?, Never>?) in
+        let (isFirst, wake) = state.withValue { state -> (Bool, (@Sendable () -> Void)?) in
             guard state.first == nil else { return (false, nil) }
             state.first = failure
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            return (true, state.wake)
         }
         guard isFirst else { return }
         reported(failure)
-        waiter?.resume(returning: failure)
+        wake?()
     }
 
-    /// The first failure, once there is one; `nil` when the task is cancelled.
-    public func wait() async -> Failure? {
-        let state = state
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Failure?, Never>) in
-                let now = state.withValue { state -> Failure?? in
-                    if let first = state.first { return .some(first) }
-                    if state.cancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
-            }
-        } onCancel: {
-            let waiter = state.withValue { state -> CheckedContinuation<Failure?, Never>? in
-                state.cancelled = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
+    /// Has `wake` called on the first failure, at once when it came already. One group.
+    public func whenReported(_ wake: @escaping @Sendable () -> Void) {
+        let already = state.withValue { state -> Bool in
+            state.wake = wake
+            return state.first != nil
         }
+        if already { wake() }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,8 +13,8 @@ import Darwin
 public let endingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
 /// Catches every one of ``endingSignals`` from now on: instead of ending the process, the first
-/// one runs `handler` with its number, on a task (not inside the signal handler, so it may do
-/// anything). Caught from the moment this returns (``ShutdownSignal``): Dispatch's signal
+/// one runs `handler` with its number, on a thread of its own (not inside the signal handler, so
+/// it may do anything). Caught from the moment this returns (``ShutdownSignal``): Dispatch's signal
 /// sources, used before, were installed on Dispatch's own time after the signal was set to be
 /// ignored, and a signal that came between was lost (the web view then never stopped).
 /// ``EndingSignals/cancel()`` stops running the handler; the signals stay caught.
@@ -25,15 +24,15 @@ public func catchEndingSignals(_ handler: @escaping @Sendable (Int32) -> Void) -
 
 /// What ``catchEndingSignals(_:)`` returns.
 public final class EndingSignals: Sendable {
-    private let waiting: Task<Void, Never>
+    private let caught = ShutdownSignal(endingSignals)
 
     init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        let caught = ShutdownSignal(endingSignals)
-        waiting = Task {
-            if let number = await caught.wait() { handler(number) }
+        let caught = caught
+        LoopThread.start(named: "ending signals") {
+            if let number = caught.wait() { handler(number) }
         }
     }
 
     /// The handler runs no more (a signal after this is caught and nothing happens).
-    public func cancel() { waiting.cancel() }
+    public func cancel() { caught.interrupt() }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +7,7 @@ import Musl
 
 /// The signals that ask the service to stop gracefully (SIGTERM from systemd; SIGINT, SIGHUP
 /// and SIGQUIT from a terminal that is interrupted or closed), caught from the moment this is
-/// made and turned into something a task can await.
+/// made and turned into a wait the main thread blocks in.
 ///
 /// ## Contract
 /// - From ``init(_:)`` on, the signals' default action (ending the process at once, LEDs lit)
@@ -18,16 +17,17 @@ import Musl
 ///   process: a second SIGTERM during the shutdown does not cut it short (systemd's stop timeout
 ///   and SIGKILL still bound it).
 /// - The first signal caught is the one ``wait()`` returns, at once if it came earlier.
+/// - ``interrupt()``, from any thread, ends the current or next wait with `nil` (once per call):
+///   a part of the service that failed stops it this way, and a test asks for a stop.
 /// - One waiter, and one `ShutdownSignal` per signal number at a time (the newest one made
-///   catches it). Cancelling the waiting task ends the wait with `nil`.
+///   catches it).
 ///
-/// The handler only writes the signal's number into a pipe (async-signal-safe); a thread of
-/// this type's own reads it. Signal dispositions are process-wide, so this works whichever
-/// thread the kernel picks to deliver the signal on.
+/// The handler only writes the signal's number into a pipe (async-signal-safe); the waiting
+/// thread reads it. Signal dispositions are process-wide, so this works whichever thread the
+/// kernel picks to deliver the signal on.
 public final class ShutdownSignal: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
-    private let queue = DispatchQueue(label: "tictactoe.shutdown-signal")
     private let first = Mutex<Int32??>(nil)
 
     public init(_ signals: [Int32] = endingSignals) {
@@ -58,23 +58,22 @@ public final class ShutdownSignal: Sendable {
         pthread_sigmask(SIG_UNBLOCK, &caught, nil)
     }
 
-    /// Waits for the first of the signals and returns it, or `nil` when the task is cancelled.
-    public func wait() async -> Int32? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async { continuation.resume(returning: self.firstSignal()) }
-            }
-        } onCancel: {
-            // Byte 0 is no signal: it wakes the reader to say "cancelled".
-            var zero: UInt8 = 0
-            _ = write(writeEnd, &zero, 1)
-        }
+    /// Blocks the calling thread until the first of the signals and returns it, or `nil` when
+    /// ``interrupt()`` came first.
+    public func wait() -> Int32? {
+        if let known = first.withLock({ $0 }) { return known }
+        var byte: UInt8 = 0
+        var count: Int
+        repeat { count = read(readEnd, &byte, 1) } while count < 0 && errno == EINTR
+        let caught: Int32? = count == 1 && byte != 0 ? Int32(byte) : nil
+        if caught != nil { first.withLock { $0 = caught } }
+        return caught
     }
 
-    /// Blocks the calling thread until the first of the signals and returns it: for a program
-    /// whose main thread has nothing else to do while its loop serves (the web view).
-    public func waitBlocking() -> Int32? {
-        queue.sync { firstSignal() }
+    /// Ends the current or next ``wait()`` with `nil`: byte 0 is no signal.
+    public func interrupt() {
+        var zero: UInt8 = 0
+        _ = write(writeEnd, &zero, 1)
     }
 
     /// "SIGTERM", "SIGINT", … or "signal N" for the others: how a log names what arrived.
@@ -86,17 +85,6 @@ public final class ShutdownSignal: Sendable {
         case SIGQUIT: "SIGQUIT"
         default: "signal \(number)"
         }
-    }
-
-    /// Blocks until a byte arrives; remembers the first answer so a later wait gets it again.
-    private func firstSignal() -> Int32? {
-        if let known = first.withLock({ $0 }) { return known }
-        var byte: UInt8 = 0
-        var count: Int
-        repeat { count = read(readEnd, &byte, 1) } while count < 0 && errno == EINTR
-        let caught: Int32? = count == 1 && byte != 0 ? Int32(byte) : nil
-        if caught != nil { first.withLock { $0 = caught } }
-        return caught
     }
 }
 

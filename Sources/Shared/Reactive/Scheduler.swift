@@ -10,10 +10,9 @@ import Basics
 /// - **Cancellation.** Disposing the returned disposable before an action starts prevents it;
 ///   disposing a repeating action stops further repetitions.
 ///
-/// Three implementations: ``ThreadScheduler``, a thread of its own that can run at real-time
-/// priority (the service's game loop); ``QueueScheduler``, a dispatch queue (the terminal game,
-/// the self-test, the watchdog's clock); and ``TestScheduler``, in virtual time, so that tests
-/// never sleep.
+/// Two implementations: ``ThreadScheduler``, a thread of its own that can run at real-time
+/// priority (every loop of the programs: the game loop, the service's clock, the terminal game,
+/// the self-test); and ``TestScheduler``, in virtual time, so that tests never sleep.
 public protocol Scheduler: AnyObject, Sendable {
     /// The scheduler's current time.
     var now: MonotonicInstant { get }
@@ -27,6 +26,16 @@ public protocol Scheduler: AnyObject, Sendable {
     /// it in again only once it has started to run (it is queued once per call); disposing it
     /// stops it for good.
     func schedule(prepared: ScheduledAction)
+
+    /// Runs `prepared` at `deadline` (and every `interval` after it, when given) in place of any
+    /// run of it still pending: a timer made once and set again and again (``LoopTimer``),
+    /// without allocating while the queue has room. Not for an action also handed to
+    /// ``schedule(prepared:)``.
+    func schedule(prepared: ScheduledAction, at deadline: MonotonicInstant, repeatingEvery interval: Duration?)
+
+    /// Drops the pending run of `prepared` set by ``schedule(prepared:at:repeatingEvery:)``, if
+    /// it has one: a timer cancelled, to be set again later.
+    func cancel(prepared: ScheduledAction)
 
     /// Runs `action` at `deadline`.
     @discardableResult

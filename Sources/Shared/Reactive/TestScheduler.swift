@@ -47,6 +47,22 @@ public final class TestScheduler: Scheduler {
         }
     }
 
+    public func schedule(prepared: ScheduledAction, at deadline: MonotonicInstant, repeatingEvery interval: Duration?) {
+        // Returns the deadline for the reason ``schedule(prepared:)`` gives [6.0.3: optimiser-crash].
+        _ = state.withValue { state -> MonotonicInstant in
+            state.queue.set(prepared, at: deadline, repeatingEvery: interval)
+            return deadline
+        }
+    }
+
+    public func cancel(prepared: ScheduledAction) {
+        // As above [6.0.3: optimiser-crash].
+        _ = state.withValue { state -> MonotonicInstant in
+            state.queue.unset(prepared)
+            return state.now
+        }
+    }
+
     @discardableResult
     public func schedule(at deadline: MonotonicInstant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         enqueue(at: deadline, interval: nil, action)

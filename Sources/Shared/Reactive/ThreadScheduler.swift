@@ -26,9 +26,11 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     private var queue = TimerQueue()
     private var stopped = false
     private var thread = pthread_t()
+    private let name: String
 
-    /// Starts the scheduler's thread. It runs until ``stop()``.
-    public init() {
+    /// Starts the scheduler's thread, named `name` (as `top -H` shows it). It runs until ``stop()``.
+    public init(named name: String) {
+        self.name = name
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -38,6 +40,7 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { context in
             let scheduler = Unmanaged<ThreadScheduler>.fromOpaque(context!).takeRetainedValue()
+            LoopThread.name(scheduler.name)
             scheduler.loop()
             return nil
         }, context)
@@ -72,6 +75,19 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         queue.insert(prepared, at: now)
         pthread_cond_signal(condition)
+    }
+
+    public func schedule(prepared: ScheduledAction, at deadline: MonotonicInstant, repeatingEvery interval: Duration?) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        queue.set(prepared, at: deadline, repeatingEvery: interval)
+        pthread_cond_signal(condition)
+    }
+
+    public func cancel(prepared: ScheduledAction) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        queue.unset(prepared)
     }
 
     /// On its thread, or once stopped (nothing else runs).
@@ -141,7 +157,11 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
             due.run()
             pthread_mutex_lock(mutex)
         }
-        queue.removeAll()
+        // Released after the lock: the last action to go may hold an owner whose `deinit`
+        // touches this scheduler.
+        var dropped = TimerQueue()
+        swap(&dropped, &queue)
         pthread_mutex_unlock(mutex)
+        withExtendedLifetime(dropped) {}
     }
 }

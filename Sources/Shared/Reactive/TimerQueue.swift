@@ -7,6 +7,10 @@ import Synchronization
 public final class ScheduledAction: Disposable {
     let action: @Sendable () -> Void
     private let cancelled = Atomic(false)
+    /// Whether a run set by ``Scheduler/schedule(prepared:at:repeatingEvery:)`` is pending (a
+    /// repeating one stays pending until cancelled). Written by the scheduler's queue under its
+    /// lock; read on the scheduler, by the timer built on it (``LoopTimer/isSet``).
+    public internal(set) nonisolated(unsafe) var isSet = false
 
     /// An action to hand to ``Scheduler/schedule(prepared:)`` as often as it is needed.
     public init(_ action: @escaping @Sendable () -> Void) { self.action = action }
@@ -67,6 +71,28 @@ struct TimerQueue {
         if heap.count >= sweepAt { sweep() }
     }
 
+    /// Queues `scheduled` at `deadline` (then every `interval`, when given) in place of its
+    /// pending run, if it has one: a timer set again. No allocation while the heap has room.
+    mutating func set(_ scheduled: ScheduledAction, at deadline: MonotonicInstant, repeatingEvery interval: Duration?) {
+        unset(scheduled)
+        scheduled.isSet = true
+        push(Entry(deadline: deadline, sequence: nextSequence(), interval: interval?.nanoseconds, scheduled: scheduled))
+        if heap.count >= sweepAt { sweep() }
+    }
+
+    /// Drops the pending run of `scheduled`, if it has one.
+    mutating func unset(_ scheduled: ScheduledAction) {
+        guard scheduled.isSet else { return }
+        scheduled.isSet = false
+        guard let index = heap.firstIndex(where: { $0.scheduled === scheduled }) else { return }
+        heap.withUnsafeMutableBufferPointer { heap in heap.swapAt(index, heap.count - 1) }
+        heap.removeLast()
+        guard index < heap.count else { return }
+        // The entry moved into the hole may belong above it or below it.
+        siftUp(index)
+        siftDown(index)
+    }
+
     /// The earliest deadline among live actions.
     mutating func nextDeadline() -> MonotonicInstant? {
         dropCancelledTop()
@@ -78,6 +104,7 @@ struct TimerQueue {
     /// Removes and returns the earliest live action due by `limit`. A repeating one is queued
     /// again one interval on; with `skippingMissedAfter`, one that has fallen more than an
     /// interval behind that time is moved to an interval after it instead of bursting.
+    @inline(__always)  // The scan's every step: inlined into the scheduler, as it was before timers were set in place.
     mutating func popDue(by limit: MonotonicInstant, skippingMissedAfter now: MonotonicInstant? = nil) -> Due? {
         dropCancelledTop()
         // Entries are read in place (`heap[0].…`): copying one out retains its action.
@@ -85,6 +112,7 @@ struct TimerQueue {
         guard let interval = heap[0].interval else {
             // Moved out of the heap, not copied: its action changes hands without a retain.
             let top = removeTop()
+            top.scheduled.isSet = false
             return Due(deadline: top.deadline, scheduled: top.scheduled)
         }
         let due = Due(deadline: heap[0].deadline, scheduled: heap[0].scheduled)
@@ -101,8 +129,6 @@ struct TimerQueue {
         return due
     }
 
-    mutating func removeAll() { heap.removeAll() }
-
     private mutating func nextSequence() -> Int {
         defer { sequence += 1 }
         return sequence
@@ -110,6 +136,7 @@ struct TimerQueue {
 
     // Read first, without mutating: a mutating loop makes the array check its uniqueness
     // before looking at the top, on every call.
+    @inline(__always)
     private mutating func dropCancelledTop() {
         guard topIsCancelled else { return }
         repeat { _ = removeTop() } while topIsCancelled
@@ -131,8 +158,12 @@ struct TimerQueue {
 
     private mutating func push(_ entry: Entry) {
         heap.append(entry)
+        siftUp(heap.count - 1)
+    }
+
+    private mutating func siftUp(_ start: Int) {
         heap.withUnsafeMutableBufferPointer { heap in
-            var child = heap.count - 1
+            var child = start
             while child > 0 {
                 let parent = (child - 1) / 2
                 guard Self.precedes(heap[child], heap[parent]) else { break }

@@ -183,15 +183,18 @@ struct RepositoryTests {
         #expect(linked.isDisjoint(with: game), "tictactoe-web links \(linked.intersection(game).sorted())")
     }
 
-    @Test("each module lives in its layer's folder, Sources/<layer>/<module>, its tests in Tests/<layer>/<module>Tests, and docs/ARCHITECTURE.md lists it under that layer")
+    @Test("each module lives in its layer's folder, Sources/<layer>/<module> (the test tooling in Harness/<module>, outside the product's sources), its tests in Tests/<layer>/<module>Tests, and docs/ARCHITECTURE.md lists it under that layer")
     func layout() throws {
         let document = try text("docs/ARCHITECTURE.md")
         let section = document.components(separatedBy: "\n## Modules\n").last?.components(separatedBy: "\n## ").first ?? ""
         var documented: [String: String] = [:]
+        var folderOf: [String: String] = [:]
         for part in section.components(separatedBy: "\n### ").dropFirst() {
-            guard let layer = matches(#"^(\w+) \(`Sources/(\w+)/`\)"#, in: part).first, layer[1] == layer[2] else { continue }
+            guard let layer = matches(#"^(\w+) \(`((?:Sources/)?(\w+))/`\)"#, in: part).first, layer[1] == layer[3] else { continue }
+            folderOf[layer[1]] = layer[2]
             for row in matches(#"^\| `([\w-]+)` \|"#, in: part) { documented[row[1]] = layer[1] }
         }
+        #expect(folderOf["Harness"] == "Harness", "the test tooling's layer is not documented at Harness/")
         let targets = try declaredProducts()
         // The shims are their Swift module's own parts (the document says so), in the C layer.
         for shim in ["GPIODShim", "QRShim"] { documented[shim] = "CShims" }
@@ -199,13 +202,13 @@ struct RepositoryTests {
         #expect(!modules.isEmpty && Set(documented.keys) == Set(modules), "documented \(documented.keys.sorted()), manifest \(modules.sorted())")
         for module in modules {
             let layer = documented[module] ?? "?"
-            #expect(targets[module]?.folder == "Sources/\(layer)/\(module)", "\(module): \(targets[module]?.folder ?? "no folder")")
+            #expect(targets[module]?.folder == "\(folderOf[layer] ?? "?")/\(module)", "\(module): \(targets[module]?.folder ?? "no folder")")
             if let tests = targets[module + "Tests"] {
                 #expect(tests.folder == "Tests/\(layer)/\(module)Tests", "\(module)Tests: \(tests.folder)")
             }
         }
         // No folder of sources outside a layer, nor a layer the document does not name.
-        let layers = Set(documented.values)
+        let layers = Set(documented.values).subtracting(["Harness"])
         let folders = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Sources").path)
         #expect(Set(folders) == layers, "Sources/ holds \(folders.sorted()); the layers are \(layers.sorted())")
     }
@@ -215,7 +218,7 @@ struct RepositoryTests {
         let document = try text("docs/ARCHITECTURE.md")
         let listed = Set(matches(#"^\| `([a-z-]+)` \| [^|\n]+ \| [^|\n]+ \|$"#, in: document.components(separatedBy: "\n## Two toolchains\n").last ?? "").map { $0[1] })
         var used: Set<String> = [], untagged: [String] = []
-        for folder in ["Sources", "Tests"] {
+        for folder in ["Sources", "Harness", "Tests"] {
             let root = repository.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             for file in files where file.pathExtension == "swift" {
@@ -270,11 +273,13 @@ struct RepositoryTests {
         #expect(mentions == 1, "the version is written \(mentions) times in Sources/, comments included; name ProgramVersion.current instead")
     }
 
-    @Test("every trap in the sources prints its message in release builds too (no precondition, whose message -O drops)")
+    @Test("every trap in the sources and the harness prints its message in release builds too (no precondition, whose message -O drops)")
     func trapsSpeak() throws {
         var silent: [String] = []
-        let files = FileManager.default.enumerator(at: repository.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL } ?? []
+        let files = ["Sources", "Harness"].flatMap { folder in
+            FileManager.default.enumerator(at: repository.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL } ?? []
+        }
         for file in files where file.pathExtension == "swift" {
             let source = try String(contentsOf: file, encoding: .utf8)
             for (number, line) in source.components(separatedBy: "\n").enumerated()

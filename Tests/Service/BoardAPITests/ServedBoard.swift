@@ -19,7 +19,7 @@ import WiredBoard
 /// amber flash, sleep, the computer's thinking) are set to hours unless a test asks otherwise,
 /// and every wait is for a message or a reply, bounded only to fail instead of hanging.
 final class ServedBoard: @unchecked Sendable {
-    let loop = ThreadScheduler()
+    let loop = ThreadScheduler(named: "test loop")
     let chip: SimulatedChip
     let board: GameBoard
     let control: RemoteControl

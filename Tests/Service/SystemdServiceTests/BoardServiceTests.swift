@@ -62,6 +62,34 @@ private func watchdogStarted(_ clock: TestScheduler) async {
     while clock.pendingCount == 0 { await Task.yield() }
 }
 
+/// The service run on a thread of its own, as the program's main thread runs it, until its
+/// shutdown is interrupted (no signal: other tests in this process catch those).
+final class InBackground: Sendable {
+    let shutdown = ShutdownSignal([])
+    private let outcome: AsyncStream<Result<Void, any Error>>
+
+    init(_ service: BoardService) {
+        let (outcome, record) = AsyncStream<Result<Void, any Error>>.makeStream()
+        self.outcome = outcome
+        let shutdown = shutdown
+        LoopThread.start(named: "service") {
+            record.yield(Result { try service.run(until: shutdown) })
+            record.finish()
+        }
+    }
+
+    /// Asks the service to stop and waits until it has; rethrows what it threw.
+    func stop() async throws {
+        shutdown.interrupt()
+        try await end()
+    }
+
+    /// Waits until the service has ended by itself (a part failed, the stop overran).
+    func end() async throws {
+        for await ended in outcome { return try ended.get() }
+    }
+}
+
 @Suite("The service, in process, on the simulated chip")
 struct BoardServiceTests {
     @Test("READY after the first frame, pings only while the loop runs, the saved game restored and saved, STOPPING then lights off",
@@ -74,25 +102,21 @@ struct BoardServiceTests {
         let saved = GameSnapshot(board: try Board().playing([p(1, 1), p(0, 0)]), nextStarter: .o, score: Score(xWins: 2, oWins: 1, draws: 0))
         try store.save(saved)
 
-        let clock = QueueScheduler(label: "test.clock")
+        let clock = ThreadScheduler(named: "chip clock")
+        defer { clock.stop() }
         let chip = SimulatedChip(clock: clock)
         let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
         let systemd = ServiceManager()
         let log = Protected<[String]>([])
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         let watchdog = TestScheduler()
         let service = BoardService(
             configuration: Configuration(), openChip: { chip }, store: store,
             notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1), stopClock: TestScheduler())
+            realtimePriority: 0, loop: loop, clock: watchdog, pingInterval: .seconds(1))
 
-        let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
-        let running = Task {
-            try await service.run(until: {
-                for await _ in stop { return }
-            })
-        }
+        let running = InBackground(service)
         var arrivals = systemd.arrived.makeAsyncIterator()
 
         // READY=1 comes once the restored game has been written to the chip.
@@ -128,8 +152,7 @@ struct BoardServiceTests {
         loop.runAndWait {}
         #expect(log.value.contains { $0.contains("X took cell 9.") })
 
-        stopNow.yield()
-        try await running.value
+        try await running.stop()
         let stopping = try #require(systemd.messages.value.last)
         #expect(stopping.text == "STOPPING=1")
         watchdog.advance(by: .seconds(3))
@@ -147,26 +170,24 @@ struct BoardServiceTests {
     /// Runs the service on `store` with a simulated chip until it is ready, presses the top
     /// left cell, stops it, and returns the log.
     private func pressOnce(store: StateStore) async throws -> [String] {
-        let clock = QueueScheduler(label: "test.clock")
+        let clock = ThreadScheduler(named: "chip clock")
+        defer { clock.stop() }
         let chip = SimulatedChip(clock: clock)
         let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
         let systemd = ServiceManager()
         let log = Protected<[String]>([])
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         let service = BoardService(
             configuration: Configuration(), openChip: { chip }, store: store, notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
-            realtimePriority: 0, loop: loop, watchdogClock: TestScheduler(), pingInterval: .seconds(1),
-            stopClock: TestScheduler())
-        let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
-        let running = Task { try await service.run(until: { for await _ in stop { return } }) }
+            realtimePriority: 0, loop: loop, clock: TestScheduler(), pingInterval: .seconds(1))
+        let running = InBackground(service)
         var arrivals = systemd.arrived.makeAsyncIterator()
         #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
         person.press(p(0, 0))
         loop.runAndWait {}
         #expect(log.value.contains { $0.contains("X took cell 7.") })
-        stopNow.yield()
-        try await running.value
+        try await running.stop()
         return log.value
     }
 
@@ -223,20 +244,19 @@ struct BoardServiceTests {
         let person: SimulatedBoard
         let systemd = ServiceManager()
         let log = Protected<[String]>([])
-        let loop = ThreadScheduler()
-        let watchdog = TestScheduler()
-        let stopClock = TestScheduler()
+        let loop = ThreadScheduler(named: "test loop")
+        /// The watchdog's pings and the stop's deadline.
+        let clock = TestScheduler()
         let service: BoardService
-        let stopNow: AsyncStream<Void>.Continuation
-        let running: Task<Void, any Error>
+        let running: InBackground
 
         init(
             directory: String, logged: @escaping @Sendable (String) -> Void = { _ in },
-            extraParts: @escaping @Sendable (PlayingBoard) -> [any ServicePart] = { _ in [] }
+            extraParts: @escaping @Sendable (PlayingBoard, any Scheduler) -> [any ServicePart] = { _, _ in [] }
         ) {
-            let clock = QueueScheduler(label: "test.clock")
-            chip = SimulatedChip(clock: clock)
-            person = SimulatedBoard(chip: chip, pins: .standard, scheduler: clock)
+            let realTime = ThreadScheduler(named: "chip clock")
+            chip = SimulatedChip(clock: realTime)
+            person = SimulatedBoard(chip: chip, pins: .standard, scheduler: realTime)
             let log = log
             service = BoardService(
                 configuration: Configuration(), openChip: { [chip] in chip }, store: StateStore(directory: directory),
@@ -245,22 +265,19 @@ struct BoardServiceTests {
                     log.withValue { $0.append(line) }
                     logged(line)
                 },
-                realtimePriority: 0, loop: loop, watchdogClock: watchdog, pingInterval: .seconds(1), extraParts: extraParts,
-                stopClock: stopClock)
-            let (stop, stopNow) = AsyncStream.makeStream(of: Void.self)
-            self.stopNow = stopNow
-            running = Task { [service] in try await service.run(until: { for await _ in stop { return } }) }
+                realtimePriority: 0, loop: loop, clock: clock, pingInterval: .seconds(1), extraParts: extraParts)
+            running = InBackground(service)
         }
 
         /// Waits for READY=1, presses the centre (a lit cell: the scan runs) and has one ping sent.
         func playing() async {
             var arrivals = systemd.arrived.makeAsyncIterator()
             #expect(await arrivals.next()?.hasPrefix("READY=1") == true)
-            await watchdogStarted(watchdog)
+            await watchdogStarted(clock)
             person.press(p(1, 1))
             loop.runAndWait {}
             #expect(log.value.contains { $0.contains("X took cell 5.") })
-            watchdog.advance(by: .seconds(1))
+            clock.advance(by: .seconds(1))
             loop.runAndWait {}
             #expect(systemd.texts.dropFirst() == ["WATCHDOG=1"])
         }
@@ -276,12 +293,12 @@ struct BoardServiceTests {
             // The moment the failure is said, a ping falls due: it must be withheld.
             if line.hasPrefix("critical:") { watchdogAtFailure.value?.advance(by: .seconds(1)) }
         })
-        watchdogAtFailure.withValue { $0 = service.watchdog }
+        watchdogAtFailure.withValue { $0 = service.clock }
         await service.playing()
         let error = GPIOError.system(chip: service.chip.name, operation: "setting line values", errno: EIO, message: "input/output error")
         service.chip.failWrites(with: error)
         do {
-            try await service.running.value
+            try await service.running.end()
             Issue.record("the service went on with its LEDs failing")
         } catch let failed as ServiceGroup.PartFailed {
             #expect(failed.failure.part == "board")
@@ -321,8 +338,7 @@ struct BoardServiceTests {
             if !worked || writesAfter == 30 { break }
         }
         #expect(service.chip.failedWriteCount == failedBefore + 1)
-        service.stopNow.yield()
-        try await service.running.value
+        try await service.running.stop()
         #expect(service.log.value.last == "info: stopped\n")
     }
 
@@ -330,14 +346,14 @@ struct BoardServiceTests {
     func wedgedStop() async throws {
         let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (stopping, stopBegan) = AsyncStream.makeStream(of: Void.self)
-        let service = Running(directory: directory, extraParts: { _ in [WedgedPart(journal: Protected([]), stopping: stopBegan)] })
+        let stopping = DispatchSemaphore(value: 0)
+        let service = Running(directory: directory, extraParts: { _, _ in [WedgedPart(journal: Protected([]), stopping: stopping)] })
         await service.playing()
-        service.stopNow.yield()
-        for await _ in stopping { break }
-        service.stopClock.advance(by: ServiceGroup.defaultStopDeadline)
+        service.running.shutdown.interrupt()
+        stopping.wait()
+        service.clock.advance(by: ServiceGroup.defaultStopDeadline)
         do {
-            try await service.running.value
+            try await service.running.end()
             Issue.record("the stop waited for the wedged part")
         } catch let overran as ServiceGroup.StopOverran {
             #expect(overran.part == "wedged part")

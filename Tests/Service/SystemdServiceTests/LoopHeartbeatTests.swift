@@ -50,7 +50,7 @@ struct LoopHeartbeatTests {
 
     @Test("a wedged loop stops answering, however much work it had queued")
     func wedgedLoop() throws {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         let heartbeat = LoopHeartbeat(loop: loop)
         loop.runAndWait {}

@@ -144,7 +144,7 @@ struct SavingTests {
             settings: BoardSettings(), openChip: { chip }, store: StateStore(directory: directory), loop: loop, logger: logger)
         let autosave = Autosave(board: board, saving: saving, loop: loop)
         let events = EventLog(board: board, loop: loop, logger: logger)
-        for part: any ServicePart in [saving, board, autosave, events] { try await part.start() }
+        for part: any ServicePart in [saving, board, autosave, events] { try part.start() }
         board.board.start()
 
         person.tap(p(1, 1), bounce: true)
@@ -160,7 +160,7 @@ struct SavingTests {
         disk.gate.signal()
         disk.gate.signal()
         disk.gate.signal()
-        for part: any ServicePart in [events, autosave, board, saving] { await part.stop() }
+        for part: any ServicePart in [events, autosave, board, saving] { part.stop() }
         // Each press's snapshot once: the one handed over at stop is the second again, equal to
         // the last written, so not written twice.
         #expect(disk.written.value.map(\.board.moveCount) == [1, 2], "written: \(disk.written.value)")

@@ -1,24 +1,31 @@
 import Basics
+import Dispatch
 import BoardConfiguration
 import Foundation
 import Reactive
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import SystemdService
 
-/// A part that records its starts and stops in a shared journal, and can be told to fail.
+/// A part that records its starts and stops in a shared journal, and can be told to fail or to
+/// do something once started.
 private struct RecordingPart: ServicePart {
     struct Refused: Error {}
 
     let name: String
     let journal: Protected<[String]>
     var failsToStart = false
+    var whenStarted: @Sendable () -> Void = {}
 
-    func start() async throws {
+    func start() throws {
         journal.withValue { $0.append("start \(name)") }
         if failsToStart { throw Refused() }
+        whenStarted()
     }
 
-    func stop() async {
+    func stop() {
         journal.withValue { $0.append("stop \(name)") }
     }
 }
@@ -27,16 +34,16 @@ private struct RecordingPart: ServicePart {
 struct WedgedPart: ServicePart {
     let name = "wedged part"
     let journal: Protected<[String]>
-    let stopping: AsyncStream<Void>.Continuation
+    let stopping: DispatchSemaphore
 
-    func start() async {
+    func start() {
         journal.withValue { $0.append("start \(name)") }
     }
 
-    func stop() async {
+    func stop() {
         journal.withValue { $0.append("stop \(name)") }
-        stopping.yield()
-        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        stopping.signal()
+        DispatchSemaphore(value: 0).wait()
     }
 }
 
@@ -44,19 +51,51 @@ private struct Broken: Error, CustomStringConvertible {
     var description: String { "the lines are gone" }
 }
 
+/// Runs `group` on a thread of its own, as the service's main thread does; `ended` is signalled
+/// with its outcome when it returns.
+private func runInBackground(_ group: ServiceGroup, until shutdown: ShutdownSignal) -> (DispatchSemaphore, Protected<Result<Void, any Error>?>) {
+    let (ended, outcome) = (DispatchSemaphore(value: 0), Protected<Result<Void, any Error>?>(nil))
+    LoopThread.start(named: "group") {
+        outcome.withValue { $0 = Result { try group.run(until: shutdown) } }
+        ended.signal()
+    }
+    return (ended, outcome)
+}
+
 @Suite("Service group")
 struct ServiceGroupTests {
-    @Test("parts start in order, wait for the shutdown, and stop in reverse")
-    func order() async throws {
+    @Test("parts start in order, the group waits for the shutdown signal, says which it was, and stops in reverse")
+    func order() throws {
         let journal = Protected<[String]>([])
+        let shutdown = ShutdownSignal([SIGVTALRM])
+        var parts = ["a", "b"].map { RecordingPart(name: $0, journal: journal) }
+        // The signal arrives once every part has started: the group takes it from there.
+        parts.append(RecordingPart(name: "c", journal: journal) { kill(getpid(), SIGVTALRM) })
         // The stop deadline in virtual time, never reached: a busy machine must not fail the test.
-        let group = ServiceGroup(["a", "b", "c"].map { RecordingPart(name: $0, journal: journal) }, clock: TestScheduler())
-        try await group.run(until: { journal.withValue { $0.append("shutdown") } })
-        #expect(journal.value == ["start a", "start b", "start c", "shutdown", "stop c", "stop b", "stop a"])
+        let group = ServiceGroup(parts, clock: TestScheduler())
+        try group.run(until: shutdown) { signal in journal.withValue { $0.append("shutdown \(ShutdownSignal.name(of: signal))") } }
+        #expect(journal.value == ["start a", "start b", "start c", "shutdown signal \(SIGVTALRM)", "stop c", "stop b", "stop a"])
+    }
+
+    @Test("the started group blocks until its shutdown comes, stopping nothing before")
+    func waits() throws {
+        let journal = Protected<[String]>([])
+        let shutdown = ShutdownSignal([])
+        let started = DispatchSemaphore(value: 0)
+        let group = ServiceGroup(
+            [RecordingPart(name: "a", journal: journal), RecordingPart(name: "b", journal: journal) { started.signal() }], clock: TestScheduler())
+        let (ended, outcome) = runInBackground(group, until: shutdown)
+        started.wait()
+        #expect(ended.wait(timeout: .now()) == .timedOut, "the group ended without its shutdown")
+        #expect(journal.value == ["start a", "start b"])
+        shutdown.interrupt()
+        ended.wait()
+        try outcome.value?.get()
+        #expect(journal.value == ["start a", "start b", "stop b", "stop a"])
     }
 
     @Test("a part that fails to start: the ones started are stopped in reverse, later ones never start, the error is thrown")
-    func failedStart() async {
+    func failedStart() {
         let journal = Protected<[String]>([])
         let group = ServiceGroup([
             RecordingPart(name: "a", journal: journal),
@@ -64,90 +103,88 @@ struct ServiceGroupTests {
             RecordingPart(name: "c", journal: journal, failsToStart: true),
             RecordingPart(name: "d", journal: journal),
         ], clock: TestScheduler())
-        await #expect(throws: RecordingPart.Refused.self) {
-            try await group.run(until: { journal.withValue { $0.append("shutdown") } })
+        #expect(throws: RecordingPart.Refused.self) {
+            try group.run(until: ShutdownSignal([]))
         }
         #expect(journal.value == ["start a", "start b", "start c", "stop b", "stop a"])
     }
 
-    @Test("a part that fails after the start: the shutdown wait is cancelled, the parts stop in reverse (the last first), the failure is thrown and said once")
-    func failureAfterStart() async throws {
+    @Test("a part that fails after the start ends the wait: the parts stop in reverse (the last first), the failure is thrown and said once")
+    func failureAfterStart() throws {
         let journal = Protected<[String]>([])
         let said = Protected<[String]>([])
         let failures = PartFailures { failure in said.withValue { $0.append("\(failure)") } }
-        let group = ServiceGroup(["a", "b", "watchdog"].map { RecordingPart(name: $0, journal: journal) }, failures: failures, clock: TestScheduler())
-        let (never, keep) = AsyncStream.makeStream(of: Void.self)
-        defer { keep.finish() }
+        let started = DispatchSemaphore(value: 0)
+        let group = ServiceGroup(
+            ["a", "b"].map { RecordingPart(name: $0, journal: journal) } + [RecordingPart(name: "watchdog", journal: journal) { started.signal() }],
+            failures: failures, clock: TestScheduler())
+        let (ended, outcome) = runInBackground(group, until: ShutdownSignal([]))
+        started.wait()
+        failures.report(part: "b", error: Broken())
+        failures.report(part: "a", error: Broken())  // a consequence: dropped
+        ended.wait()
         do {
-            try await group.run(until: {
-                journal.withValue { $0.append("waiting") }
-                failures.report(part: "b", error: Broken())
-                failures.report(part: "a", error: Broken())  // a consequence: dropped
-                for await _ in never {}
-                journal.withValue { $0.append("shutdown wait cancelled") }
-            })
+            try outcome.value?.get()
             Issue.record("the group ended as if shut down")
         } catch let failed as ServiceGroup.PartFailed {
             #expect(failed.failure.part == "b")
             #expect("\(failed)" == "the b failed: the lines are gone")
         }
-        #expect(journal.value == [
-            "start a", "start b", "start watchdog", "waiting", "shutdown wait cancelled", "stop watchdog", "stop b", "stop a",
-        ])
+        #expect(journal.value == ["start a", "start b", "start watchdog", "stop watchdog", "stop b", "stop a"])
         #expect(said.value == ["the b failed: the lines are gone"])
     }
 
     @Test("a failure reported during the start stops the group once every part has started, without waiting for the shutdown")
-    func failureDuringStart() async {
+    func failureDuringStart() {
         let journal = Protected<[String]>([])
         let failures = PartFailures()
         failures.report(part: "b", error: Broken())
         let group = ServiceGroup(["a", "b"].map { RecordingPart(name: $0, journal: journal) }, failures: failures, clock: TestScheduler())
-        await #expect(throws: ServiceGroup.PartFailed.self) {
-            try await group.run(until: { journal.withValue { $0.append("shutdown") } })
+        #expect(throws: ServiceGroup.PartFailed.self) {
+            try group.run(until: ShutdownSignal([]))
         }
         #expect(journal.value == ["start a", "start b", "stop b", "stop a"])
     }
 
     @Test("a part whose stop never returns: the group gives up at the deadline, naming it, and stops nothing before it")
-    func stopDeadline() async throws {
+    func stopDeadline() {
         let journal = Protected<[String]>([])
         let clock = TestScheduler()
-        let (stopping, stopBegan) = AsyncStream.makeStream(of: Void.self)
+        let stopping = DispatchSemaphore(value: 0)
         let group = ServiceGroup(
-            [RecordingPart(name: "a", journal: journal), WedgedPart(journal: journal, stopping: stopBegan), RecordingPart(name: "c", journal: journal)],
+            [RecordingPart(name: "a", journal: journal), WedgedPart(journal: journal, stopping: stopping), RecordingPart(name: "c", journal: journal)],
             clock: clock)
-        let ended = Protected(false)
-        let running = Task {
-            defer { ended.withValue { $0 = true } }
-            try await group.run(until: {})
-        }
-        for await _ in stopping { break }
+        let shutdown = ShutdownSignal([])
+        shutdown.interrupt()
+        let (ended, outcome) = runInBackground(group, until: shutdown)
+        stopping.wait()
         clock.advance(by: ServiceGroup.defaultStopDeadline - .milliseconds(1))
-        await Task.yield()
-        #expect(!ended.value, "gave up before the deadline")
+        #expect(ended.wait(timeout: .now()) == .timedOut, "gave up before the deadline")
         clock.advance(by: .milliseconds(1))
+        ended.wait()
         do {
-            try await running.value
+            try outcome.value?.get()
             Issue.record("the group waited for the wedged part")
         } catch let overran as ServiceGroup.StopOverran {
             #expect(overran.part == "wedged part" && overran.deadline == .seconds(5) && overran.cause == nil)
             #expect("\(overran)" == "the wedged part did not stop within 5 s; exiting without stopping it or the parts before it")
+        } catch {
+            Issue.record("unexpected \(error)")
         }
         #expect(journal.value == ["start a", "start wedged part", "start c", "stop c", "stop wedged part"])
     }
 
     @Test("the board service's parts: saving first so it finishes last, the board before its observers, readiness before the watchdog so that pings stop before STOPPING=1, the watchdog last so that it stops first")
     func boardServiceParts() {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         let service = BoardService(
             configuration: Configuration(), openChip: { throw TestChipMissing() },
             store: StateStore(directory: NSTemporaryDirectory() + "never-made"), notifier: Notifier(receive: { _ in }),
             logger: ServiceLog(level: .info, prefix: .levelName) { _ in }, realtimePriority: 0, loop: loop,
-            watchdogClock: TestScheduler(), pingInterval: .seconds(1),
-            extraParts: { _ in [RecordingPart(name: "extra", journal: Protected([]))] })
-        #expect(service.parts().map(\.name) == [
+            clock: TestScheduler(), pingInterval: .seconds(1),
+            extraParts: { _, _ in [RecordingPart(name: "extra", journal: Protected([]))] })
+        #expect(service.parts(reportingTo: PartFailures(), clock: TestScheduler()).map(\.name) == [
             "API socket", "saving", "game loop", "board", "autosave", "event log", "local API", "readiness", "extra", "watchdog",
         ])
     }

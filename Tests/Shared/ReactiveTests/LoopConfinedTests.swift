@@ -53,7 +53,7 @@ struct LoopConfinedTests {
 
     @Test("while the loop sends, observers come and go on another thread: each sees a run of the values, nothing once disposed and the loop has looked, and is released")
     func observersChurnWhileTheLoopSends() {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         let (signal, input) = Signal<Int>.pipe(confinedTo: loop)
         let reference = Recorder<Int>()
@@ -91,7 +91,7 @@ struct LoopConfinedTests {
 
     @Test("disposed on another thread, an observer in the loop's copy of the list is released by the loop's next action")
     func disposedElsewhereReleasedByTheLoop() {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         let (signal, input) = Signal<Int>.pipe(confinedTo: loop)
         weak var lastHeld: Held?
@@ -169,7 +169,7 @@ struct LoopConfinedTests {
 
     @Test("a completion sent from another thread is delivered by the loop, in its turn")
     func completionFromElsewhereOnTheLoop() {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         var pipe: Signal<Int>.Input? = nil
         let signal: Signal<Int>
@@ -191,7 +191,7 @@ struct LoopConfinedTests {
 
     @Test("a confined property's producer, started on another thread while the loop changes it: the current value, then every change, none missed or doubled", .soak)
     func producerStartedElsewhere() {
-        let loop = ThreadScheduler()
+        let loop = ThreadScheduler(named: "test loop")
         defer { loop.stop() }
         let property = MutableProperty(0, confinedTo: loop)
         let changed = DispatchSemaphore(value: 0)
@@ -237,7 +237,7 @@ struct LoopConfinedTests {
 
     @Test("each scheduler knows whether the caller is on it")
     func isCurrent() {
-        let thread = ThreadScheduler()
+        let thread = ThreadScheduler(named: "test loop")
         #expect(!thread.isCurrent)
         let onThread = Protected(false)
         thread.runAndWait { onThread.withValue { $0 = thread.isCurrent } }
@@ -245,12 +245,6 @@ struct LoopConfinedTests {
         thread.stop()
         // Stopped, nothing else runs there: any caller stands in for it.
         #expect(thread.isCurrent)
-
-        let queue = QueueScheduler(label: "isCurrent")
-        #expect(!queue.isCurrent)
-        let onQueue = Protected(false)
-        queue.runAndWait { onQueue.withValue { $0 = queue.isCurrent } }
-        #expect(onQueue.value)
 
         let clock = TestScheduler()
         #expect(clock.isCurrent)
@@ -278,7 +272,7 @@ struct LoopConfinedTests {
     @Test("a value sent into a confined signal from outside its loop traps, saying what to do", .process)
     func sendFromElsewhereTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let loop = ThreadScheduler()
+            let loop = ThreadScheduler(named: "test loop")
             let (signal, input) = Signal<Int>.pipe(confinedTo: loop)
             signal.observeValues { _ in }
             input.send(1)
@@ -290,7 +284,7 @@ struct LoopConfinedTests {
     @Test("a confined property changed from outside its loop traps, even with nobody watching", .process)
     func changeFromElsewhereTraps() async {
         await #expect(processExitsWith: .failure) {
-            let loop = ThreadScheduler()
+            let loop = ThreadScheduler(named: "test loop")
             let property = MutableProperty(0, confinedTo: loop)
             property.value = 1
         }

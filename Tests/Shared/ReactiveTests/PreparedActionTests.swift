@@ -26,12 +26,12 @@ struct PreparedActionTests {
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test("ThreadScheduler and QueueScheduler: a prepared action runs on the scheduler, once per scheduling, after what is queued before it",
+    @Test("ThreadScheduler: a prepared action runs on the scheduler, once per scheduling, after what is queued before it",
           .timeLimit(.minutes(1)))
     func preparedOnRealSchedulers() {
-        let thread = ThreadScheduler()
+        let thread = ThreadScheduler(named: "test loop")
         defer { thread.stop() }
-        for scheduler in [thread, QueueScheduler(label: "test.prepared")] as [any Scheduler] {
+        for scheduler in [thread] as [any Scheduler] {
             let log = Protected<[Int]>([])
             let done = DispatchSemaphore(value: 0)
             let prepared = ScheduledAction { log.withValue { $0.append(-1) } }
@@ -50,7 +50,7 @@ struct PreparedActionTests {
     @Test("observe(on:): events sent from another thread arrive on the scheduler, in order, none lost or doubled",
           .timeLimit(.minutes(1)))
     func hopAcrossThreads() {
-        let scheduler = ThreadScheduler()
+        let scheduler = ThreadScheduler(named: "test loop")
         defer { scheduler.stop() }
         let (signal, input) = Signal<Int>.pipe()
         let seen = Protected<[Int]>([])

@@ -56,11 +56,12 @@ struct SchedulerTests {
         #expect(!ran.value)
     }
 
-    @Test("QueueScheduler runs actions in deadline order, those due at the same instant in scheduling order",
+    @Test("ThreadScheduler runs actions in deadline order, those due at the same instant in scheduling order",
           .timeLimit(.minutes(1)))
-    func queueSchedulerOrder() {
+    func threadSchedulerOrder() {
         for _ in 0..<20 {
-            let scheduler = QueueScheduler(label: "test.order")
+            let scheduler = ThreadScheduler(named: "test.order")
+            defer { scheduler.stop() }
             let log = Protected<[Int]>([])
             let done = DispatchSemaphore(value: 0)
             // Every deadline is fixed before anything is queued, and all but `schedule {}`'s lie
@@ -68,7 +69,7 @@ struct SchedulerTests {
             let instant = scheduler.now - .milliseconds(1)
             let earlier = instant - .seconds(1)
             // Earliest of all, and held up on the queue, so that all the others are waiting when
-            // the queue runs again.
+            // the loop runs again.
             let gate = DispatchSemaphore(value: 0)
             scheduler.schedule(at: earlier - .seconds(1)) { gate.wait() }
             for index in 0..<50 { scheduler.schedule(at: instant) { log.withValue { $0.append(index) } } }
@@ -82,9 +83,10 @@ struct SchedulerTests {
         }
     }
 
-    @Test("QueueScheduler: a repeating action repeats until disposed; a disposed one never runs", .timeLimit(.minutes(1)))
-    func queueSchedulerRepeats() {
-        let scheduler = QueueScheduler(label: "test.repeat")
+    @Test("ThreadScheduler: a repeating action repeats until disposed; a disposed one never runs", .timeLimit(.minutes(1)))
+    func threadSchedulerRepeats() {
+        let scheduler = ThreadScheduler(named: "test.repeat")
+        defer { scheduler.stop() }
         let count = Protected(0)
         let third = DispatchSemaphore(value: 0)
         let cancelled = scheduler.schedule(after: .milliseconds(1)) { count.withValue { $0 += 1000 } }
@@ -100,17 +102,5 @@ struct SchedulerTests {
         later.wait()
         #expect(stopped >= 3 && stopped < 1000)
         #expect(count.value == stopped, "ran after being disposed")
-    }
-
-    @Test("QueueScheduler runs actions serially in order on its queue")
-    func queueScheduler() {
-        let scheduler = QueueScheduler(label: "test")
-        let log = Protected<[Int]>([])
-        let done = DispatchSemaphore(value: 0)
-        for index in 0..<100 { scheduler.schedule { log.withValue { $0.append(index) } } }
-        scheduler.schedule(at: scheduler.now) { done.signal() }
-        done.wait()
-        #expect(log.value == Array(0..<100))
-        #expect(scheduler.now > .zero)
     }
 }

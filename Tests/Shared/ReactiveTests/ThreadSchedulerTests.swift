@@ -10,7 +10,7 @@ import Testing
 struct ThreadSchedulerTests {
     @Test("actions run in order on one thread, and are counted")
     func serialOnOneThread() {
-        let scheduler = ThreadScheduler()
+        let scheduler = ThreadScheduler(named: "test loop")
         defer { scheduler.stop() }
         let log = Protected<[Int]>([])
         let threads = Protected<Set<UInt>>([])
@@ -38,7 +38,7 @@ struct ThreadSchedulerTests {
 
     @Test("a disposed action does not run; a repeating one stops when disposed")
     func cancellation() {
-        let scheduler = ThreadScheduler()
+        let scheduler = ThreadScheduler(named: "test loop")
         defer { scheduler.stop() }
         let ran = Protected(0)
         scheduler.schedule(after: .milliseconds(1)) { ran.withValue { $0 += 100 } }.dispose()

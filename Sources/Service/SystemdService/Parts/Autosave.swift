@@ -26,7 +26,7 @@ public final class Autosave: ServicePart {
         self.loop = loop
     }
 
-    public func start() async {
+    public func start() {
         let (saver, loop) = (saving.saver, loop)
         saver.carry(lastGame: board.lastGame)
         // Events are sent after the state has changed: the game's record comes after its
@@ -36,7 +36,7 @@ public final class Autosave: ServicePart {
         }
     }
 
-    public func stop() async {
+    public func stop() {
         let (board, saver, observation) = (board.board, saving.saver, observation)
         loop.runAndWait {
             observation.dispose()

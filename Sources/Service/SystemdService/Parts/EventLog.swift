@@ -21,7 +21,7 @@ public final class EventLog: ServicePart {
         self.logger = logger
     }
 
-    public func start() async {
+    public func start() {
         let (board, logger, loop) = (board.board, logger, loop)
         let all = CompositeDisposable()
         all += board.viewModel.events.observeValues { event in
@@ -40,7 +40,7 @@ public final class EventLog: ServicePart {
         observations.inner = all
     }
 
-    public func stop() async {
+    public func stop() {
         let observations = observations
         loop.runAndWait { observations.dispose() }
     }

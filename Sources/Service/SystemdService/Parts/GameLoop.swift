@@ -20,7 +20,7 @@ public struct GameLoop: ServicePart {
         self.logger = logger
     }
 
-    public func start() async {
+    public func start() {
         if realtimePriority == 0 {
             logger.info("game loop runs at normal priority, as asked")
         } else if let refusal = scheduler.requestRealtimePriority(realtimePriority) {
@@ -30,5 +30,5 @@ public struct GameLoop: ServicePart {
         }
     }
 
-    public func stop() async { scheduler.stop() }
+    public func stop() { scheduler.stop() }
 }

@@ -48,7 +48,7 @@ public final class APISocket: ServicePart {
         self.make = make
     }
 
-    public func start() async throws {
+    public func start() throws {
         let listener = try make()
         held.withValue { $0 = listener }
     }
@@ -61,7 +61,7 @@ public final class APISocket: ServicePart {
         }
     }
 
-    public func stop() async {
+    public func stop() {
         guard let listener = take() else { return }
         close(listener.fd)
         if let madeAt = listener.madeAt { unlink(madeAt) }
@@ -111,7 +111,7 @@ public final class LocalAPI: ServicePart {
         self.logger = logger
     }
 
-    public func start() async throws {
+    public func start() throws {
         guard let listener = try socket() else {
             logger.info("no API socket (the package's tictactoe.socket passes one; run --socket PATH makes one)")
             return
@@ -138,7 +138,7 @@ public final class LocalAPI: ServicePart {
         logger.info("serving the board's API on \(listener.name)")
     }
 
-    public func stop() async {
+    public func stop() {
         guard let (server, history, recording, madeAt) = running.withValue({ running in
             defer { running = nil }
             return running

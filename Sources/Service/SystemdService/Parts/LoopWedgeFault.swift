@@ -33,7 +33,7 @@ public final class LoopWedgeFault: ServicePart {
         self.logger = logger
     }
 
-    public func start() async {
+    public func start() {
         let (trigger, loop, logger) = (trigger, loop, logger)
         watching.inner = clock.schedule(every: interval) {
             guard FileManager.default.fileExists(atPath: trigger) else { return }
@@ -45,7 +45,7 @@ public final class LoopWedgeFault: ServicePart {
         }
     }
 
-    public func stop() async {
+    public func stop() {
         let watching = watching
         clock.runAndWait { watching.dispose() }
     }

@@ -57,7 +57,7 @@ public final class PlayingBoard: ServicePart {
         return running
     }
 
-    public func start() async throws {
+    public func start() throws {
         let chip = try openChip()
         let (saved, lastGame) = store.loadNamingGame()
         let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
@@ -90,7 +90,7 @@ public final class PlayingBoard: ServicePart {
         running.withValue { $0 = (chip, board, lastGame) }
     }
 
-    public func stop() async {
+    public func stop() {
         guard let board = running.value?.board else { return }
         logger.info("switching every LED off and releasing the lines")
         let watchingFailures = watchingFailures

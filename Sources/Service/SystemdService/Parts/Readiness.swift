@@ -1,4 +1,5 @@
 import Basics
+import Dispatch
 import Reactive
 
 /// Starts the board and tells systemd when it is ready and when it is stopping.
@@ -24,55 +25,44 @@ public struct Readiness: ServicePart {
         self.logger = logger
     }
 
-    public func start() async {
+    public func start() {
         let (board, chip) = (board.board, board.chip)
         // Subscribed before the scan starts, so the first frame written cannot be missed.
         let firstFrame = FirstEvent(of: Signal.merge(board.lights.framesWritten, board.failures.map(value: ())))
         board.start()
-        await firstFrame.value()
+        firstFrame.wait()
         notifier.ready(status: "playing on \(chip.name) [\(chip.label)]")
         logger.info("ready on \(chip.name) [\(chip.label)]; \(board.viewModel.names.matchTitle)")
     }
 
-    public func stop() async {
+    public func stop() {
         notifier.stopping()
         logger.info("stopping")
     }
 }
 
-/// The first event of a signal, awaited: subscribes at once, so an event sent before the wait
-/// begins is not lost.
+/// The first event of a signal, waited for: subscribes at once, so an event sent before the
+/// wait begins is not lost.
 private final class FirstEvent: Sendable {
-    private struct State {
-        var arrived = false
-        var waiter: CheckedContinuation<Void, Never>?
-    }
+    private let arrived = DispatchSemaphore(value: 0)
+    private let observation = SerialDisposable()
 
-    private let state = Protected(State())
-    private let observation = Protected<(any Disposable)?>(nil)
+    private let seen = Protected(false)
 
     init(of signal: Signal<Void>) {
-        let state = state
-        let disposable = signal.observe(Observer<Void> { (_: Event<Void>) in
-            let waiter = state.withValue { state -> CheckedContinuation<Void, Never>? in
-                guard !state.arrived else { return nil }
-                state.arrived = true
-                defer { state.waiter = nil }
-                return state.waiter
+        let (arrived, seen) = (arrived, seen)
+        observation.inner = signal.observeValues { _ in
+            let first = seen.withValue { seen in
+                defer { seen = true }
+                return !seen
             }
-            waiter?.resume()
-        })
-        observation.withValue { $0 = disposable }
+            if first { arrived.signal() }
+        }
     }
 
-    func value() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let arrived = state.withValue { state -> Bool in
-                if !state.arrived { state.waiter = waiter }
-                return state.arrived
-            }
-            if arrived { waiter.resume() }
-        }
-        observation.value?.dispose()
+    /// Blocks until the first event, then stops observing.
+    func wait() {
+        arrived.wait()
+        observation.dispose()
     }
 }

@@ -54,7 +54,7 @@ public struct Saving: ServicePart {
     /// The saves written (on disk) since the service started, and when the last was.
     public var saves: BoardAPIServer.SavesWritten { written.value }
 
-    public func start() async {}
+    public func start() {}
 
-    public func stop() async { saver.finish() }
+    public func stop() { saver.finish() }
 }

@@ -37,7 +37,7 @@ public final class Watchdog: ServicePart {
         self.logger = logger
     }
 
-    public func start() async {
+    public func start() {
         let (board, notifier, logger, failures) = (board.board, notifier, logger, failures)
         let heartbeat = LoopHeartbeat(loop: loop)
         pinging.inner = clock.schedule(every: interval) {
@@ -51,7 +51,7 @@ public final class Watchdog: ServicePart {
         }
     }
 
-    public func stop() async {
+    public func stop() {
         let pinging = pinging
         clock.runAndWait { pinging.dispose() }
     }
