@@ -29,12 +29,12 @@ import Reactive
 ///   LED lines failing for good): the failure is logged (critical) as it is reported, no
 ///   watchdog ping follows it, the parts stop in reverse, and ``ServiceGroup/PartFailed`` is
 ///   thrown, for an exit status that makes systemd start the board again.
-/// - Stopping takes at most `stopDeadline` on `clock`; past it, the part that did not stop
+/// - Stopping takes at most `stopDeadline` on `stopClock`; past it, the part that did not stop
 ///   is logged (critical) and ``ServiceGroup/StopOverran`` thrown, so that the process exits
 ///   anyway (`ExecStopPost=` then switches the LEDs off).
-/// - Threads: the caller's (starts, the wait, the stops' deadline), the game loop, the service
-///   clock, the API's loop, the saver's and the history's writers while they write, the
-///   libgpiod reader on a real chip, and one for the stops while they run. No task pool and no
+/// - Threads: the caller's (starts, the wait), the game loop, the service clock, the API's loop,
+///   the saver's and the history's writers while they write, the libgpiod reader on a real
+///   chip, and while the service stops, one for the stops and one for their deadline. No task pool and no
 ///   Dispatch queue: each thread runs one loop of its own, named as `top -H` shows it.
 /// However the process ends, the unit's `ExecStopPost=` (`tictactoe lights-off`) switches the
 /// LEDs off as well.
@@ -48,6 +48,7 @@ public struct BoardService: Sendable {
     private let realtimePriority: Int32
     private let loop: ThreadScheduler
     private let clock: (any Scheduler)?
+    private let stopClock: (any Scheduler)?
     private let pingInterval: Duration
     private let apiSocket: @Sendable () throws -> APIListener?
     private let program: String
@@ -59,9 +60,10 @@ public struct BoardService: Sendable {
     ///   - realtimePriority: `SCHED_FIFO` priority asked for the game loop; 0 for none.
     ///   - loop: the game loop; ``run(until:)`` stops it when it returns.
     ///   - clock: the service's clock, a thread other than the game loop's: the watchdog's pings,
-    ///     every `pingInterval` (half of systemd's `WATCHDOG_USEC`, else a second), and the
-    ///     stop's deadline, `stopDeadline`. `nil`: a thread of the service's own, ended by
-    ///     ``run(until:)``.
+    ///     every `pingInterval` (half of systemd's `WATCHDOG_USEC`, else a second). `nil`: a
+    ///     thread of the service's own, ended by ``run(until:)``.
+    ///   - stopClock: where the stop's deadline, `stopDeadline`, is timed; `nil`: a thread made
+    ///     for the stop (``ServiceGroup``), which no part's stop can hold up.
     ///   - apiSocket: the board's API's listening socket (systemd's, or one made at a path) and
     ///     its name for the log; `nil` serves no API.
     ///   - program: "tictactoe" and ``ProgramVersion/current``, for the API's hello.
@@ -73,8 +75,9 @@ public struct BoardService: Sendable {
         pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
         apiSocket: @escaping @Sendable () throws -> APIListener? = { nil }, program: String = "tictactoe",
         extraParts: @escaping @Sendable (PlayingBoard, _ clock: any Scheduler) -> [any ServicePart] = { _, _ in [] },
-        stopDeadline: Duration = ServiceGroup.defaultStopDeadline
+        stopClock: (any Scheduler)? = nil, stopDeadline: Duration = ServiceGroup.defaultStopDeadline
     ) {
+        self.stopClock = stopClock
         self.stopDeadline = stopDeadline
         self.loop = loop
         self.clock = clock
@@ -131,7 +134,7 @@ public struct BoardService: Sendable {
         let failures = PartFailures { failure in
             logger.critical("stopping, so that systemd starts the board again: \(failure)")
         }
-        let group = ServiceGroup(parts(reportingTo: failures, clock: clock), failures: failures, stopDeadline: stopDeadline, clock: clock)
+        let group = ServiceGroup(parts(reportingTo: failures, clock: clock), failures: failures, stopDeadline: stopDeadline, clock: stopClock)
         do {
             try group.run(until: shutdown) { signal in logger.info("\(ShutdownSignal.name(of: signal)): shutting down") }
         } catch let overran as ServiceGroup.StopOverran {

@@ -75,12 +75,13 @@ public struct ServiceGroup: Sendable {
     public let parts: [any ServicePart]
     public let failures: PartFailures
     public let stopDeadline: Duration
-    private let clock: any Scheduler
+    private let clock: (any Scheduler)?
 
     /// - Parameters:
     ///   - failures: where the parts report a failure after their start.
-    ///   - clock: where the stop deadline is timed (a thread other than the one the stops block).
-    public init(_ parts: [any ServicePart], failures: PartFailures = PartFailures(), stopDeadline: Duration = defaultStopDeadline, clock: any Scheduler) {
+    ///   - clock: where the stop deadline is timed; `nil`, a thread made for the stop, which no
+    ///     part's stop can hold up (a test gives a clock in virtual time).
+    public init(_ parts: [any ServicePart], failures: PartFailures = PartFailures(), stopDeadline: Duration = defaultStopDeadline, clock: (any Scheduler)? = nil) {
         self.parts = parts
         self.failures = failures
         self.stopDeadline = stopDeadline
@@ -112,10 +113,14 @@ public struct ServiceGroup: Sendable {
     /// Stops `started` in reverse on a thread of its own within the deadline, or throws
     /// ``StopOverran`` naming the part still stopping.
     private func stop(_ started: [any ServicePart], cause: (any Error)?) throws(StopOverran) {
-        guard !started.isEmpty else { return }
-        let progress = StopProgress()
-        let deadline = clock.schedule(at: clock.now + stopDeadline) { progress.expire() }
-        defer { deadline.dispose() }
+        guard let first = started.last else { return }
+        let progress = StopProgress(first: first.name)
+        let (timing, ownClock) = clock.map { ($0, nil) } ?? Self.madeClock()
+        let deadline = timing.schedule(at: timing.now + stopDeadline) { progress.expire() }
+        defer {
+            deadline.dispose()
+            ownClock?.stop()
+        }
         LoopThread.start(named: "stopping") {
             for part in started.reversed() {
                 guard progress.begin(part.name) else { return }
@@ -129,17 +134,30 @@ public struct ServiceGroup: Sendable {
     }
 }
 
+extension ServiceGroup {
+    /// A thread of the stop's own for its deadline, and the same to stop once the stop is over.
+    fileprivate static func madeClock() -> (any Scheduler, ThreadScheduler?) {
+        let made = ThreadScheduler(named: "stop deadline")
+        return (made, made)
+    }
+}
+
 /// Which part is stopping, and whether the stops finished before the deadline.
 private final class StopProgress: Sendable {
     private struct State {
-        var stopping: String?
+        var stopping: String
         var outcome: Outcome?
     }
 
     private enum Outcome { case finished, overran(String) }
 
-    private let state = Protected(State())
+    private let state: Protected<State>
     private let decided = DispatchSemaphore(value: 0)
+
+    /// - Parameter first: the part to stop first, named if the deadline passes before its stop begins.
+    init(first: String) {
+        state = Protected(State(stopping: first))
+    }
 
     /// Whether `part` may begin to stop: not once the deadline has passed.
     func begin(_ part: String) -> Bool {
@@ -153,7 +171,7 @@ private final class StopProgress: Sendable {
     func finish() { decide(.finished) }
 
     func expire() {
-        decide(state.withValue { .overran($0.stopping ?? "first part") })
+        decide(state.withValue { .overran($0.stopping) })
     }
 
     /// Blocks until the stops finish or the deadline passes; the part that overran, if any.

@@ -27,8 +27,8 @@ public final class LoopTimer: @unchecked Sendable {
 
     public init(on scheduler: any Scheduler, _ fire: @escaping @Sendable () -> Void) {
         self.scheduler = scheduler
-        // Held as made, never in an optional: a closure taken out of one is called through two
-        // reabstraction thunks, a cost on every step of the scan.
+        // `fire` goes into the action as given, never through an optional closure: one taken out
+        // of an optional is called through two reabstraction thunks, on every step of the scan.
         action = ScheduledAction(fire)
     }
 

@@ -50,7 +50,8 @@ public final class TestScheduler: Scheduler {
     public func schedule(prepared: ScheduledAction, at deadline: MonotonicInstant, repeatingEvery interval: Duration?) {
         // Returns the deadline for the reason ``schedule(prepared:)`` gives [6.0.3: optimiser-crash].
         _ = state.withValue { state -> MonotonicInstant in
-            state.queue.set(prepared, at: deadline, repeatingEvery: interval)
+            // A deadline in the past is now, as for every other action here.
+            state.queue.set(prepared, at: max(deadline, state.now), repeatingEvery: interval)
             return deadline
         }
     }

@@ -245,7 +245,7 @@ struct BoardServiceTests {
         let systemd = ServiceManager()
         let log = Protected<[String]>([])
         let loop = ThreadScheduler(named: "test loop")
-        /// The watchdog's pings and the stop's deadline.
+        /// The watchdog's pings and the stop's deadline, in virtual time.
         let clock = TestScheduler()
         let service: BoardService
         let running: InBackground
@@ -265,7 +265,7 @@ struct BoardServiceTests {
                     log.withValue { $0.append(line) }
                     logged(line)
                 },
-                realtimePriority: 0, loop: loop, clock: clock, pingInterval: .seconds(1), extraParts: extraParts)
+                realtimePriority: 0, loop: loop, clock: clock, pingInterval: .seconds(1), extraParts: extraParts, stopClock: clock)
             running = InBackground(service)
         }
 

@@ -154,4 +154,30 @@ struct LoopTimerTests {
         loop.runAndWait {}
         #expect(fired.value == [true])
     }
+
+    @Test("on the test clock, a repeating timer set five intervals in the past runs once now, as schedule(at:repeatingEvery:) does (it ran once per missed interval)")
+    func pastRepeating() {
+        let clock = TestScheduler(start: .zero + .seconds(10))
+        let viaSchedule = Protected(0), viaTimer = Protected(0)
+        let token = clock.schedule(at: .zero + .seconds(5), repeatingEvery: .seconds(1)) { viaSchedule.withValue { $0 += 1 } }
+        let timer = LoopTimer(on: clock) { viaTimer.withValue { $0 += 1 } }
+        timer.set(at: .zero + .seconds(5), repeatingEvery: .seconds(1))
+        clock.advance()
+        #expect(viaTimer.value == viaSchedule.value, "LoopTimer \(viaTimer.value) runs, schedule(at:repeatingEvery:) \(viaSchedule.value)")
+        token.dispose()
+        timer.invalidate()
+    }
+
+    @Test("on the test clock, a one-shot timer set in the past runs after an action already due now, as schedule(at:) does")
+    func pastOneShotOrder() {
+        let clock = TestScheduler(start: .zero + .seconds(10))
+        let order = Protected<[String]>([])
+        clock.schedule { order.withValue { $0.append("due now, scheduled first") } }
+        let timer = LoopTimer(on: clock) { order.withValue { $0.append("timer set in the past") } }
+        timer.set(at: .zero + .seconds(5))
+        clock.schedule(at: .zero + .seconds(5)) { order.withValue { $0.append("schedule(at:) in the past") } }
+        clock.advance()
+        #expect(order.value == ["due now, scheduled first", "timer set in the past", "schedule(at:) in the past"])
+        timer.invalidate()
+    }
 }

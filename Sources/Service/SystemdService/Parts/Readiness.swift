@@ -51,13 +51,14 @@ private final class FirstEvent: Sendable {
 
     init(of signal: Signal<Void>) {
         let (arrived, seen) = (arrived, seen)
-        observation.inner = signal.observeValues { _ in
+        // Any event: one that ends the signal without a value must not leave the start waiting.
+        observation.inner = signal.observe(Observer<Void> { (_: Event<Void>) in
             let first = seen.withValue { seen in
                 defer { seen = true }
                 return !seen
             }
             if first { arrived.signal() }
-        }
+        })
     }
 
     /// Blocks until the first event, then stops observing.
