@@ -41,14 +41,20 @@ public final class TerminalGame: Sendable {
         let redrawing = Self.redrawing(board, on: scheduler)
         board.start()
 
+        // Once, whoever comes first (a key or a signal); the other waits until it is done. On the
+        // game's own loop, so no scan step can run after the LEDs go off.
+        let finished = Protected(false)
         let finish: @Sendable () -> Void = {
-            // Shut down on the game's own loop, so no scan step can run after the LEDs go off.
-            scheduler.runAndWait {
-                redrawing.dispose()
-                board.shutdown()
+            finished.withValue { finished in
+                guard !finished else { return }
+                finished = true
+                scheduler.runAndWait {
+                    redrawing.dispose()
+                    board.shutdown()
+                }
+                scheduler.stop()
+                terminal.restore()
             }
-            scheduler.stop()
-            terminal.restore()
         }
         // Every signal that would end the game ends it the way `q` does: LEDs off, terminal
         // back to normal (the screen, the cursor, echo), then the signal's exit status. Ctrl-C
