@@ -135,7 +135,9 @@ struct WatchTerminalTests {
 
         let pid = try #require(terminal.spawn([executable, "watch", "--socket", board.socket]))
 
-        let drawn = terminal.read(until: { $0.contains("X to move.") }, seconds: 30)
+        // Read to the help line, the screen's last: "X to move." comes before it, and a read
+        // that stopped there could end mid-screen on a busy machine (it did, once).
+        let drawn = terminal.read(until: { $0.contains("X to move.") && $0.contains("q quit") }, seconds: 30)
         #expect(drawn.contains("\u{1B}[?1049h"), "not on the alternate screen: \(drawn.debugDescription)")
         #expect(drawn.contains("1–9 press a cell · n new game · q quit"))
         #expect(write(terminal.master, "5", 1) == 1)
