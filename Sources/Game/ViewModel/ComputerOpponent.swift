@@ -23,15 +23,10 @@ final class ComputerOpponent: @unchecked Sendable {
     /// The learner's draws: a source of their own, so that the learner's games do not shift the
     /// levels' choices.
     private var learnerRandom: SeededRandom
-    /// Made at the first move it thinks about; it holds the opponent weakly (as the session's
-    /// timers do, for the same reason), and the opponent invalidates it when it goes.
-    private var thinkingTimer: LoopTimer?
-    private var timer: LoopTimer {
-        if let thinkingTimer { return thinkingTimer }
-        let made = LoopTimer(on: scheduler) { [weak self] in self?.decide() }
-        thinkingTimer = made
-        return made
-    }
+    /// It holds the opponent weakly (as the session's timers do, for the same reason), and the
+    /// opponent invalidates it when it goes.
+    private lazy var timer = timers.make { [weak self] in self?.decide() }
+    private let timers: LoopTimers
     /// The board the timer is thinking about, and the learner as it stood then (when it plays).
     private var pondered: Board?
     private var learner: MatchboxLearner?
@@ -39,13 +34,14 @@ final class ComputerOpponent: @unchecked Sendable {
     init(thinking: Duration, scheduler: any Scheduler, random: SeededRandom) {
         self.thinking = thinking
         self.scheduler = scheduler
+        timers = LoopTimers(on: scheduler)
         var random = random
         learnerRandom = SeededRandom(seed: random.next())
         player = ComputerPlayer(level: .perfect, random: random)
         (moves, movesInput) = Signal<Position>.pipe(confinedTo: scheduler)
     }
 
-    deinit { thinkingTimer?.invalidate() }
+    deinit { timers.invalidateAll() }
 
     /// Follows the session: thinks while the computer is to move, and only then.
     func follow(_ state: SessionState) {
@@ -70,7 +66,9 @@ final class ComputerOpponent: @unchecked Sendable {
     }
 
     private func stopThinking() {
-        thinkingTimer?.cancel()
+        // Set only while a board is pondered: a state that asks nothing of the computer (most
+        // of them) touches no timer.
+        if pondered != nil { timer.cancel() }
         pondered = nil
         learner = nil
     }

@@ -20,17 +20,17 @@ final class GameSession: @unchecked Sendable {
     // the session weakly: its last reference may go on another thread (the service's stop)
     // while the loop runs one of them, which an `unowned` one would read destroyed. The session
     // invalidates the ones it made when it goes.
-    private lazy var flashTimer = timer { [weak self] in
+    private lazy var flashTimer = timers.make { [weak self] in
         self?.cancelFlash()
         self?.state.modify { $0.endFlash() }
     }
-    private lazy var flickerTimer = timer { [weak self] in self?.state.modify { $0.toggleFlash() } }
-    private lazy var blinkTimer = timer { [weak self] in self?.state.modify { $0.toggleBlink() } }
+    private lazy var flickerTimer = timers.make { [weak self] in self?.state.modify { $0.toggleFlash() } }
+    private lazy var blinkTimer = timers.make { [weak self] in self?.state.modify { $0.toggleBlink() } }
     /// The board the blink timer runs for.
     private var blinkingBoard: Board?
-    private lazy var idleTimer = timer { [weak self] in self?.idleTimerFired() }
-    private lazy var showTimer = timer { [weak self] in self?.showTimerFired() }
-    private var timersMade: [LoopTimer] = []
+    private lazy var idleTimer = timers.make { [weak self] in self?.idleTimerFired() }
+    private lazy var showTimer = timers.make { [weak self] in self?.showTimerFired() }
+    private let timers: LoopTimers
     /// The last press of any button. The idle timer is not restarted on every press (that would
     /// cost a timer per press); when it fires early it checks this and waits the rest.
     private var lastActivity: MonotonicInstant
@@ -39,21 +39,14 @@ final class GameSession: @unchecked Sendable {
         state = MutableProperty(SessionState(snapshot: snapshot), confinedTo: scheduler)
         self.timings = timings
         self.scheduler = scheduler
+        timers = LoopTimers(on: scheduler)
         lastActivity = scheduler.now
         (events, eventInput) = Signal<GameEvent>.pipe(confinedTo: scheduler)
         armIdleTimer()
         followBlink(TimedFacts(state.value))
     }
 
-    deinit {
-        for timer in timersMade { timer.invalidate() }
-    }
-
-    private func timer(_ fire: @escaping @Sendable () -> Void) -> LoopTimer {
-        let made = LoopTimer(on: scheduler, fire)
-        timersMade.append(made)
-        return made
-    }
+    deinit { timers.invalidateAll() }
 
     /// A cell was pressed, by a person or by the computer.
     func press(_ press: CellPress) {

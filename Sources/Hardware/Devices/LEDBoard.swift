@@ -106,13 +106,13 @@ private final class LightScan: @unchecked Sendable {
     private var isRunning = false
     // Made at first use, then set and cancelled without allocating (``LoopTimer``).
     // Each holds the scan strongly until the board invalidates it.
-    private lazy var scanTimer = timer { [self] in step() }
+    private lazy var scanTimer = timers.make { [self] in step() }
     /// The next try of a still board's one write, after it failed.
-    private lazy var retryTimer = timer { [self] in followFrame() }
+    private lazy var retryTimer = timers.make { [self] in followFrame() }
     /// The status LEDs' pulse: its lit write, then its dark one, each once a cycle.
-    private lazy var pulseLit = timer { [self] in pulse(lit: true) }
-    private lazy var pulseDark = timer { [self] in pulse(lit: false) }
-    private var timersMade: [LoopTimer] = []
+    private lazy var pulseLit = timers.make { [self] in pulse(lit: true) }
+    private lazy var pulseDark = timers.make { [self] in pulse(lit: false) }
+    private let timers: LoopTimers
     /// Rows of the latest frame still to be written before it counts as shown; nil once shown.
     private var rowsToWrite: Int?
     private let persistentFailure: PersistentWriteFailure
@@ -128,6 +128,7 @@ private final class LightScan: @unchecked Sendable {
         self.rowPeriod = rowPeriod
         dimFrames = dimCycle.frames
         self.scheduler = scheduler
+        timers = LoopTimers(on: scheduler)
         self.persistentFailure = persistentFailure
         allOff = pins.allLEDsOff
         writes = RowScan(pins: pins, dimCycle: dimCycle)
@@ -139,15 +140,7 @@ private final class LightScan: @unchecked Sendable {
     var isScanning: Bool { scanTimer.isSet }
     var isPulsing: Bool { pulseLit.isSet }
 
-    private func timer(_ fire: @escaping @Sendable () -> Void) -> LoopTimer {
-        let made = LoopTimer(on: scheduler, fire)
-        timersMade.append(made)
-        return made
-    }
-
-    func invalidateTimers() {
-        for timer in timersMade { timer.invalidate() }
-    }
+    func invalidateTimers() { timers.invalidateAll() }
 
     func start() {
         isRunning = true
@@ -211,7 +204,7 @@ private final class LightScan: @unchecked Sendable {
 
     /// Cancels the scan, the pulse and a pending retry.
     func cancelScan() {
-        for timer in timersMade { timer.cancel() }
+        timers.cancelAll()
     }
 
     /// One scan step: blank, then light the next row. Runs on the scheduler.

@@ -66,3 +66,39 @@ public final class LoopTimer: @unchecked Sendable {
         scheduler.schedule(prepared: action, at: deadline, repeatingEvery: interval)
     }
 }
+
+/// The timers of one owner (a session, a button, the LED scan): each made at its first use,
+/// cancelled or invalidated together.
+///
+/// ## Contract
+/// - Confined to its scheduler, as its timers are.
+/// - ``invalidateAll()`` is for the owner's end (its `deinit`, or whatever outlives its use):
+///   every timer made, and any made after, never fires again.
+public final class LoopTimers: @unchecked Sendable {
+    private let scheduler: any Scheduler
+    private var made: [LoopTimer] = []
+    private var invalidated = false
+
+    public init(on scheduler: any Scheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// A timer of this owner's that runs `fire` (``LoopTimer``'s rules on holding the owner).
+    public func make(_ fire: @escaping @Sendable () -> Void) -> LoopTimer {
+        let timer = LoopTimer(on: scheduler, fire)
+        if invalidated { timer.invalidate() } else { made.append(timer) }
+        return timer
+    }
+
+    /// Drops what every timer has pending.
+    public func cancelAll() {
+        for timer in made { timer.cancel() }
+    }
+
+    /// Cancels every timer for good and lets their actions go.
+    public func invalidateAll() {
+        invalidated = true
+        for timer in made { timer.invalidate() }
+        made = []
+    }
+}

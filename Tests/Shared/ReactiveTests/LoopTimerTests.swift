@@ -96,6 +96,30 @@ struct LoopTimerTests {
         #expect(fired.value == expected.sorted { $0.value < $1.value }.map(\.key))
     }
 
+    @Test("an owner's timers: cancelled together (each may be set again), invalidated together (none fires again, nor one made after)")
+    func owned() {
+        let clock = TestScheduler()
+        let fired = Protected<[String]>([])
+        let timers = LoopTimers(on: clock)
+        let a = timers.make { fired.withValue { $0.append("a") } }
+        let b = timers.make { fired.withValue { $0.append("b") } }
+        a.set(after: .seconds(1))
+        b.set(every: .seconds(1))
+        timers.cancelAll()
+        clock.advance(by: .seconds(3))
+        #expect(fired.value.isEmpty && !a.isSet && !b.isSet)
+        a.set(after: .seconds(1))
+        b.set(after: .seconds(2))
+        clock.advance(by: .seconds(1))
+        #expect(fired.value == ["a"])
+        timers.invalidateAll()
+        let late = timers.make { fired.withValue { $0.append("late") } }
+        a.set(after: .seconds(1))
+        late.set(after: .seconds(1))
+        clock.advance(by: .seconds(5))
+        #expect(fired.value == ["a"], "a timer fired after its owner's timers were invalidated")
+    }
+
     @Test("invalidated, a timer never fires again, wherever it was queued")
     func invalidated() {
         let clock = TestScheduler()
