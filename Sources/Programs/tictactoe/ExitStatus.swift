@@ -56,7 +56,7 @@ enum ExitStatus {
             printError(error.description)
             return self.for(error)
         case let error as UnixSocket.Failure:
-            printError("the board's API socket: \(error). Give --socket a path in a writable directory, or stop the board already listening there.")
+            printError("the board's API socket: \(error). Give a path in a writable directory (run's --socket, simulate's --serve), or stop the board already listening there.")
             return error.isPermissionDenied ? permissionDenied : cannotCreate
         case let error as ListenedSocket.Failure:
             printError("\(error).")
