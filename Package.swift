@@ -72,10 +72,14 @@ let package = Package(
         // connection. No game module: the web view links this, not the game.
         .target(name: "BoardProtocol", dependencies: ["Basics"], path: "Sources/Service/BoardProtocol"),
         .target(name: "BoardAPI", dependencies: ["Basics", "BoardProtocol", "ViewModel", "Reactive", "TicTacToe"], path: "Sources/Service/BoardAPI"),
+        // SQLite through pkg-config (Debian's libsqlite3-dev): the board's memory.
+        .systemLibrary(name: "CSQLite", path: "Sources/CShims/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Everything the board keeps (its game, scores, learner and finished games), in one database.
+        .target(name: "BoardMemory", dependencies: ["Basics", "BoardAPI", "BoardProtocol", "CSQLite", "Matchboxes", "TicTacToe", "ViewModel"], path: "Sources/Service/BoardMemory"),
         .target(
             name: "SystemdService",
             dependencies: [
-                "Basics", "BoardAPI", "BoardConfiguration", "BoardProtocol", "GPIO", "Matchboxes", "ViewModel", "Reactive", "TicTacToe", "WiredBoard",
+                "Basics", "BoardAPI", "BoardConfiguration", "BoardMemory", "BoardProtocol", "GPIO", "ViewModel", "Reactive", "WiredBoard",
             ], path: "Sources/Service/SystemdService"),
         .target(name: "HardwareDocs", dependencies: ["Devices", "GPIO"], path: "Sources/Hardware/HardwareDocs"),
         .target(name: "WiringCheck", dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "TicTacToe"], path: "Sources/Hardware/WiringCheck"),
@@ -90,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
-                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Matchboxes", "ViewModel", "Reactive",
+                "BoardSimulation", "BoardAPI", "Basics", "BoardConfiguration", "BoardMemory", "BoardProtocol", "ConfigurationFile", "Console", "GPIO", "HardwareDocs", "KernelGPIO", "Lights", "Matchboxes", "ViewModel", "Reactive",
                 "ShareCode", "SimulatedGPIO", "StandardStreams", "SystemdService", "TicTacToe", "WiredBoard", "WiringCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/Programs/tictactoe"
@@ -144,9 +148,13 @@ let package = Package(
         .testTarget(
             name: "SystemdServiceTests",
             dependencies: [
-                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "Devices", "GPIO", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO", "SystemdService", "TestSupport",
-                "TicTacToe", "WiredBoard",
+                "BoardSimulation", "Basics", "BoardAPI", "BoardConfiguration", "BoardMemory", "BoardProtocol", "Devices", "GPIO", "Matchboxes", "ViewModel", "Reactive", "SimulatedGPIO",
+                "SystemdService", "TestSupport", "TicTacToe", "WiredBoard",
             ], path: "Tests/Service/SystemdServiceTests"),
+        .testTarget(
+            name: "BoardMemoryTests",
+            dependencies: ["BoardMemory", "BoardAPI", "BoardProtocol", "Basics", "CSQLite", "Matchboxes", "TestSupport", "TicTacToe", "ViewModel"], path: "Tests/Service/BoardMemoryTests",
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "BoardAPITests",
             dependencies: [

@@ -25,8 +25,10 @@ TRIXIE_GLIBC = (2, 41)
 # What Raspberry Pi OS Lite (Trixie) already has (libc6, libgcc-s1, libstdc++6), so that a maker
 # installs only our package, libgpiod3 and libqrencode4 (the page's address as a QR code in
 # `tictactoe status`). Lite is not known to have libqrencode4 (systemd only Suggests it): apt
-# pulls it in, 39 KB to download and 101 KB installed for arm64, needing only libc6.
-ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3", "libqrencode4"}
+# pulls it in, 39 KB to download and 101 KB installed for arm64, needing only libc6. The board's
+# database is SQLite's (libsqlite3-0), which every Debian 13 already has (util-linux, essential,
+# pre-depends on liblastlog2-2, which depends on it): nothing more to download.
+ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3", "libqrencode4", "libsqlite3-0"}
 # and what makes the gpio group (sysusers.d): systemd, which any Raspberry Pi OS runs.
 WIN_SCRIPT = "7 4 8 5 9\n"  # X takes the top row
 
@@ -98,6 +100,7 @@ def test_control_fields(package):
     assert depends["systemd"] == "systemd | systemd-standalone-sysusers | systemd-sysusers"
     assert re.fullmatch(r"libgpiod3 \(>= 2\.[0-9.]+\)", depends["libgpiod3"])
     assert re.fullmatch(r"libqrencode4 \(>= [0-9.]+\)", depends["libqrencode4"])
+    assert re.fullmatch(r"libsqlite3-0 \(>= 3\.[0-9][0-9.~+-]*\)", depends["libsqlite3-0"])
     # What a maker installs: our files (Installed-Size, KiB), libgpiod3 and libqrencode4 (each
     # well under 1 MB).
     assert int(fields["Installed-Size"]) <= 29 * 1024
@@ -140,6 +143,7 @@ def test_binary_is_for_the_pi_and_needs_no_newer_glibc_than_trixie(package):
     needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
     assert not any("swift" in library or "Foundation" in library for library in needed), needed
     assert "libgpiod.so.3" in needed
+    assert "libsqlite3.so.0" in needed
     assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
     versions = {tuple(int(part) for part in v.split(".")) for v in
                 re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}
@@ -182,7 +186,8 @@ def test_the_packaged_binary_checks_a_configuration(package):
 
 # The web view's package.
 
-# The web view draws the page's address as a QR code (/qr.svg) with libqrencode4 too.
+# The web view draws the page's address as a QR code (/qr.svg) with libqrencode4 too; it reaches
+# the board only through its socket, so neither libgpiod3 nor SQLite (the board's database).
 WEB_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libqrencode4"}
 PAGE_FILES = ["board.css", "board.js", "icon-192.png", "icon-512.png", "icon.svg", "index.html", "manifest.webmanifest"]
 
@@ -239,6 +244,7 @@ def test_the_web_views_binary(web_package):
     dynamic = run("readelf", "-d", str(binary)).stdout
     needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
     assert not any("swift" in library or "Foundation" in library or "icu" in library for library in needed), needed
+    assert "libsqlite3.so.0" not in needed, needed
     assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
     versions = {tuple(int(part) for part in v.split(".")) for v in
                 re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}

@@ -13,15 +13,18 @@ fi
 cache=${1:?usage: trixie-root.sh CACHE_DIR}
 # swiftlang pulls in neither libc6-dev (crt files for the linker) nor libstdc++-14-dev (the C++
 # library the Swift runtime links); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim;
-# libqrencode-dev for the QR code shim (the page's address); dpkg-dev (dpkg-shlibdeps) and
-# lintian to make and check the package the Debian way.
-packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,pkg-config,git,ca-certificates
+# libqrencode-dev for the QR code shim (the page's address); libsqlite3-dev for the board's
+# database (SQLite, the CSQLite system library); dpkg-dev (dpkg-shlibdeps) and lintian to make and
+# check the package the Debian way.
+packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libsqlite3-dev,pkg-config,git,ca-certificates
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
-# arm64 runtime libraries beside the amd64 ones (multiarch), so that dpkg-shlibdeps finds them
-# and their symbols files for the arm64 binary; systemd, so that the package's own installation
+# arm64 runtime libraries beside the amd64 ones (multiarch: libc6, the C++ runtime, libgpiod3,
+# libqrencode4 and libsqlite3-0, the board's), so that dpkg-shlibdeps finds them and their
+# symbols files for the arm64 binary; systemd, so that the package's own installation
 # test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper); python3, whose
 # tomllib the TOML reader's tests compare with.
-later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64 libqrencode4:arm64)
+later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64 libqrencode4:arm64
+  libsqlite3-0:arm64)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 mkdir -p "$cache"

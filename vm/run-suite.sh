@@ -27,12 +27,15 @@ case $generation in
   v2)
     prefix=$cache/libgpiod2
     bash "$root/vm/fetch-libgpiod2.sh" "$prefix" >&2
-    # libqrencode's own .pc puts -L/usr/lib/<triplet> on the link line ahead of libgpiod 2's
-    # folder, where Debian 12's libgpiod 1 would then be found first: an entry without the -L
-    # (the linker finds libqrencode in its default folders) lets libgpiod 2's folder come first.
+    # libqrencode's and SQLite's own .pc files put -L/usr/lib/<triplet> on the link line ahead of
+    # libgpiod 2's folder, where Debian 12's libgpiod 1 would then be found first: entries without
+    # the -L (the linker finds both in its default folders) let libgpiod 2's folder come first.
     overrides=$(mktemp -d)
-    printf 'Name: libqrencode\nDescription: libqrencode without -L\nVersion: %s\nCflags:\nLibs: -lqrencode\n' \
-      "$(PKG_CONFIG_PATH= pkg-config --modversion libqrencode)" >"$overrides/libqrencode.pc"
+    for entry in libqrencode:qrencode sqlite3:sqlite3; do
+      name=${entry%%:*}
+      printf 'Name: %s\nDescription: %s without -L\nVersion: %s\nCflags:\nLibs: -l%s\n' "$name" "$name" \
+        "$(PKG_CONFIG_PATH= pkg-config --modversion "$name")" "${entry#*:}" >"$overrides/$name.pc"
+    done
     export PKG_CONFIG_PATH=$overrides:$prefix/pkgconfig
     libpath=$(cat "$prefix/libdir")
     tools=$prefix/root/usr/bin

@@ -38,7 +38,8 @@ apt-get install -y -q "$deb" >/tmp/install.log 2>&1
 status=$?
 report "{\"scenario\":\"installed\",\"status\":$status,\"ms\":$(( ($(date +%s%N) - started_install) / 1000000 )),\
 \"libgpiod\":\"$(dpkg-query -W -f='${Version}' libgpiod3 2>/dev/null)\",\
-\"libqrencode\":\"$(dpkg-query -W -f='${Version}' libqrencode4 2>/dev/null)\",\"version\":\"$(tictactoe --version 2>&1)\"}"
+\"libqrencode\":\"$(dpkg-query -W -f='${Version}' libqrencode4 2>/dev/null)\",\
+\"libsqlite3\":\"$(dpkg-query -W -f='${Version}' libsqlite3-0 2>/dev/null)\",\"version\":\"$(tictactoe --version 2>&1)\"}"
 sed 's/^/@@L install: /' /tmp/install.log | tail -20
 
 wait_active -1
@@ -186,7 +187,7 @@ activated=$(tictactoe watch --once 2>&1 | one_line); activated_status=$?
 report "{\"scenario\":\"api-activation\",\"stopped\":\"$stopped\",\"watch_status\":$activated_status,\"watched\":\"$activated\",\
 \"active\":\"$(systemctl is-active tictactoe.service)\",\"socket_active\":\"$(systemctl is-active tictactoe.socket)\",\
 \"history_before\":\"$history_before\",\"history_after\":\"$(tictactoe history | one_line)\",\
-\"history_file\":\"$(exists /var/lib/tictactoe/history.jsonl)\"}"
+\"history_file\":\"$(exists /var/lib/tictactoe/board.sqlite3)\"}"
 journalctl -u tictactoe.service -o cat --no-pager | grep -E "API|history" | sed 's/^/@@J /'
 
 # The web view: its package installed with apt beside the board's (it needs nothing the image
@@ -246,7 +247,7 @@ apt-get remove -y -q tictactoe-gpio >/tmp/remove.log 2>&1
 status=$?
 report "{\"scenario\":\"removed\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
 \"unit\":\"$(exists /usr/lib/systemd/system/tictactoe.service)\",\"config\":\"$(exists /etc/tictactoe/tictactoe.toml)\",\
-\"state\":\"$(exists /var/lib/private/tictactoe/state.json)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"state\":\"$(exists /var/lib/private/tictactoe/board.sqlite3)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
 \"leds\":\"$(tool leds)\"}"
 apt-get purge -y -q tictactoe-gpio tictactoe-gpio-web >/tmp/purge.log 2>&1
 status=$?

@@ -110,8 +110,8 @@ else
     done
   fi
   state=/var/lib/tictactoe
-  # The files as the board reads them at its start (history.jsonl reconciled with state.json):
-  # 0 when it could use both.
+  # The board's memory as the board reads it at its start, every row checked: 0 when it could
+  # use it.
   tictactoe check-state >/dev/null 2>&1; check_state=$?
   report "{\"scenario\":\"after-cut\",\"check_state\":$check_state,\"boot\":$boots,\"active\":\"$(systemctl is-active tictactoe.service)\",\
 \"by_itself\":\"$by_itself\",\"dpkg_audit\":\"$audit\",\"repair\":\"$repair\",\

@@ -2,8 +2,9 @@
 # The arm64 appliance suite, host side: the packages a maker installs, on the architecture they
 # have, under systemd, driven through a real kernel GPIO chip. Builds (or takes from the cache)
 # the arm64 kernel and the Debian 13 arm64 image, makes the arm64 packages and the arm64 harness
-# with Debian's own Swift, puts them with the .debs of their dependencies (libgpiod3, libqrencode4
-# and what they need: what the image lacks, as an offline archive) on a second disk, and boots QEMU's arm64
+# with Debian's own Swift, puts them with the .debs of their dependencies (libgpiod3, libqrencode4,
+# libsqlite3-0 and what they need: what the image lacks, as an offline archive; and the test's own
+# tools, vm/appliance/fetch-debs.sh) on a second disk, and boots QEMU's arm64
 # virt machine under TCG, its web port forwarded to this machine's loopback. The image's payload
 # unit runs vm/appliance/appliance-test.sh from that disk. Prints the path of the console log,
 # which vm/test_appliance.py reads (and follows while the VM runs, to play on the web view).

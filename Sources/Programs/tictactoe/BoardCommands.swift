@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardAPI
+import BoardMemory
 import Basics
 import BoardProtocol
 import ConfigurationFile
@@ -227,53 +228,102 @@ struct Status: ParsableCommand {
     }
 }
 
-/// `tictactoe history [--json] [--script N]`.
+/// `tictactoe history [--player NAME] [--opponent NAME] [--result RESULT] [--since DAY] [--limit N] [--json | --csv | --script N]`.
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the running board's last games (the last \(GameHistory.capacity) are kept), or one as a key script.",
-        discussion: "Game 1 is the latest. --script N prints game N as keys that tictactoe simulate replays move for move (as two players: the computer's moves are keys too): tictactoe history --script 1 | tictactoe simulate")
+        abstract: "List the running board's finished games, the latest first, filtered; or one as a key script.",
+        discussion: """
+            The board keeps every finished game (the oldest folded into monthly totals past \(BoardMemory.keptGames)); one answer holds \
+            at most \(HistoryQuery.largestLimit). Game 1 is the latest of the answer. --script N prints game N as keys that tictactoe \
+            simulate replays move for move (as two players: the computer's moves are keys too): tictactoe history --script 1 | tictactoe simulate
+            """)
 
     @OptionGroup var socket: SocketOptions
 
-    @Flag(help: "Print the history as JSON.")
+    /// A name either player went by.
+    @Option(help: "Only games where X or O went by this name.")
+    var player: String?
+
+    @Option(help: "Only games against this opponent.")
+    var opponent: Opponent?
+
+    @Option(help: "Only games that ended so: x-wins, o-wins or draw.")
+    var result: String?
+
+    @Option(help: "Only games finished on or after this day (2026-11-01) or UTC moment (2026-11-01T18:00:00Z).")
+    var since: String?
+
+    @Option(help: "At most this many games, the latest (1 to \(HistoryQuery.largestLimit)).")
+    var limit = HistoryQuery.largestLimit
+
+    @Flag(help: "Print the board's answer as JSON.")
     var json = false
+
+    @Flag(help: "Print the games as CSV, one row a game, for a spreadsheet.")
+    var csv = false
 
     /// One game's moves as a key script.
     @Option(help: "Print game N (1 is the latest) as a key script for simulate.")
     var script: Int?
 
+    var query: HistoryQuery {
+        HistoryQuery(player: player, opponent: opponent?.name, outcome: result, since: since, limit: limit)
+    }
+
     func validate() throws {
-        if let script, !(1...GameHistory.capacity).contains(script) {
-            throw ValidationError("--script is \(script); give a game's number, from 1 (the latest) to \(GameHistory.capacity).")
+        if let problem = query.problem(naming: { $0 == "outcome" ? "--result" : "--" + $0 }) { throw ValidationError(problem + ".") }
+        if [json, csv, script != nil].filter({ $0 }).count > 1 { throw ValidationError("give one of --json, --csv and --script.") }
+        if let script, !(1...limit).contains(script) {
+            throw ValidationError("--script is \(script); give a game's number, from 1 (the latest) to \(limit).")
         }
     }
 
     func run() throws {
-        let reply = try socket.ask(.history)
+        let reply = try socket.ask(.history(query))
         guard reply.type == .history else {
-            printError("the board answered history with \(reply.type.rawValue.quoted()).")
+            printError("the board answered history with \(reply.type.rawValue.quoted())\(reply.text.map { ": \($0.shown())" } ?? "").")
             throw ExitStatus.boardUnavailable
         }
         let games = Array((reply.games ?? []).reversed())
         if let script {
             guard games.indices.contains(script - 1) else {
-                printError("there is no game \(script): the board has \(games.count) in its history (1 is the latest).")
+                printError("there is no game \(script): the board's answer holds \(games.count) (1 is the latest).")
                 throw ExitStatus.refused
             }
             say(KeyScriptOfGame.text(games[script - 1], number: script))
-            return
-        }
-        if json {
+        } else if json {
             say(try JSONOutput.text(reply))
-            return
+        } else if csv {
+            say(GamesAsCSV.text(games))
+        } else if games.isEmpty {
+            say(query == .all ? "No finished games yet." : "No finished game matches.")
+        } else {
+            for (index, game) in games.enumerated() { say(KeyScriptOfGame.line(game, number: index + 1)) }
         }
-        guard !games.isEmpty else {
-            say("No finished games yet.")
-            return
-        }
+    }
+}
+
+/// Games as CSV (RFC 4180), the latest first: every field quoted, and text a spreadsheet would
+/// run as a formula (a name beginning with =, +, - or @) kept as text by a leading apostrophe.
+enum GamesAsCSV {
+    static let header = ["number", "finished", "started", "opponent", "x_name", "o_name", "starter", "outcome", "moves"]
+
+    static func text(_ games: [PlayedGame]) -> String {
+        var rows = [header.map(field).joined(separator: ",")]
         for (index, game) in games.enumerated() {
-            say(KeyScriptOfGame.line(game, number: index + 1))
+            let moves = game.moves.map { "\($0.player)\($0.cell)" }.joined(separator: " ")
+            let values = [
+                String(index + 1), game.finished, game.started, game.opponent, game.names.x ?? "", game.names.o ?? "", game.starter,
+                game.outcome, moves,
+            ]
+            rows.append(values.map(field).joined(separator: ","))
         }
+        return rows.joined(separator: "\n")
+    }
+
+    private static func field(_ text: String) -> String {
+        let safe = text.first.map { "=+-@".contains($0) } == true ? "'" + text : text
+        return "\"" + safe.map { $0 == "\"" ? "\"\"" : String($0) }.joined() + "\""
     }
 }
 

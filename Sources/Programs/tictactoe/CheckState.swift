@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import BoardAPI
+import BoardMemory
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,16 +17,16 @@ import TicTacToe
 struct CheckState: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-state",
-        abstract: "Check the saved game and the history without changing them; exit status 65 when the board could not use one.",
+        abstract: "Check the board's memory without changing it; exit status 65 when the board could not use it.",
         discussion: """
-            Reads \(StateStore.stateFile) and \(StateStore.historyFile) (or an older version's \(StateStore.legacyHistoryFile)) as the board does when it starts. A file it could not \
-            use is named with what is wrong; the board sets a bad file aside at its next start (and \
-            starts afresh), so nothing needs doing by hand. A temporary file left \
-            by a save that a crash or power cut cut short is listed: the board removes it when it starts.
+            Reads \(BoardMemory.fileName) (or, before the board has made it, release 0.4's \(BoardMemory.releaseFileNames.joined(separator: ", ")), \
+            which the board imports) as the board does when it starts, every row checked. What it could not use is named with \
+            what is wrong; the board sets it aside at its next start (and starts afresh), so nothing needs doing by hand. \
+            A database written by a newer version is refused, exit status \(ExitStatus.newerMemory.rawValue).
             """)
 
-    @Option(name: .customLong("state-dir"), help: "The state directory. Default: the service's, \(StateStore.serviceDirectory).")
-    var stateDirectory = StateStore.serviceDirectory
+    @Option(name: .customLong("state-dir"), help: "The state directory. Default: the service's, \(BoardMemory.serviceDirectory).")
+    var stateDirectory = BoardMemory.serviceDirectory
 
     @Flag(help: "Print what was found as JSON.")
     var json = false
@@ -34,18 +35,19 @@ struct CheckState: ParsableCommand {
     struct Found: Codable {
         /// "restored", "fresh" (no saved game) or "unusable".
         var state: String
+        /// "database", "release 0.4's files" (to import) or "nothing".
+        var source: String
         /// The saved board, nine of "X", "O" or "" in reading order.
         var cells: [String]?
         var outcome: String?
-        var problem: String?
-        /// "read", "fresh" or "unusable".
-        var history: String
-        var games: Int?
-        var historyProblem: String?
-        /// Temporary files left by an interrupted save.
+        /// What cannot be used, each naming its file.
+        var problems: [String]
+        /// The finished games kept.
+        var games: Int
+        /// Temporary files left by an interrupted save of release 0.4.
         var leftovers: [String]
         /// The matchbox learner the board would resume with (a fresh one when no game is
-        /// saved); `nil` when the state is unusable.
+        /// saved); `nil` when the memory is unusable.
         var learner: FoundLearner?
     }
 
@@ -74,29 +76,21 @@ struct CheckState: ParsableCommand {
     }
 
     func run() throws {
-        let store = StateStore(directory: stateDirectory)
-        let historyFile = store.historyPath
-        var found = Found(state: "fresh", history: "fresh", leftovers: [])
-        let (loaded, lastGame) = store.loadNamingGame()
-        switch loaded {
-        case .fresh: found.learner = FoundLearner(MatchboxLearner())
-        case .restored(let snapshot):
-            found.state = "restored"
+        let finding: BoardMemory.Finding
+        do {
+            finding = try BoardMemory.inspect(directory: stateDirectory, migrating: false)
+        } catch {
+            throw ExitStatus.reporting(error)
+        }
+        var found = Found(
+            state: finding.problems.isEmpty ? finding.snapshot == nil ? "fresh" : "restored" : "unusable",
+            source: finding.source.rawValue, problems: finding.problems, games: finding.games,
+            leftovers: TextFile.leftovers(of: BoardMemory.releaseFileNames.map { stateDirectory + "/" + $0 }))
+        if let snapshot = finding.snapshot {
             found.cells = snapshot.board.markNames
             found.outcome = OutcomeName.of(snapshot.board.outcome)
-            found.learner = FoundLearner(snapshot.learner)
-        case .unusable(let problem):
-            found.state = "unusable"
-            found.problem = problem
         }
-        let legacyFile = store.legacyHistoryPath
-        if FileManager.default.fileExists(atPath: historyFile) || FileManager.default.fileExists(atPath: legacyFile) {
-            switch GameHistory.read(historyFile, legacyFile: legacyFile, lastGameOfState: lastGame) {
-            case .success(let games): (found.history, found.games) = ("read", games.count)
-            case .failure(let problem): (found.history, found.historyProblem) = ("unusable", problem.description)
-            }
-        }
-        found.leftovers = TextFile.leftovers(of: [store.path, historyFile, legacyFile])
+        if finding.problems.isEmpty || finding.source == .files { found.learner = FoundLearner(finding.snapshot?.learner ?? MatchboxLearner()) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -105,23 +99,29 @@ struct CheckState: ParsableCommand {
         } else {
             say(Self.sentences(found, in: stateDirectory.shownPath).joined(separator: "\n"))
         }
-        if found.state == "unusable" || found.history == "unusable" { throw ExitStatus.unusableState }
+        if !found.problems.isEmpty { throw ExitStatus.unusableState }
     }
 
     static func sentences(_ found: Found, in directory: String) -> [String] {
         var lines: [String] = []
-        switch found.state {
-        case "restored":
-            let cells = (found.cells ?? []).map { $0.isEmpty ? "." : $0 }
-            let rows = stride(from: 0, to: cells.count, by: 3).map { cells[$0..<min($0 + 3, cells.count)].joined() }
-            lines.append("\(directory)/\(StateStore.stateFile): OK, a game the board restores: \(rows.joined(separator: " / ")) (\(found.outcome ?? "playing")).")
-        case "unusable": lines.append("\(found.problem ?? StateStore.stateFile): the board will set it aside and start afresh.")
-        default: lines.append("\(directory)/\(StateStore.stateFile): none; the board starts with a new game.")
+        let database = "\(directory)/\(BoardMemory.fileName)"
+        switch found.source {
+        case BoardMemory.Finding.Source.database.rawValue where found.problems.isEmpty:
+            lines.append("\(database): OK, \(found.games) finished games.")
+        case BoardMemory.Finding.Source.files.rawValue:
+            lines.append("\(database): none yet; the board imports release 0.4's files at its next start: \(found.games) finished games.")
+        case BoardMemory.Finding.Source.nothing.rawValue:
+            lines.append("\(database): none yet; the board makes it at its start.")
+        default:
+            break
         }
-        switch found.history {
-        case "read": lines.append("\(directory)/\(StateStore.historyFile): OK, \(found.games ?? 0) finished games.")
-        case "unusable": lines.append("\(found.historyProblem ?? StateStore.historyFile): the board will set it aside and start its history afresh.")
-        default: lines.append("\(directory)/\(StateStore.historyFile): none yet.")
+        for problem in found.problems { lines.append("\(problem): the board will set it aside and start afresh.") }
+        if let cells = found.cells {
+            let marks = cells.map { $0.isEmpty ? "." : $0 }
+            let rows = stride(from: 0, to: marks.count, by: 3).map { marks[$0..<min($0 + 3, marks.count)].joined() }
+            lines.append("The saved game, which the board restores: \(rows.joined(separator: " / ")) (\(found.outcome ?? "playing")).")
+        } else if found.problems.isEmpty {
+            lines.append("No saved game: the board starts with a new one.")
         }
         if let learner = found.learner {
             lines.append("The learner: \(learner.games) played (won \(learner.won), drew \(learner.drew), lost \(learner.lost)), "

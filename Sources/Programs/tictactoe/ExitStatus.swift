@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardAPI
+import BoardMemory
 import BoardProtocol
 import GPIO
 import SystemdService
@@ -30,6 +31,11 @@ enum ExitStatus {
     static let notConfirmed = ExitCode(64)
     /// A saved file the board could not use (EX_DATAERR).
     static let unusableState = ExitCode(65)
+    /// The board's memory was written by a newer version: install it again, or move the file
+    /// away (beyond sysexits: a refusal of its own, which systemd does not restart).
+    static let newerMemory = ExitCode(79)
+    /// The board's memory cannot be read for a reason other than its contents (EX_NOINPUT).
+    static let unreadableMemory = ExitCode(66)
     /// A part of the running board failed after the start, the LED lines failing for good: the
     /// board stopped, and systemd starts it again (EX_OSERR: the system failed it).
     static let partFailed = ExitCode(71)
@@ -61,9 +67,18 @@ enum ExitStatus {
         case let error as ListenedSocket.Failure:
             printError("\(error).")
             return badConfiguration
-        case let error as StoreError:
-            printError("the state directory \(error). Give a writable --state-dir.")
-            return cannotCreate
+        case let error as MemoryError:
+            switch error {
+            case .newer:
+                printError("\(error).")
+                return newerMemory
+            case .unreadable:
+                printError("\(error). Run as the board's user (tictactoe) or root.")
+                return unreadableMemory
+            case .unwritable:
+                printError("the state directory: \(error). Give a writable --state-dir.")
+                return cannotCreate
+            }
         case is ServiceGroup.PartFailed:
             // Logged (critical) by the service as it happened.
             return partFailed

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardMemory
 import BoardProtocol
 import SystemdService
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ enum PathArguments {
     /// Throws a usage error when `--state-dir` was given empty.
     static func checkStateDirectory(_ path: String?, option: String = "--state-dir") throws(ValidationError) {
         if path?.isEmpty == true {
-            throw ValidationError("\(option) is empty; give the directory where the game is kept, such as \(StateStore.serviceDirectory).")
+            throw ValidationError("\(option) is empty; give the directory where the game is kept, such as \(BoardMemory.serviceDirectory).")
         }
     }
 }

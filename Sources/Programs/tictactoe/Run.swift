@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardMemory
 import BoardConfiguration
 import WiredBoard
 #if canImport(FoundationEssentials)
@@ -87,7 +88,7 @@ struct Run: ParsableCommand {
                 logger.info("using \(chip.name) [\(chip.label)] at \(chip.path) with \(LibgpiodChip.libraryDescription)")
                 return chip
             },
-            store: StateStore(directory: directory), logger: logger, realtimePriority: realtimePriority, loop: loop,
+            stateDirectory: directory, logger: logger, realtimePriority: realtimePriority, loop: loop,
             apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
             extraParts: Self.testFaults(stateDirectory: directory, loop: loop, logger: logger))
         try service.serve(until: shutdown)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardMemory
 import BoardConfiguration
 import BoardSimulation
 import GPIO
@@ -37,7 +38,7 @@ struct SimulatedService {
         let service = BoardService(
             configuration: configuration,
             openChip: { chip },
-            store: StateStore(directory: directory), notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
+            stateDirectory: directory, notifier: Notifier(socketPath: nil), logger: logger, realtimePriority: 0,
             loop: loop, apiSocket: { [socket] in try APIListener.take(orMakeAt: socket) }, program: TicTacToeCommand.program,
             extraParts: Run.testFaults(stateDirectory: directory, loop: loop, logger: logger))
         logger.info("a simulated board, headless; its state in \(directory)")
@@ -56,7 +57,7 @@ struct SimulatedService {
 
     /// Removes what a served simulation left in its temporary state directory.
     static func remove(_ directory: String) {
-        for name in StateStore.fileNames { unlink(directory + "/" + name) }
+        for name in BoardMemory.fileNames { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 }

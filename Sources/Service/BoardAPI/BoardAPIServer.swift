@@ -124,7 +124,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     ///   - program: "tictactoe" and ``ProgramVersion/current``, for the hello.
     ///   - history: the finished games, for `history`; `nil` answers with none.
     public init(
-        listener: Int32, control: RemoteControl, loop: any Scheduler, program: String, facts: Facts, history: GameHistory?,
+        listener: Int32, control: RemoteControl, loop: any Scheduler, program: String, facts: Facts, history: (any GameArchive)?,
         limits: Limits = Limits()
     ) {
         self.listener = listener

@@ -6,15 +6,16 @@ import BoardProtocol
 /// | --- | --- | --- |
 /// | `press`, `new-game`, `abandon`, `opponent`, `reset-learner` | ``RemoteControl``, on the game loop | later, through `reply`, after the state it caused |
 /// | `status` | the state last shown and the server's ``BoardAPIServer/Facts`` | now |
-/// | `history` | the ``GameHistory``'s games, encoded once per change | now |
+/// | `history` | the ``GameArchive``'s games that match its filters | now |
 ///
 /// ## Contract
 /// - **Threading.** Confined to the server's thread, where ``answer(_:shown:reply:)`` is called;
 ///   a command for the game loop calls `reply` there, once, and the caller takes it back to its
 ///   own thread.
 /// - **No request stalls the others.** What is answered now costs the server's thread little:
-///   `status` reads counters, and `history`, the one large answer, is encoded only when the
-///   history has changed since it was last asked, then shared by every client that asks.
+///   `status` reads counters, and `history`, the one large answer, reads at most
+///   ``HistoryQuery/largestLimit`` games and is encoded only when they differ from the last
+///   answer's (the page's and the terminal's unfiltered asks share one encoding).
 /// - **Memory.** One encoded `history` answer (about 70 KB for 100 games), with its games.
 struct CommandHandler {
     enum Answer {
@@ -26,12 +27,12 @@ struct CommandHandler {
 
     private let control: RemoteControl
     private let facts: BoardAPIServer.Facts
-    private let history: GameHistory?
+    private let history: (any GameArchive)?
     private let encoder: MessageEncoder
     /// The last `history` answer, with the games it encodes.
     private var historyAnswer: (games: [PlayedGame], line: [UInt8])?
 
-    init(control: RemoteControl, facts: BoardAPIServer.Facts, history: GameHistory?, encoder: MessageEncoder) {
+    init(control: RemoteControl, facts: BoardAPIServer.Facts, history: (any GameArchive)?, encoder: MessageEncoder) {
         self.control = control
         self.facts = facts
         self.history = history
@@ -48,8 +49,8 @@ struct CommandHandler {
             return .onTheLoop
         case .status:
             return .now(encoder.line(status(shown)))
-        case .history:
-            return .now(historyLine())
+        case .history(let query):
+            return .now(historyLine(query))
         }
     }
 
@@ -67,8 +68,13 @@ struct CommandHandler {
         return .status(shown, health: health)
     }
 
-    private mutating func historyLine() -> [UInt8] {
-        let games = history?.games ?? []
+    private mutating func historyLine(_ query: HistoryQuery) -> [UInt8] {
+        let games: [PlayedGame]
+        do {
+            games = try history?.games(query) ?? []
+        } catch {
+            return encoder.line(.error(APIRequest.Command.history.rawValue, .notTaken, "the history cannot be read: \(error)"))
+        }
         if let historyAnswer, historyAnswer.games == games { return historyAnswer.line }
         let line = encoder.line(.history(games))
         historyAnswer = (games, line)
@@ -105,4 +111,10 @@ extension BoardAPIServer {
             self.last = last
         }
     }
+}
+
+/// Where the finished games are kept, for `history`: the board's memory.
+public protocol GameArchive: Sendable {
+    /// The latest games that match `query`, oldest first; throws what stopped the reading.
+    func games(_ query: HistoryQuery) throws -> [PlayedGame]
 }

@@ -1,4 +1,5 @@
 import BoardProtocol
+import Reactive
 import ViewModel
 import TicTacToe
 
@@ -12,6 +13,17 @@ public struct GameRecorder: Sendable {
     private var draft: PlayedGame?
 
     public init() {}
+
+    /// Hands each game `viewModel` finishes from now on to `finished`, on the game loop (call it
+    /// there: events arrive there only).
+    public static func record(
+        _ viewModel: GameViewModel, clock: @escaping @Sendable () -> WallTime = WallTime.now, finished: @escaping @Sendable (PlayedGame) -> Void
+    ) -> any Disposable {
+        let recorder = Confined(GameRecorder())
+        return viewModel.events.observeValues { event in
+            if let game = recorder.value.take(event, state: viewModel.state.value, names: viewModel.players, at: clock()) { finished(game) }
+        }
+    }
 
     /// Takes one event, sent when `state` had become the state after it; returns the game it
     /// finished, if it finished one.

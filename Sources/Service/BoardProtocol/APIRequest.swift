@@ -14,6 +14,7 @@ import Foundation
 /// {"command":"opponent","opponent":"computer-2"}
 /// {"command":"status"}
 /// {"command":"history"}
+/// {"command":"history","player":"Alice","outcome":"x-wins","since":"2026-11-01","limit":20}
 /// {"command":"reset-learner","games":42}
 /// ```
 ///
@@ -34,7 +35,8 @@ public enum APIRequest: Sendable, Hashable {
     /// ``opponentRule(_:knowing:)``): the protocol carries them, the game defines them.
     case opponent(name: String)
     case status
-    case history
+    /// The latest finished games that match the query's filters (``HistoryQuery``).
+    case history(HistoryQuery)
     /// A fresh learner; `games`: only if the learner's count of games is still this.
     case resetLearner(games: Int?)
 
@@ -69,8 +71,27 @@ public enum APIRequest: Sendable, Hashable {
         case .press(let cell): #"{"command":"press","cell":\#(cell)}"#
         case .opponent(let name): Self.opponentLine(name)
         case .resetLearner(let games?): #"{"command":"\#(command)","games":\#(games)}"#
+        case .history(let query) where query != .all: Self.historyLine(query)
         default: #"{"command":"\#(command)"}"#
         }
+    }
+
+    /// Names and times are encoded, not pasted in.
+    private static func historyLine(_ query: HistoryQuery) -> String {
+        struct Line: Encodable {
+            var command = Command.history.rawValue
+            var query: HistoryQuery
+            func encode(to encoder: any Encoder) throws {
+                try query.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(command, forKey: .command)
+            }
+            enum Key: CodingKey { case command }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = try? encoder.encode(Line(query: query))
+        return line.map { String(decoding: $0, as: UTF8.self) } ?? #"{"command":"history"}"#
     }
 
     /// A name is the one field that can need escaping: encoded, not pasted in.
@@ -125,9 +146,21 @@ public enum APIRequest: Sendable, Hashable {
         case .newGame: return .success(.newGame)
         case .abandon: return .success(.abandon)
         case .status: return .success(.status)
-        case .history: return .success(.history)
+        case .history: return historyArgument(in: data)
         case .resetLearner: return resetArgument(in: data)
         }
+    }
+
+    /// `history`'s filters (``HistoryQuery``), each absent or null for any game.
+    private static func historyArgument(in data: Data) -> Result<APIRequest, RequestError> {
+        let command = Command.history.rawValue
+        guard let query = try? JSONDecoder().decode(HistoryQuery.self, from: data) else {
+            return .failure(RequestError(
+                command: command, reason: .badArgument,
+                text: "\"player\", \"opponent\", \"outcome\" and \"since\" must be text, \"limit\" a whole number of games"))
+        }
+        if let problem = query.problem() { return .failure(RequestError(command: command, reason: .badArgument, text: problem)) }
+        return .success(.history(query))
     }
 
     /// `reset-learner`'s `games`: absent or null for any learner, else a count of games.

@@ -11,12 +11,12 @@ import Reactive
 /// | part | starts | stops |
 /// | --- | --- | --- |
 /// | ``APISocket`` | the API's socket had (systemd's, or made), before anything is touched | a socket never handed over closed |
-/// | ``Saving`` | — | the last snapshot written |
+/// | ``Saving`` | — | the last snapshot committed |
 /// | ``GameLoop`` | real-time priority asked | the loop's thread ended |
-/// | ``PlayingBoard`` | chip opened, saved game read, lines requested, state directory made | LEDs off, lines released |
-/// | ``Autosave`` | every new snapshot handed to saving | the final snapshot handed over |
+/// | ``PlayingBoard`` | chip opened, saved game read, lines requested, the board's memory opened | LEDs off, lines released |
+/// | ``Autosave`` | every new snapshot and finished game handed to saving | the final snapshot handed over |
 /// | ``EventLog`` | game events logged | logging ended |
-/// | ``LocalAPI`` | the API served on its socket, finished games recorded | clients closed, history written |
+/// | ``LocalAPI`` | the API served on its socket | clients closed |
 /// | ``Readiness`` | board started; `READY=1` after its first frame | `STOPPING=1` |
 /// | ``Watchdog`` | `WATCHDOG=1` while the loop answers | pings ended |
 ///
@@ -33,7 +33,7 @@ import Reactive
 ///   is logged (critical) and ``ServiceGroup/StopOverran`` thrown, so that the process exits
 ///   anyway (`ExecStopPost=` then switches the LEDs off).
 /// - Threads: the caller's (starts, the wait), the game loop, the service clock, the API's loop,
-///   the saver's and the history's writers while they write, the libgpiod reader on a real
+///   the saver while it writes, the libgpiod reader on a real
 ///   chip, and while the service stops, one for the stops and one for their deadline. No task pool and no
 ///   Dispatch queue: each thread runs one loop of its own, named as `top -H` shows it.
 /// However the process ends, the unit's `ExecStopPost=` (`tictactoe lights-off`) switches the
@@ -41,7 +41,7 @@ import Reactive
 public struct BoardService: Sendable {
     public let configuration: Configuration
     private let openChip: @Sendable () throws -> any GPIOChip
-    private let store: StateStore
+    private let stateDirectory: String
     private let notifier: Notifier
     private let logger: ServiceLog
     private let extraParts: @Sendable (PlayingBoard, any Scheduler) -> [any ServicePart]
@@ -69,7 +69,7 @@ public struct BoardService: Sendable {
     ///   - program: "tictactoe" and ``ProgramVersion/current``, for the API's hello.
     ///   - extraParts: parts added before the watchdog, given the board and the clock (a test's faults).
     public init(
-        configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
+        configuration: Configuration, openChip: @escaping @Sendable () throws -> any GPIOChip, stateDirectory: String,
         notifier: Notifier = Notifier(), logger: ServiceLog, realtimePriority: Int32 = 10,
         loop: ThreadScheduler = ThreadScheduler(named: "game loop"), clock: (any Scheduler)? = nil,
         pingInterval: Duration = Notifier.watchdogInterval().map { $0 / 2 } ?? .seconds(1),
@@ -85,7 +85,7 @@ public struct BoardService: Sendable {
         self.realtimePriority = realtimePriority
         self.configuration = configuration
         self.openChip = openChip
-        self.store = store
+        self.stateDirectory = stateDirectory
         self.notifier = notifier
         self.logger = logger
         self.extraParts = extraParts
@@ -97,9 +97,9 @@ public struct BoardService: Sendable {
     /// `failures`, which the watchdog heeds.
     func parts(reportingTo failures: PartFailures, clock: any Scheduler) -> [any ServicePart] {
         let socket = APISocket(make: apiSocket)
-        let saving = Saving(store: store, logger: logger)
+        let saving = Saving(logger: logger)
         let board = PlayingBoard(
-            settings: configuration.settings, openChip: openChip, store: store, loop: loop, logger: logger,
+            settings: configuration.settings, openChip: openChip, directory: stateDirectory, saving: saving, loop: loop, logger: logger,
             failures: failures)
         return [
             socket,
@@ -109,9 +109,7 @@ public struct BoardService: Sendable {
             Autosave(board: board, saving: saving, loop: loop),
             EventLog(board: board, loop: loop, logger: logger),
             LocalAPI(
-                board: board, saving: saving, socket: { socket.take() }, historyFile: store.historyPath,
-                legacyHistoryFile: store.legacyHistoryPath, loop: loop,
-                program: program, logger: logger),
+                board: board, saving: saving, socket: { socket.take() }, loop: loop, program: program, logger: logger),
             Readiness(board: board, notifier: notifier, logger: logger),
         ] + extraParts(board, clock) + [
             Watchdog(
@@ -149,5 +147,5 @@ public struct BoardService: Sendable {
 }
 
 extension BoardService: CustomStringConvertible {
-    public var description: String { "BoardService(state: \(store.path))" }
+    public var description: String { "BoardService(state: \(stateDirectory))" }
 }

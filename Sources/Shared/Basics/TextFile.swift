@@ -153,7 +153,7 @@ extension TextFile {
 
     /// Flushes the directory `path` is in, so that a rename or removal in it survives a power
     /// cut; `done` says what was done before, for the message when it fails.
-    private static func syncDirectory(of path: String, after done: String) throws(TextFileError) {
+    public static func syncDirectory(of path: String, after done: String) throws(TextFileError) {
         // EINVAL: a file system that has nothing to flush for a directory.
         let directoryFD = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0, fsync(directoryFD) == 0 || errno == EINVAL else {

@@ -97,7 +97,7 @@ public struct BoardRelay: Sendable {
         guard reachable else {
             return [.page(page, Self.error(request.command, .boardUnreachable, "the board cannot be reached: \(why.text)"))]
         }
-        let asksHistory = request == .history
+        let asksHistory = if case .history = request { true } else { false }
         guard waiting.count < Self.waitingLimit, waiting.count(where: { $0.page == page }) < Self.waitingPerPage,
             !asksHistory || !waiting.contains(where: { $0.page == page && $0.history })
         else {

@@ -104,7 +104,7 @@ final class PageHub {
     func page(_ page: BoardRelay.PageID, asked request: APIRequest) {
         // The one large answer, only for a page that has taken most of what it was sent: one
         // that does not read cannot make the web view carry histories it will not take.
-        if request == .history, let waiting = waiting(for: page), waiting >= Self.historyRoom {
+        if case .history = request, let waiting = waiting(for: page), waiting >= Self.historyRoom {
             deliver([.page(page, BoardRelay.busy(request.command))])
             return
         }

@@ -54,12 +54,16 @@ final class ServedSimulation {
         try Self.read(log, until: marker)
     }
 
-    /// SIGTERM, as systemd stops the service, then the exit status.
+    /// Where the board keeps its memory.
+    var stateDirectory: String { folder + "/state" }
+
+    /// SIGTERM, as systemd stops the service, then the exit status; the folder is removed
+    /// unless `keepingFolder` (the caller's to remove then).
     @discardableResult
-    func stop() -> Int32 {
+    func stop(keepingFolder: Bool = false) -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: folder)
+        if !keepingFolder { try? FileManager.default.removeItem(atPath: folder) }
         return process.terminationStatus
     }
 
@@ -209,7 +213,7 @@ struct APICommandTests {
         defer { board.stop() }
         let script = try board.run(["history", "--script", "1"])
         #expect(script.signal == nil, "crashed")
-        #expect(script.status == 65 && script.err.contains("there is no game 1: the board has 0"), "\(script.err)")
+        #expect(script.status == 65 && script.err.contains("there is no game 1: the board's answer holds 0"), "\(script.err)")
         #expect(try board.run(["history"]).out == "No finished games yet.\n")
         let kept = try FileManager.default.contentsOfDirectory(atPath: board.folder + "/state")
         #expect(kept.contains { $0.hasPrefix("history.json.corrupt-") }, "\(kept)")

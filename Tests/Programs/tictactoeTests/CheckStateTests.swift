@@ -21,7 +21,7 @@ struct CheckStateTests {
         return Dictionary(uniqueKeysWithValues: names.map { ($0, (try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))) ?? Data("a directory".utf8)) })
     }
 
-    @Test("a saved game and history are shown as the board will restore them; a leftover temporary file is named")
+    @Test("release 0.4's files are shown as the board will import them; a leftover temporary file is named")
     func restored() throws {
         let history = #"{"version": 1, "games": []}"#
         let state = try folder(["state.json": Self.savedGame, "history.json": history, "state.json.tmp-3": "{\"cel"])
@@ -31,15 +31,15 @@ struct CheckStateTests {
         let before = try listing(state)
         let text = try Tictactoe.run(["check-state", "--state-dir", state])
         #expect(text.status == 0, "\(text.err)")
-        #expect(text.out.contains("state.json: OK, a game the board restores: X.O / .X. / ... (playing)."))
-        #expect(text.out.contains("history.jsonl: OK, 0 finished games."), "an older version's history.json, read as the board migrates it")
+        #expect(text.out.contains("board.sqlite3: none yet; the board imports release 0.4's files at its next start: 0 finished games."), "\(text.out)")
+        #expect(text.out.contains("The saved game, which the board restores: X.O / .X. / ... (playing)."))
         #expect(text.out.contains("state.json.tmp-3: left by a save that a crash or power cut interrupted"))
         let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
         let found = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
-        #expect(found["state"] as? String == "restored")
+        #expect(found["state"] as? String == "restored" && found["source"] as? String == "release 0.4's files")
         #expect(found["cells"] as? [String] == ["X", "", "O", "", "X", "", "", "", ""])
         #expect(found["outcome"] as? String == "playing")
-        #expect(found["history"] as? String == "read" && found["games"] as? Int == 0)
+        #expect(found["games"] as? Int == 0 && (found["problems"] as? [String])?.isEmpty == true)
         #expect((found["leftovers"] as? [String])?.count == 1)
         #expect(try listing(state) == before, "check-state changed the state directory")
     }
@@ -50,20 +50,40 @@ struct CheckStateTests {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let outcome = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
         #expect(outcome.status == 0)
-        #expect(outcome.out.contains(#""state":"fresh""#) && outcome.out.contains(#""history":"fresh""#))
+        #expect(outcome.out.contains(#""state":"fresh""#) && outcome.out.contains(#""source":"nothing""#), "\(outcome.out)")
     }
 
-    @Test("a file the board could not use is named with what is wrong, exit 65, and left where it is",
-          arguments: [("state.json", "{\"cells\": [\"X\""), ("history.json", "{\"version\": 7, \"games\": []}")])
-    func unusable(file: String, text: String) throws {
+    @Test("a file the board could not use is named with what is wrong, exit 65, and left where it is", arguments: [
+        ("state.json", "{\"cells\": [\"X\"", "is not a valid saved game"),
+        ("history.json", "{\"version\": 7, \"games\": []}", "format version 7, expected 1: the board will set it aside"),
+        ("board.sqlite3", "not a database, however it is named", "board.sqlite3 cannot be used: file is not a database: the board will set it aside"),
+    ])
+    func unusable(file: String, text: String, words: String) throws {
         let state = try folder(["state.json": Self.savedGame].merging([file: text]) { $1 })
         defer { try? FileManager.default.removeItem(atPath: state) }
         let before = try listing(state)
         let outcome = try Tictactoe.run(["check-state", "--state-dir", state])
         #expect(outcome.status == 65)
         #expect(outcome.out.contains("\(state)/\(file)"))
-        #expect(outcome.out.contains(file == "state.json" ? "will set it aside" : "format version 7, expected 1: the board will set it aside"))
+        #expect(outcome.out.contains(words), "\(outcome.out)")
         #expect(try listing(state) == before)
+    }
+
+    @Test("the board's own database, written by a served board: its game and finished games as the board restores them")
+    func database() throws {
+        let board = try ServedSimulation()
+        for cell in [7, 1, 8, 2, 9] { _ = try board.run(["press", "\(cell)"]) }
+        let state = board.stateDirectory
+        #expect(board.stop(keepingFolder: true) == 0)
+        defer { try? FileManager.default.removeItem(atPath: board.folder) }
+        let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
+        #expect(json.status == 0, "\(json.err)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(found["source"] as? String == "database" && found["state"] as? String == "restored", "\(json.out)")
+        #expect(found["games"] as? Int == 1)
+        #expect(found["cells"] as? [String] == ["X", "X", "X", "", "", "", "O", "O", ""] && found["outcome"] as? String == "x-wins")
+        let newer = try Tictactoe.run(["check-state", "--state-dir", state])
+        #expect(newer.out.contains("board.sqlite3: OK, 1 finished games."), "\(newer.out)")
     }
 
     /// A saved game against the learner, its one box holding `beads` (the empty board's, O to

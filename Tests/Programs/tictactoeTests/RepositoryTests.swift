@@ -129,7 +129,7 @@ struct RepositoryTests {
         #expect(targets.count >= 30, "the manifest's targets were not read: \(targets.keys.sorted())")
         // A target's module is its name with each "-" made "_" (gpio-sim-harness: gpio_sim_harness).
         let ours = Set(targets.keys.map { $0.replacingOccurrences(of: "-", with: "_") })
-            .union(["CLibgpiod", "GPIODShim", "CLibqrencode", "QRShim", "StandardStreams"])
+            .union(["CLibgpiod", "GPIODShim", "CLibqrencode", "QRShim", "CSQLite", "StandardStreams"])
         for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
             let folder = repository.appendingPathComponent(target.folder)
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []

@@ -9,7 +9,7 @@ import Testing
 struct ClientSessionTests {
     static let encoder = MessageEncoder()
     static let status = Array((APIRequest.status.line + "\n").utf8)
-    static let history = Array((APIRequest.history.line + "\n").utf8)
+    static let history = Array((APIRequest.history(.all).line + "\n").utf8)
 
     static let hello = encoder.line(APIMessage(type: .hello))
 
@@ -53,8 +53,8 @@ struct ClientSessionTests {
         #expect(session.nextRequest() == nil, "one request at a time")
         #expect(!session.wantsInput)
         session.reply(Self.answer(.status, 1))
-        #expect(session.nextRequest() == .history)
-        session.reply(Self.answer(.history, 2))
+        #expect(session.nextRequest() == .history(.all))
+        session.reply(Self.answer(.history(.all), 2))
         #expect(session.nextRequest() == nil)
         #expect(session.wantsInput, "both taken: the next read may come")
         var client = Client()
@@ -145,7 +145,7 @@ struct ClientSessionTests {
         #expect(client.serve(&session, onTheLoop: [.newGame]) == [.status, .newGame])
         #expect(!session.isFinished, "the game loop's reply is awaited")
         session.reply(Self.encoder.line(.ok("new-game", "started")))
-        #expect(client.serve(&session) == [.history])
+        #expect(client.serve(&session) == [.history(.all)])
         #expect(client.texts == ["ok status 1", "ok new-game started", "ok history 2"])
         #expect(session.isFinished)
     }

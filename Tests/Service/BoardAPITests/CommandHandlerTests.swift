@@ -25,12 +25,12 @@ struct CommandHandlerTests {
         defer { served.stop() }
         var handler = Self.handler(for: served)
         let ignore: @Sendable (APIMessage) -> Void = { _ in }
-        let first = try #require(Self.line(handler.answer(.history, shown: nil, reply: ignore)))
-        let again = try #require(Self.line(handler.answer(.history, shown: nil, reply: ignore)))
+        let first = try #require(Self.line(handler.answer(.history(.all), shown: nil, reply: ignore)))
+        let again = try #require(Self.line(handler.answer(.history(.all), shown: nil, reply: ignore)))
         #expect(first.withUnsafeBufferPointer(\.baseAddress) == again.withUnsafeBufferPointer(\.baseAddress), "shared")
         try HostileClientTests.play(9, on: served, through: served.greetedClient(), seed: 3)
         #expect(served.history.games.count >= 1)
-        let changed = try #require(Self.line(handler.answer(.history, shown: nil, reply: ignore)))
+        let changed = try #require(Self.line(handler.answer(.history(.all), shown: nil, reply: ignore)))
         #expect(changed != first)
         let games = try JSONDecoder().decode(APIMessage.self, from: Data(changed.dropLast())).games
         #expect(games == served.history.games)

@@ -26,7 +26,7 @@ struct DocumentedLimitsTests {
             "At most \(limits.clients) clients",
             "fewer than \(Outbox.byteLimit / 1024) KiB (and \(Outbox.replyLimit - 2)\nreplies)",
             "one read of its lines (\(BoardAPIServer.readSize / 1024) KiB) and \(Outbox.byteLimit / 1024) KiB",
-            "about 70 KB for \(GameHistory.capacity) games",
+            "about 70 KB for \(HistoryQuery.largestLimit) games",
         ]
         for sentence in stated {
             let flattened = section.replacingOccurrences(of: "\n  ", with: " ").replacingOccurrences(of: "\n", with: " ")

@@ -7,7 +7,7 @@ import TicTacToe
 struct RequestTests {
     @Test("every request survives its own line", arguments: [
         APIRequest.press(Position(keypadKey: 7)!), .press(Position(keypadKey: 3)!), .newGame, .abandon,
-        .opponent(.computer(.random)), .opponent(.person), .status, .history, .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234),
+        .opponent(.computer(.random)), .opponent(.person), .status, .history(.all), .history(HistoryQuery(player: "Al\"ice", opponent: "learner", outcome: "draw", since: "2026-11-01", limit: 3)), .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234),
     ])
     func roundTrip(request: APIRequest) {
         #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))

@@ -24,7 +24,7 @@ final class ServedBoard: @unchecked Sendable {
     let board: GameBoard
     let control: RemoteControl
     let server: BoardAPIServer
-    let history: GameHistory
+    let history = RecordedGames()
     let path: String
     private let directory: String
     private let recording: any Disposable
@@ -44,7 +44,6 @@ final class ServedBoard: @unchecked Sendable {
         let (loop, chip) = (loop, chip)
         board = try GameBoard(chip: chip, settings: settings, scheduler: loop, random: SeededRandom(seed: 7))
         control = RemoteControl(viewModel: board.viewModel, remotePresses: board.remotePresses, loop: loop)
-        history = GameHistory(file: directory + "/history.jsonl")
         server = BoardAPIServer(
             listener: try UnixSocket.listen(at: path), control: control, loop: loop, program: "tictactoe test",
             facts: .init(since: WallTime(seconds: 0), scanRate: 100, chip: .init(name: chip.name, label: chip.label)),
@@ -59,7 +58,7 @@ final class ServedBoard: @unchecked Sendable {
                     let frame = board.viewModel.frame.value
                     shown.withValue { if $0.last?.view != view { $0.append((view, frame)) } }
                 },
-                history.record(board.viewModel),
+                GameRecorder.record(board.viewModel) { history.add($0) },
             ])
         }
         recording = taking
@@ -126,4 +125,22 @@ struct RandomPlayer {
         let free = Position.all.filter { board[$0] == nil }
         return free[Int(random.next() % UInt64(free.count))]
     }
+}
+
+/// The finished games in memory, the latest ``HistoryQuery/largestLimit`` kept, answered
+/// unfiltered: the board's memory stands behind `history` in the service (BoardMemoryTests
+/// test its filters).
+final class RecordedGames: GameArchive {
+    private let kept = Protected<[PlayedGame]>([])
+
+    func add(_ game: PlayedGame) {
+        kept.withValue { games in
+            games.append(game)
+            if games.count > HistoryQuery.largestLimit { games.removeFirst() }
+        }
+    }
+
+    var games: [PlayedGame] { kept.value }
+
+    func games(_ query: HistoryQuery) -> [PlayedGame] { Array(kept.value.suffix(query.limit)) }
 }

@@ -202,18 +202,18 @@ struct HostileClientTests {
         defer { served.stop() }
         let driver = try served.greetedClient()
         try Self.play(1200, on: served, through: driver, seed: 11)
-        #expect(served.history.games.count == GameHistory.capacity)
+        #expect(served.history.games.count == HistoryQuery.largestLimit)
         let historySize = try JSONEncoder().encode(APIMessage.history(served.history.games)).count + 1
         let flooder = try served.greetedClient()
         // More than the socket's buffers hold: the board must stop reading it.
-        let requests = Array(repeating: Array((APIRequest.history.line + "\n").utf8), count: 20_000).flatMap { $0 }
+        let requests = Array(repeating: Array((APIRequest.history(.all).line + "\n").utf8), count: 20_000).flatMap { $0 }
         nonisolated(unsafe) let writer = flooder
         Thread.detachNewThread {
             // Blocks once the board stops reading it, until the board closes it at the end.
             try? writer.send(bytes: requests)
         }
         for round in 0..<50 {
-            let reply = try driver.ask(round.isMultiple(of: 2) ? .status : .history, timeout: .seconds(20))
+            let reply = try driver.ask(round.isMultiple(of: 2) ? .status : .history(.all), timeout: .seconds(20))
             #expect(reply.type == (round.isMultiple(of: 2) ? .status : .history))
         }
         let census = served.server.census
@@ -227,7 +227,7 @@ struct HostileClientTests {
         let served = try ServedBoard()
         defer { served.stop() }
         let client = try served.greetedClient()
-        try client.send(bytes: Array((APIRequest.status.line + "\n" + APIRequest.press(Position(keypadKey: 5)!).line + "\n" + APIRequest.history.line + "\n{\"comm").utf8))
+        try client.send(bytes: Array((APIRequest.status.line + "\n" + APIRequest.press(Position(keypadKey: 5)!).line + "\n" + APIRequest.history(.all).line + "\n{\"comm").utf8))
         client.finishSending()
         var kinds: [APIMessage.Kind] = []
         while let message = try client.next(timeout: .seconds(20)) { kinds.append(message.type) }

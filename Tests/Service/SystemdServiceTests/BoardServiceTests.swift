@@ -1,4 +1,5 @@
 import Basics
+import BoardMemory
 import BoardConfiguration
 import BoardSimulation
 import Devices
@@ -97,10 +98,8 @@ struct BoardServiceTests {
     func wholeService() async throws {
         let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = StateStore(directory: directory)
-        try store.prepare()
         let saved = GameSnapshot(board: try Board().playing([p(1, 1), p(0, 0)]), nextStarter: .o, score: Score(xWins: 2, oWins: 1, draws: 0))
-        try store.save(saved)
+        try BoardMemory.open(directory: directory, after: try BoardMemory.inspect(directory: directory)).memory.commit(saved)
 
         let clock = ThreadScheduler(named: "chip clock")
         defer { clock.stop() }
@@ -111,7 +110,7 @@ struct BoardServiceTests {
         let loop = ThreadScheduler(named: "test loop")
         let watchdog = TestScheduler()
         let service = BoardService(
-            configuration: Configuration(), openChip: { chip }, store: store,
+            configuration: Configuration(), openChip: { chip }, stateDirectory: directory,
             notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
             realtimePriority: 0, loop: loop, clock: watchdog, pingInterval: .seconds(1))
@@ -125,7 +124,7 @@ struct BoardServiceTests {
         await watchdogStarted(watchdog)
         let atReady = try #require(systemd.messages.value.first)
         #expect(cellsEverLit(by: atReady.writes) == ["red (1, 1)", "green (0, 0)"], "READY=1 was sent before the restored game was on the LEDs")
-        #expect(log.value.contains { $0.contains("restored the saved game from \(store.path): score") })
+        #expect(log.value.contains { $0.contains("restored the saved game from \(BoardMemory.path(in: directory)): score") })
 
         // Pings while the loop runs its heartbeats (each ping asks for the next one, which the
         // loop answers before the test goes on); none while it is wedged; again once it runs.
@@ -163,13 +162,13 @@ struct BoardServiceTests {
         }
         #expect(chip.consumer(of: PinMap.standard.rows[0]) == nil, "lines not released")
         let played = GameSnapshot(board: try Board().playing([p(1, 1), p(0, 0), p(0, 2)]), nextStarter: .o, score: saved.score)
-        #expect(store.load() == .restored(played))
+        #expect(try BoardMemory.inspect(directory: directory).snapshot == played)
         #expect(log.value.last?.contains("stopped") == true)
     }
 
-    /// Runs the service on `store` with a simulated chip until it is ready, presses the top
-    /// left cell, stops it, and returns the log.
-    private func pressOnce(store: StateStore) async throws -> [String] {
+    /// Runs the service on the state directory with a simulated chip until it is ready, presses
+    /// the top left cell, stops it, and returns the log.
+    private func pressOnce(directory: String) async throws -> [String] {
         let clock = ThreadScheduler(named: "chip clock")
         defer { clock.stop() }
         let chip = SimulatedChip(clock: clock)
@@ -178,7 +177,7 @@ struct BoardServiceTests {
         let log = Protected<[String]>([])
         let loop = ThreadScheduler(named: "test loop")
         let service = BoardService(
-            configuration: Configuration(), openChip: { chip }, store: store, notifier: systemd.notifier(watching: person),
+            configuration: Configuration(), openChip: { chip }, stateDirectory: directory, notifier: systemd.notifier(watching: person),
             logger: ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } },
             realtimePriority: 0, loop: loop, clock: TestScheduler(), pingInterval: .seconds(1))
         let running = InBackground(service)
@@ -191,37 +190,16 @@ struct BoardServiceTests {
         return log.value
     }
 
-    @Test("a damaged state file that cannot be moved aside (as a link fails for another user's file, or on vfat) is never overwritten",
-          .timeLimit(.minutes(1)))
-    func damagedFileKept() async throws {
+    @Test("a directory at the database's name is moved aside and the game is saved", .timeLimit(.minutes(1)))
+    func directoryAtDatabase() async throws {
         let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store = StateStore(directory: directory, move: { _, _ in
-            errno = EPERM
-            return -1
-        })
-        let damaged = Data("{\"cells\":[\"X\",\"".utf8)
-        try damaged.write(to: URL(fileURLWithPath: store.path))
-        let log = try await pressOnce(store: store)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == damaged, "the damaged file was overwritten")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["state.json"])
-        let said = log.first { $0.contains("could not be moved aside") }
-        #expect(said?.hasPrefix("error: \(store.path) is not a valid saved game") == true, "\(log)")
-        #expect(said?.contains("operation not permitted") == true && said?.contains("WITHOUT SAVING: move it away") == true, "\(log)")
-        #expect(log.contains { $0.hasPrefix("error: saving the game failed: \(store.path): not saved:") }, "\(log)")
-    }
-
-    @Test("a directory at state.json is moved aside and the game is saved", .timeLimit(.minutes(1)))
-    func directoryAtStateFile() async throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = StateStore(directory: directory)
-        try FileManager.default.createDirectory(atPath: store.path + "/inside", withIntermediateDirectories: true)
-        let log = try await pressOnce(store: store)
-        #expect(log.contains { $0.contains("it is a directory; moved it to \(store.path).corrupt-") }, "\(log)")
-        #expect(store.load().snapshot?.board[p(0, 0)] == .x, "the press was not saved")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("state.json.corrupt-") }
+        let path = BoardMemory.path(in: directory)
+        try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+        let log = try await pressOnce(directory: directory)
+        #expect(log.contains { $0.contains("\(path) is not a file; moved it to \(path).corrupt-") }, "\(log)")
+        #expect(try BoardMemory.inspect(directory: directory).snapshot?.board[p(0, 0)] == .x, "the press was not saved")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(BoardMemory.fileName + ".corrupt-") }
         #expect(aside.count == 1 && FileManager.default.fileExists(atPath: directory + "/" + aside[0] + "/inside"))
     }
 
@@ -229,12 +207,11 @@ struct BoardServiceTests {
     func squattedTemporaryNames() async throws {
         let directory = NSTemporaryDirectory() + "tictactoe-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = StateStore(directory: directory)
-        for name in ["state.json.tmp", "state.json.tmp-1", "state.json.tmp-2", "history.json.tmp"] {
+        for name in ["state.json.tmp", "state.json.tmp-1", "history.json.tmp", BoardMemory.fileName + "-import"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + name, withIntermediateDirectories: true)
         }
-        _ = try await pressOnce(store: store)
-        #expect(store.load().snapshot?.board[p(0, 0)] == .x, "the press was not saved")
+        _ = try await pressOnce(directory: directory)
+        #expect(try BoardMemory.inspect(directory: directory).snapshot?.board[p(0, 0)] == .x, "the press was not saved")
     }
 
     /// A service on a simulated chip whose watchdog and stop deadline run in virtual time, its
@@ -259,7 +236,7 @@ struct BoardServiceTests {
             person = SimulatedBoard(chip: chip, pins: .standard, scheduler: realTime)
             let log = log
             service = BoardService(
-                configuration: Configuration(), openChip: { [chip] in chip }, store: StateStore(directory: directory),
+                configuration: Configuration(), openChip: { [chip] in chip }, stateDirectory: directory,
                 notifier: systemd.notifier(watching: person),
                 logger: ServiceLog(level: .info, prefix: .levelName) { line in
                     log.withValue { $0.append(line) }

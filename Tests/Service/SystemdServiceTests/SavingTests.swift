@@ -1,5 +1,7 @@
 import Basics
 import BoardAPI
+import BoardMemory
+import BoardProtocol
 import BoardSimulation
 import Devices
 import Dispatch
@@ -14,18 +16,20 @@ import TicTacToe
 import WiredBoard
 @testable import SystemdService
 
-/// A save that waits for the test to let it finish, and records what it wrote.
-private final class GatedSave: Sendable {
+/// A card that holds each commit until the test lets it finish, and records what it committed.
+private final class GatedCommit: Sendable {
     let gate = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
     let written = Protected<[GameSnapshot]>([])
+    let games = Protected<[PlayedGame]>([])
     let timedOut = Protected(false)
 
-    func save(_ snapshot: GameSnapshot) {
+    func commit(_ snapshot: GameSnapshot?, _ games: [PlayedGame]) {
         started.signal()
         // A bound, not a sleep: reached only if the test never opens the gate (a failure).
         if gate.wait(timeout: .now() + .seconds(20)) == .timedOut { timedOut.withValue { $0 = true } }
-        written.withValue { $0.append(snapshot) }
+        if let snapshot { written.withValue { $0.append(snapshot) } }
+        self.games.withValue { $0 += games }
     }
 }
 
@@ -34,12 +38,15 @@ private func snapshot(moves: Int) -> GameSnapshot {
     return GameSnapshot(board: board)
 }
 
+/// A failure as SQLite reports a full card.
+private let full = DatabaseError(path: "/card/board.sqlite3", code: 13, message: "database or disk is full", systemCode: ENOSPC)
+
 @Suite("Saving off the game loop")
 struct SavingTests {
     @Test("a blocked disk: submit returns at once, the latest snapshot wins, and finish writes it")
     func latestWins() {
-        let disk = GatedSave()
-        let saver = SnapshotSaver(save: { disk.save($0) }, failed: { _ in })
+        let disk = GatedCommit()
+        let saver = Saver(commit: { snapshot, games in disk.commit(snapshot, games) })
         saver.submit(snapshot(moves: 1))
         disk.started.wait()  // the first is being written, and stuck
         for moves in 2...5 { saver.submit(snapshot(moves: moves)) }
@@ -52,79 +59,102 @@ struct SavingTests {
         #expect(disk.written.value.count == 2, "nothing is taken after finish")
     }
 
-    @Test("a failed write is reported and the saver carries on")
+    @Test("a failed commit is reported and the saver carries on")
     func failures() {
-        struct Full: Error {}
         let written = Protected<[Int]>([])
         let failures = Protected(0)
-        let saver = SnapshotSaver(
-            save: { snapshot in
-                if snapshot.board.moveCount == 1 { throw Full() }
-                written.withValue { $0.append(snapshot.board.moveCount) }
+        let saver = Saver(
+            commit: { snapshot, _ throws(DatabaseError) in
+                if snapshot?.board.moveCount == 1 { throw full }
+                written.withValue { $0.append(snapshot?.board.moveCount ?? -1) }
             },
             failed: { _ in failures.withValue { $0 += 1 } })
         saver.submit(snapshot(moves: 1))
+        saver.flush()
+        saver.submit(snapshot(moves: 2))
         saver.finish()
-        let second = SnapshotSaver(save: { saved in written.withValue { $0.append(saved.board.moveCount) } }, failed: { _ in })
-        second.submit(snapshot(moves: 2))
-        second.finish()
         #expect(failures.value == 1)
         #expect(written.value == [2])
     }
 
-    @Test("a snapshot equal to the last one written is not written again, unless that write failed")
+    @Test("a snapshot equal to the last one committed is not written again, unless that commit failed")
     func unchanged() {
-        struct Full: Error {}
         let written = Protected<[Int]>([])
-        let full = Protected(false)
-        let saver = SnapshotSaver(
-            save: { snapshot in
-                if full.value { throw Full() }
-                written.withValue { $0.append(snapshot.board.moveCount) }
-            },
-            failed: { _ in })
+        let failing = Protected(false)
+        let saver = Saver(commit: { snapshot, _ throws(DatabaseError) in
+            if failing.value { throw full }
+            written.withValue { $0.append(snapshot?.board.moveCount ?? -1) }
+        })
         for moves in [1, 1, 2, 2] {
             saver.submit(snapshot(moves: moves))
             saver.flush()
         }
-        full.withValue { $0 = true }
+        failing.withValue { $0 = true }
         saver.submit(snapshot(moves: 3))
         saver.flush()
-        full.withValue { $0 = false }
+        failing.withValue { $0 = false }
         saver.submit(snapshot(moves: 2))
         saver.finish()
-        #expect(written.value == [1, 2, 2], "the last write failed, so the file may not hold 2: it is written again")
+        #expect(written.value == [1, 2, 2], "the last commit failed, so the database may not hold 2: it is written again")
     }
 
-    @Test("a store that keeps failing is logged once per kind of failure and once when it works again; the last good file stays")
+    @Test("a finished game waits for the snapshot that counts it and goes in the same commit; a failed one is tried again with the next")
+    func gameWithItsSnapshot() {
+        let commits = Protected<[(Int?, Int)]>([])
+        let failing = Protected(false)
+        let saver = Saver(commit: { snapshot, games throws(DatabaseError) in
+            if failing.value { throw full }
+            commits.withValue { $0.append((snapshot?.board.moveCount, games.count)) }
+        })
+        saver.submit(snapshot(moves: 4))
+        saver.flush()
+        saver.record(finishedGameForSaving())
+        saver.flush()
+        #expect(commits.value.map(\.1) == [0], "no commit of a game before its snapshot")
+        failing.withValue { $0 = true }
+        saver.submit(snapshot(moves: 5))
+        saver.flush()
+        failing.withValue { $0 = false }
+        saver.submit(snapshot(moves: 0))
+        saver.flush()
+        #expect(commits.value.map(\.0) == [4, 0] && commits.value.map(\.1) == [0, 1])
+        // A game no snapshot followed (the board stopped first) is committed at finish, alone.
+        saver.record(finishedGameForSaving())
+        saver.finish()
+        #expect(commits.value.count == 3 && commits.value[2].0 == nil && commits.value[2].1 == 1)
+    }
+
+    @Test("a card that keeps failing is logged once per kind of failure and once when it works again; the last good commit stays")
     func failuresLoggedOnce() throws {
         let directory = NSTemporaryDirectory() + "tictactoe-saving-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = StateStore(directory: directory)
-        try store.prepare()
+        let memory = try BoardMemory.open(directory: directory, after: try BoardMemory.inspect(directory: directory)).memory
+        let failing = Protected(false)
         let log = Protected<[String]>([])
         let logger = ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } }
-        let saving = Saving(store: store, logger: logger)
-        saving.saver.submit(snapshot(moves: 1))
-        saving.saver.flush()
-        // A directory where the file was (the file kept beside it): every save fails, as a
-        // rename over a directory does, and leaves nothing behind.
-        #expect(rename(store.path, store.path + ".good") == 0)
-        #expect(mkdir(store.path, 0o755) == 0)
+        let saving = Saving(logger: logger, commit: { memory in
+            { snapshot, games throws(DatabaseError) in
+                if failing.value { throw full }
+                try memory.commit(snapshot, games: games)
+            }
+        })
+        let saver = saving.begin(memory)
+        saver.submit(snapshot(moves: 1))
+        saver.flush()
+        failing.withValue { $0 = true }
         for moves in 2...6 {
-            saving.saver.submit(snapshot(moves: moves))
-            saving.saver.flush()
+            saver.submit(snapshot(moves: moves))
+            saver.flush()
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["state.json", "state.json.good"])
-        #expect(rmdir(store.path) == 0)
-        saving.saver.submit(snapshot(moves: 7))
-        saving.saver.flush()
-        #expect(store.load().snapshot == snapshot(moves: 7))
-        #expect(saving.saves.count == 2, "only the saves on disk are counted")
-        #expect(saving.saves.last != nil)
+        #expect(try BoardMemory.inspect(directory: directory).snapshot == snapshot(moves: 1))
+        failing.withValue { $0 = false }
+        saver.submit(snapshot(moves: 7))
+        saver.flush()
+        #expect(try BoardMemory.inspect(directory: directory).snapshot == snapshot(moves: 7))
+        #expect(saving.saves.count == 2, "only the commits made are counted")
         let lines = log.value
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.first?.hasPrefix("error: saving the game failed: \(store.path): cannot write the file: is a directory") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("error: saving the game failed: /card/board.sqlite3: database or disk is full (no space left on device)") == true, "\(lines)")
         #expect(lines.first?.contains("said once while it fails this way") == true)
         #expect(lines.last == "notice: saving the game works again, after 5 failed saves\n", "\(lines)")
     }
@@ -136,12 +166,12 @@ struct SavingTests {
         let loop = TestScheduler()
         let chip = SimulatedChip(clock: loop)
         let person = SimulatedBoard(chip: chip, pins: .standard, scheduler: loop)
-        let disk = GatedSave()
-        let saving = Saving(saver: SnapshotSaver(save: { disk.save($0) }, failed: { _ in }))
+        let disk = GatedCommit()
         let log = Protected<[String]>([])
         let logger = ServiceLog(level: .info, prefix: .levelName) { line in log.withValue { $0.append(line) } }
+        let saving = Saving(logger: logger, commit: { _ in { snapshot, games in disk.commit(snapshot, games) } })
         let board = PlayingBoard(
-            settings: BoardSettings(), openChip: { chip }, store: StateStore(directory: directory), loop: loop, logger: logger)
+            settings: BoardSettings(), openChip: { chip }, directory: directory, saving: saving, loop: loop, logger: logger)
         let autosave = Autosave(board: board, saving: saving, loop: loop)
         let events = EventLog(board: board, loop: loop, logger: logger)
         for part: any ServicePart in [saving, board, autosave, events] { try part.start() }
@@ -173,28 +203,21 @@ struct SavingTests {
 /// The save queue at its bound: games played flat out while the disk is stuck.
 @Suite("Saving at its bound")
 struct SavingBoundTests {
-    @Test("games played flat out while the save blocks: what waits stays one snapshot and at most the history's bound; all is written once the disk moves")
+    @Test("games played flat out while the commit blocks: what waits stays one snapshot and at most its bound of games; the newest are committed once the disk moves")
     func boundedWhileBlocked() throws {
-        let folder = NSTemporaryDirectory() + "bound-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let disk = GatedSave()
-        let stamps = Protected<[Int?]>([])
-        let saver = SnapshotSaver(
-            save: { snapshot, lastGame in
-                stamps.withValue { $0.append(lastGame) }
-                disk.save(snapshot)
-            },
-            failed: { error in Issue.record("\(error)") })
-        let history = GameHistory(file: folder + "/history.jsonl")
-        saver.attach(history)
+        let disk = GatedCommit()
+        let dropped = Protected(0)
+        let saver = Saver(
+            commit: { snapshot, games in disk.commit(snapshot, games) },
+            failed: { failure in
+                if case .gameDropped = failure { dropped.withValue { $0 += 1 } } else { Issue.record("\(failure)") }
+            })
         let scheduler = TestScheduler()
         let (presses, input) = Signal<Position>.pipe()
         let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
-        let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
+        let recording = GameRecorder.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) }) { saver.record($0) }
         saver.submit(viewModel.snapshot.value)
-        disk.started.wait()  // the saver's thread is stuck in the state's save
-        var mostWaiting = 0
+        disk.started.wait()  // the saver's thread is stuck in a commit
         let games = 2000
         for _ in 0..<games {
             for cell in [7, 1, 8, 2, 9] {
@@ -203,53 +226,22 @@ struct SavingBoundTests {
             }
             viewModel.newGame.apply()
             saver.submit(viewModel.snapshot.value)
-            mostWaiting = max(mostWaiting, history.pendingBytes)
         }
         recording.dispose()
-        // The old queue held a copy of the whole history per game: about 2000 × 70 KB here.
-        #expect(mostWaiting <= GameHistory.pendingLimit, "\(mostWaiting) bytes of lines waited")
-        #expect(history.pendingBytes == 0, "past the bound the lines give way to one rewrite")
+        #expect(dropped.value == games - Saver.pendingGames, "past its bound the oldest game waiting gives way")
         disk.gate.signal()
         disk.gate.signal()
         saver.finish()
         #expect(!disk.timedOut.value)
-        #expect(disk.written.value.count == 2, "the stuck save and the newest one, nothing between")
-        #expect(stamps.value.last == games, "the last state names the last game")
-        let reread = GameHistory(file: folder + "/history.jsonl", lastGameOfState: games)
-        #expect(reread.games.count == GameHistory.capacity && reread.lastGame == games && reread.notes.isEmpty)
-        #expect(reread.games == history.games)
+        #expect(disk.written.value.count == 2, "the stuck commit and the newest snapshot, nothing between")
+        #expect(disk.games.value.count == Saver.pendingGames, "the newest games, with the snapshot that counts them")
     }
+}
 
-    @Test("a history that cannot be written holds back the state that would name its game; once it can, both are written, the line first")
-    func bothOrNeitherWhenTheHistoryFails() throws {
-        let folder = NSTemporaryDirectory() + "both-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/history.jsonl"
-        let stamps = Protected<[Int?]>([])
-        let failures = Protected<[String]>([])
-        let saver = SnapshotSaver(
-            save: { _, lastGame in stamps.withValue { $0.append(lastGame) } },
-            failed: { error in failures.withValue { $0.append("\(error)") } })
-        let history = GameHistory(file: file)
-        saver.attach(history)
-        let scheduler = TestScheduler()
-        let (presses, input) = Signal<Position>.pipe()
-        let viewModel = GameViewModel(positions: presses, scheduler: scheduler)
-        let recording = history.record(viewModel, clock: { WallTime(seconds: 1_795_000_000) })
-        defer { recording.dispose() }
-        // A directory at the journal's name: a rename cannot replace it, so its writes fail.
-        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
-        for cell in [7, 1, 8, 2, 9] { input.send(Position(keypadKey: cell)!) }
-        saver.submit(viewModel.snapshot.value)
-        saver.flush()
-        #expect(stamps.value.isEmpty, "a state naming game 1 was written while its line was not")
-        #expect(failures.value.first?.hasPrefix("\(file): cannot write the file: is a directory") == true, "\(failures.value)")
-        try FileManager.default.removeItem(atPath: file)
-        viewModel.newGame.apply()
-        saver.submit(viewModel.snapshot.value)
-        saver.finish()
-        #expect(stamps.value == [1])
-        #expect(GameHistory(file: file, lastGameOfState: 1).games.count == 1)
-    }
+/// X wins along the top row.
+private func finishedGameForSaving() -> PlayedGame {
+    let moves = [7, 1, 8, 2, 9].enumerated().map { PlayedGame.Move(player: $0.offset % 2 == 0 ? "X" : "O", cell: $0.element, at: "2026-11-23T22:41:05Z") }
+    return PlayedGame(
+        opponent: "two-players", names: ViewState.Names(x: nil, o: nil), starter: "X", started: "2026-11-23T22:41:05Z",
+        finished: "2026-11-23T22:42:00Z", outcome: "x-wins", carriedOver: nil, moves: moves)
 }

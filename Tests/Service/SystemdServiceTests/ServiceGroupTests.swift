@@ -180,7 +180,7 @@ struct ServiceGroupTests {
         defer { loop.stop() }
         let service = BoardService(
             configuration: Configuration(), openChip: { throw TestChipMissing() },
-            store: StateStore(directory: NSTemporaryDirectory() + "never-made"), notifier: Notifier(receive: { _ in }),
+            stateDirectory: NSTemporaryDirectory() + "never-made", notifier: Notifier(receive: { _ in }),
             logger: ServiceLog(level: .info, prefix: .levelName) { _ in }, realtimePriority: 0, loop: loop,
             clock: TestScheduler(), pingInterval: .seconds(1),
             extraParts: { _, _ in [RecordingPart(name: "extra", journal: Protected([]))] })

@@ -54,13 +54,13 @@ struct BoardRelayTests {
         var relay = connected()
         _ = relay.pageJoined(1)
         _ = relay.pageJoined(2)
-        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
-        #expect(relay.page(1, asked: .history) == [.page(1, BoardRelay.busy("history"))])
-        #expect(relay.page(2, asked: .history) == [.board(APIRequest.history.line)])
+        #expect(relay.page(1, asked: .history(.all)) == [.board(APIRequest.history(.all).line)])
+        #expect(relay.page(1, asked: .history(.all)) == [.page(1, BoardRelay.busy("history"))])
+        #expect(relay.page(2, asked: .history(.all)) == [.board(APIRequest.history(.all).line)])
         #expect(relay.page(1, asked: .status) == [.board(APIRequest.status.line)])
         let history = #"{"games":[],"type":"history"}"#
         #expect(relay.boardSent(history) == [.page(1, history)])
-        #expect(relay.page(1, asked: .history) == [.board(APIRequest.history.line)])
+        #expect(relay.page(1, asked: .history(.all)) == [.board(APIRequest.history(.all).line)])
     }
 
     @Test("a page that has left, or was closed for falling behind, asks the board nothing more")
@@ -68,8 +68,8 @@ struct BoardRelayTests {
         var relay = connected()
         _ = relay.pageJoined(1)
         relay.pageLeft(1)
-        #expect(relay.page(1, asked: .history) == [])
-        #expect(relay.page(2, asked: .history) == [])
+        #expect(relay.page(1, asked: .history(.all)) == [])
+        #expect(relay.page(2, asked: .history(.all)) == [])
     }
 
     @Test("one page asking as fast as it may holds at most 8 commands at the board, and never keeps another page out; 64 wait at most")

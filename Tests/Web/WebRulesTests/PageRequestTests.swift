@@ -11,7 +11,7 @@ struct PageRequestTests {
         #expect(PageRequest.parse(Array(#"{"command":"ping"}"#.utf8), playing: true) == .success(.ping))
         #expect(PageRequest.parse(Array(#"{"command":"press","cell":5}"#.utf8), playing: true)
             == .success(.board(.press(cell: 5))))
-        #expect(PageRequest.parse(Array(#"{"command":"history"}"#.utf8), playing: false) == .success(.board(.history)))
+        #expect(PageRequest.parse(Array(#"{"command":"history"}"#.utf8), playing: false) == .success(.board(.history(.all))))
     }
 
     @Test("watching pages may ask but not change the game", arguments: [

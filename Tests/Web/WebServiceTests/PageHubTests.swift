@@ -62,16 +62,16 @@ struct PageHubTests {
         let hub = PageHub(playing: true) { asked.append($0) }
         hub.boardConnected()
         let page = hub.join()
-        hub.page(page, asked: .history)
-        #expect(asked == [APIRequest.history.line])
+        hub.page(page, asked: .history(.all))
+        #expect(asked == [APIRequest.history(.all).line])
         hub.boardSent(#"{"games":[],"type":"history"}"#)
         // 20 KB it has not taken: the next history is not asked for.
         hub.send(String(repeating: "x", count: 20_000), to: page)
-        hub.page(page, asked: .history)
+        hub.page(page, asked: .history(.all))
         #expect(asked.count == 1)
         // It reads everything: then it may.
         _ = takeAll(from: hub, page)
-        hub.page(page, asked: .history)
+        hub.page(page, asked: .history(.all))
         #expect(asked.count == 2)
     }
 

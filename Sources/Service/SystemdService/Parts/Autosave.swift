@@ -1,16 +1,14 @@
+import BoardAPI
 import Reactive
 
-/// Hands every new snapshot of the game (board, next starter, opponent, score) to ``Saving``,
-/// and the last one when the service stops.
+/// Hands every new snapshot of the game (board, next starter, opponent, scores, learner) and
+/// every finished game to ``Saving``, and the last snapshot when the service stops.
 ///
 /// ## Contract
-/// - ``start()`` has the saver stamp snapshots with the last game the restored state named,
-///   until the history takes over (``LocalAPI``).
 /// - From ``start()`` on, each change of the view model's snapshot is submitted: at most once
 ///   per input, and the game loop never waits for the disk. It is submitted a loop turn later,
-///   once the input's events have been sent: the history has then recorded a game the input
-///   ended, and the snapshot is stamped with it (a state is never written ending a game it does
-///   not name).
+///   once the input's events have been sent: a game the input ended has then been recorded, and
+///   is committed with the snapshot that counts it (``Saver``).
 /// - ``stop()``, on the game loop: no submission follows, then the current snapshot is
 ///   submitted, so the state written last is the state shown last.
 public final class Autosave: ServicePart {
@@ -18,7 +16,7 @@ public final class Autosave: ServicePart {
     private let board: PlayingBoard
     private let saving: Saving
     private let loop: any Scheduler
-    private let observation = SerialDisposable()
+    private let observation = CompositeDisposable()
 
     public init(board: PlayingBoard, saving: Saving, loop: any Scheduler) {
         self.board = board
@@ -27,12 +25,14 @@ public final class Autosave: ServicePart {
     }
 
     public func start() {
-        let (saver, loop) = (saving.saver, loop)
-        saver.carry(lastGame: board.lastGame)
-        // Events are sent after the state has changed: the game's record comes after its
-        // snapshot, within the same turn of the loop.
-        observation.inner = board.board.viewModel.snapshot.signal.observeValues { snapshot in
-            _ = loop.schedule { saver.submit(snapshot) }
+        let (saver, loop, viewModel, observation) = (saving.saver, loop, board.board.viewModel, observation)
+        loop.runAndWait {
+            observation += GameRecorder.record(viewModel) { game in saver.record(game) }
+            // Events are sent after the state has changed: a game's record comes after its
+            // snapshot, within the same turn of the loop.
+            observation += viewModel.snapshot.signal.observeValues { snapshot in
+                _ = loop.schedule { saver.submit(snapshot) }
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Basics
 import BoardAPI
+import BoardMemory
 import BoardProtocol
 import Reactive
 #if canImport(Glibc)
@@ -68,44 +69,37 @@ public final class APISocket: ServicePart {
     }
 }
 
-/// The board's own API on a Unix socket (``BoardAPIServer``), with the history of finished
-/// games kept in the state directory.
+/// The board's own API on a Unix socket (``BoardAPIServer``), its `history` read from the
+/// board's memory.
 ///
 /// ## Contract
-/// - ``start()`` takes the listening socket (from ``APISocket``), reads the
-///   history (an unusable one is logged, moved aside and started afresh, see ``GameHistory``), starts recording finished games
-///   and serving; when the socket cannot be had it throws, and nothing is left running.
+/// - ``start()`` takes the listening socket (from ``APISocket``) and serves; when the socket
+///   cannot be had it throws, and nothing is left running.
 /// - While it runs, clients see every change of state and their commands enter the game as
-///   the buttons' do; the game loop's cost does not depend on how many clients there are.
-/// - ``stop()`` closes every connection, ends the recording on the game loop and waits until the
-///   history is written. It comes after the board in the group, so it stops first: no client
-///   sees the lights go out as a change of the game.
+///   the buttons' do; the game loop's cost does not depend on how many clients there are. A
+///   `history` answer holds every game finished before it was asked (``SavedGames``).
+/// - ``stop()`` closes every connection. It comes after the board in the group, so it stops
+///   first: no client sees the lights go out as a change of the game.
 public final class LocalAPI: ServicePart {
     public let name = "local API"
     private let board: PlayingBoard
     private let saving: Saving
     private let socket: @Sendable () throws -> APIListener?
-    private let historyFile: String?
-    private let legacyHistoryFile: String?
     private let loop: any Scheduler
     private let program: String
     private let logger: ServiceLog
-    private let running = Protected<(server: BoardAPIServer, history: GameHistory, recording: any Disposable, madeAt: String?)?>(nil)
+    private let running = Protected<(server: BoardAPIServer, madeAt: String?)?>(nil)
 
     /// - Parameters:
     ///   - socket: the listening socket and how to name it in the log, or `nil` for no API.
-    ///   - historyFile: where the finished games are kept; `nil` keeps them in memory only.
-    ///   - legacyHistoryFile: an older version's `history.json`, migrated into `historyFile`.
     ///   - program: "tictactoe" and ``ProgramVersion/current``, for the hello.
     public init(
-        board: PlayingBoard, saving: Saving, socket: @escaping @Sendable () throws -> APIListener?,
-        historyFile: String?, legacyHistoryFile: String? = nil, loop: any Scheduler, program: String, logger: ServiceLog
+        board: PlayingBoard, saving: Saving, socket: @escaping @Sendable () throws -> APIListener?, loop: any Scheduler, program: String,
+        logger: ServiceLog
     ) {
-        self.legacyHistoryFile = legacyHistoryFile
         self.board = board
         self.saving = saving
         self.socket = socket
-        self.historyFile = historyFile
         self.loop = loop
         self.program = program
         self.logger = logger
@@ -117,35 +111,36 @@ public final class LocalAPI: ServicePart {
             return
         }
         let (playing, chip, saving) = (board.board, board.chip, saving)
-        let logger = logger
-        let history = GameHistory(
-            file: historyFile, legacyFile: legacyHistoryFile, lastGameOfState: board.lastGame)
-        if let problem = history.problem { logger.error("the game history \(problem)") }
-        for note in history.notes { logger.notice("the game history \(note)") }
-        // From here on a finished game is written by the saver, before the state that names it.
-        saving.saver.attach(history)
         let control = RemoteControl(viewModel: playing.viewModel, remotePresses: playing.remotePresses, loop: loop)
         let server = BoardAPIServer(
             listener: listener.fd, control: control, loop: loop, program: program,
             facts: BoardAPIServer.Facts(
                 since: WallTime.now(), scanRate: Int(playing.settings.scanFrameRate.rounded()),
                 chip: APIMessage.ChipName(name: chip.name, label: chip.label), saves: { saving.saves }),
-            history: history)
-        let recording = SerialDisposable()
-        loop.runAndWait { recording.inner = history.record(playing.viewModel) }
+            history: SavedGames(memory: board.memory, saver: saving.saver))
         server.start()
-        running.withValue { $0 = (server, history, recording, listener.madeAt) }
+        running.withValue { $0 = (server, listener.madeAt) }
         logger.info("serving the board's API on \(listener.name)")
     }
 
     public func stop() {
-        guard let (server, history, recording, madeAt) = running.withValue({ running in
+        guard let (server, madeAt) = running.withValue({ running in
             defer { running = nil }
             return running
         }) else { return }
         server.stop()
         if let madeAt { unlink(madeAt) }
-        loop.runAndWait { recording.dispose() }
-        history.flush()
+    }
+}
+
+/// The finished games for `history`: the saver's commits waited for (a game just finished is in
+/// the answer), then the memory read.
+struct SavedGames: GameArchive {
+    let memory: BoardMemory
+    let saver: Saver
+
+    func games(_ query: HistoryQuery) throws -> [PlayedGame] {
+        saver.flush()
+        return try memory.games(query)
     }
 }

@@ -1,17 +1,19 @@
 import Basics
 import BoardConfiguration
+import BoardMemory
 import GPIO
 import Reactive
 import WiredBoard
 
-/// The board on its chip: opens the chip, restores the saved game, requests the lines, and at
-/// the end switches every LED off and releases the lines.
+/// The board on its chip: opens the chip, restores the saved game from the board's memory,
+/// requests the lines, and at the end switches every LED off and releases the lines.
 ///
 /// ## Contract
-/// - ``start()`` opens the chip and reads the saved game, then builds the ``GameBoard`` (which
-///   requests every line or none); only then is the state directory made, what a save cut
-///   short left removed and an unusable state file set aside (one that cannot be set aside is
-///   kept, and the store then refuses to save over it). When any step fails nothing is left requested and the error is thrown.
+/// - ``start()`` opens the chip and reads the state directory (``BoardMemory/inspect(directory:migrating:)``),
+///   then builds the ``GameBoard`` (which requests every line or none); only then is the
+///   memory opened (``BoardMemory/open(directory:after:)``: the directory made, an unusable
+///   database set aside, release 0.4's files imported) and handed to ``Saving``. When any step
+///   fails nothing is left requested and the error is thrown.
 ///   The board is built but not started: ``Readiness`` starts it once every observer is in place.
 /// - ``board`` and ``chip`` may be used from ``start()``'s return until ``stop()``.
 /// - From ``start()`` to ``stop()``, a persistent failure of the LED lines
@@ -23,22 +25,26 @@ public final class PlayingBoard: ServicePart {
     public let name = "board"
     private let settings: BoardSettings
     private let openChip: @Sendable () throws -> any GPIOChip
-    private let store: StateStore
+    private let directory: String
+    private let saving: Saving
     private let loop: any Scheduler
     private let logger: ServiceLog
     private let failures: PartFailures
-    private let running = Protected<(chip: any GPIOChip, board: GameBoard, lastGame: Int?)?>(nil)
+    private let running = Protected<(chip: any GPIOChip, board: GameBoard, memory: BoardMemory)?>(nil)
     private let watchingFailures = SerialDisposable()
 
-    /// - Parameter failures: where a failure of the lights after the start is reported.
+    /// - Parameters:
+    ///   - directory: the state directory, where the board's memory is.
+    ///   - failures: where a failure of the lights after the start is reported.
     public init(
-        settings: BoardSettings, openChip: @escaping @Sendable () throws -> any GPIOChip, store: StateStore,
+        settings: BoardSettings, openChip: @escaping @Sendable () throws -> any GPIOChip, directory: String, saving: Saving,
         loop: any Scheduler, logger: ServiceLog, failures: PartFailures = PartFailures()
     ) {
         self.failures = failures
         self.settings = settings
         self.openChip = openChip
-        self.store = store
+        self.directory = directory
+        self.saving = saving
         self.loop = loop
         self.logger = logger
     }
@@ -49,45 +55,36 @@ public final class PlayingBoard: ServicePart {
     /// The chip it plays on.
     public var chip: any GPIOChip { started.chip }
 
-    /// The last finished game the restored state names (``StateStore/save(_:lastGame:)``).
-    public var lastGame: Int? { started.lastGame }
+    /// The board's memory: its game, scores, learner and finished games.
+    public var memory: BoardMemory { started.memory }
 
-    private var started: (chip: any GPIOChip, board: GameBoard, lastGame: Int?) {
+    private var started: (chip: any GPIOChip, board: GameBoard, memory: BoardMemory) {
         guard let running = running.value else { fatalError("PlayingBoard: used before start() or after stop()") }
         return running
     }
 
     public func start() throws {
         let chip = try openChip()
-        let (saved, lastGame) = store.loadNamingGame()
-        let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: saved.snapshot)
-        let leftovers: [String]
+        let finding = try BoardMemory.inspect(directory: directory)
+        let board = try GameBoard(chip: chip, settings: settings, scheduler: loop, restoring: finding.snapshot)
+        let memory: BoardMemory, notes: [String]
         do {
-            leftovers = try store.prepare()
+            (memory, notes) = try BoardMemory.open(directory: directory, after: finding)
         } catch {
             loop.runAndWait { board.shutdown() }
             throw error
         }
-        for leftover in leftovers { logger.info("removed \(leftover.shownPath), left by a save that a crash or power cut interrupted") }
-        switch saved {
-        case .restored(let snapshot):
-            logger.info("restored the saved game from \(store.path): score \(snapshot.score)")
-        case .fresh:
-            logger.info("no saved game at \(store.path); starting fresh")
-        case .unusable(let problem):
-            do throws(StoreError) {
-                let aside = try store.setAside()
-                logger.error("\(problem); moved it to \(aside) and started fresh")
-            } catch {
-                logger.error("""
-                    \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
-                    game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
-                    """)
-            }
+        for note in notes { finding.problems.isEmpty ? logger.notice(note) : logger.error(note) }
+        let path = memory.path ?? "memory"
+        if let snapshot = finding.snapshot {
+            logger.info("restored the saved game from \(path): score \(snapshot.score); \(finding.games) finished games kept")
+        } else {
+            logger.info("no saved game in \(path); starting fresh")
         }
+        saving.begin(memory)
         let (failures, name) = (failures, name)
         watchingFailures.inner = board.failures.observeValues { failure in failures.report(part: name, error: failure) }
-        running.withValue { $0 = (chip, board, lastGame) }
+        running.withValue { $0 = (chip, board, memory) }
     }
 
     public func stop() {

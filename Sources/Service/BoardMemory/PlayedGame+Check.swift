@@ -1,4 +1,5 @@
 import Basics
+import BoardAPI
 import BoardProtocol
 import ViewModel
 import TicTacToe

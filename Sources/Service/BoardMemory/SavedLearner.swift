@@ -1,6 +1,6 @@
 import Matchboxes
 
-/// The matchbox learner's memory as the state file keeps it: each opened box by its position
+/// The matchbox learner's memory as it is kept (the database's learner and boxes rows, and release 0.4's state file): each opened box by its position
 /// (nine of "X", "O" and "." in reading order, as it is filed) with the beads of its nine cells,
 /// how many boxes were refilled, and its record: the games since it was made and, for the last
 /// tens of them, the games won, drawn and lost in each ten.
@@ -14,6 +14,13 @@ struct SavedLearner: Codable, Equatable {
     var games: Int
     /// Each ten as `[won, drew, lost]`, oldest first.
     var tens: [[Int]]
+
+    init(boxes: [String: [Int]], refills: Int, games: Int, tens: [[Int]]) {
+        self.boxes = boxes
+        self.refills = refills
+        self.games = games
+        self.tens = tens
+    }
 
     init(_ learner: MatchboxLearner) {
         boxes = Dictionary(uniqueKeysWithValues: learner.boxes.map { ($0.key.cells, $0.value.beads) })

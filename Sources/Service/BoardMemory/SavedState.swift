@@ -4,9 +4,11 @@ import Matchboxes
 import ViewModel
 import TicTacToe
 
-/// The state file's contents: a ``GameSnapshot`` as plain JSON, with a format version.
+/// A ``GameSnapshot`` as it is kept: the database's game, scores and learner rows
+/// (``BoardMemory``), and the contents of release 0.4's state file (plain JSON, imported once).
+/// Whichever it comes from, ``snapshot()`` checks it whole.
 ///
-/// Version 3 adds the game's moves in order and the matchbox learner's boxes; version 2 kept
+/// The state file's version 3 adds the game's moves in order and the matchbox learner's boxes; version 2 kept
 /// who plays O and a score per pairing (it is still read: its game's order is not known, and
 /// the learner starts fresh); a version 1 file (two players, one score) is read as a game
 /// between two players.
@@ -69,6 +71,18 @@ struct SavedState: Codable, Equatable {
         xWins = try container.contains(.xWins) ? container.wholeNumber(.xWins) : nil
         oWins = try container.contains(.oWins) ? container.wholeNumber(.oWins) : nil
         draws = try container.contains(.draws) ? container.wholeNumber(.draws) : nil
+    }
+
+    /// The game as the database's rows hold it.
+    init(cells: [String], starter: String, nextStarter: String, opponent: String, scores: [String: SavedScore], moves: [Int]?, learner: SavedLearner) {
+        version = Self.currentVersion
+        self.cells = cells
+        self.starter = starter
+        self.nextStarter = nextStarter
+        self.opponent = opponent
+        self.scores = scores
+        self.moves = moves
+        self.learner = learner
     }
 
     init(_ snapshot: GameSnapshot, lastGame: Int? = nil) {

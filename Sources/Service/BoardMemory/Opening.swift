@@ -1,0 +1,330 @@
+import Basics
+import BoardAPI
+import BoardProtocol
+import CSQLite
+import ViewModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BoardMemory {
+    /// What a state directory holds, read by ``inspect(directory:migrating:)``.
+    public struct Finding: Sendable {
+        public enum Source: String, Sendable {
+            case database
+            /// Release 0.4's `state.json` and `history.jsonl`, to import.
+            case files = "release 0.4's files"
+            case nothing
+        }
+
+        public var source: Source
+        /// The game to restore; `nil` starts a fresh one.
+        public var snapshot: GameSnapshot?
+        /// The finished games kept one by one.
+        public var games = 0
+        /// Why the database (or a file to import) cannot be used, naming it: set aside by
+        /// ``open(directory:after:)``, never half-read.
+        public var problems: [String] = []
+        /// What the log should say besides.
+        public var notes: [String] = []
+        fileprivate var databaseIsUnusable = false
+        fileprivate var legacy: LegacyFiles?
+    }
+
+    /// Reads the state directory without changing anything, but an earlier layout of the
+    /// database migrated in place when `migrating` (one transaction: the layout is then today's).
+    /// Throws only what leaves the board nothing safe to do: a database of a newer version, or
+    /// one it cannot read for a reason other than its contents (permissions, locks).
+    public static func inspect(directory: String, migrating: Bool = true) throws(MemoryError) -> Finding {
+        let path = path(in: directory)
+        var status = stat()
+        guard lstat(path, &status) != 0 else {
+            var finding = Finding(source: .database)
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                finding.problems = ["\(path.shownPath) is not a file"]
+                finding.databaseIsUnusable = true
+                return finding
+            }
+            do throws(ReadFailure) {
+                (finding.snapshot, finding.games) = try read(path, migrating: migrating)
+            } catch {
+                switch error {
+                case .unusable(let reason):
+                    finding.problems = ["\(path.shownPath) \(reason)"]
+                    finding.databaseIsUnusable = true
+                case .newer(let version): throw .newer(path: path, version: version)
+                case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
+                }
+            }
+            return finding
+        }
+        guard errno == ENOENT else { throw .unreadable(path: path, reason: TextFile.describeErrno(errno)) }
+        let legacy = LegacyFiles.read(directory: directory)
+        guard !legacy.isEmpty else { return Finding(source: .nothing) }
+        return Finding(
+            source: .files, snapshot: legacy.snapshot, games: legacy.games.count,
+            problems: legacy.unusable.map { "\($0.path.shownPath) \($0.problem)" }, notes: legacy.notes, legacy: legacy)
+    }
+
+    /// Makes the state directory and the database as `finding` says, once the board knows it can
+    /// play: a database that cannot be used set aside, release 0.4's files imported, a fresh one
+    /// made. Returns the memory and what the log should say. When an unusable database cannot be
+    /// moved aside it is kept as it is and the memory is in memory only (the notes say so).
+    /// - Parameter move: how a file is moved aside (``TextFile/setAside(_:suffix:move:)``; a test's seam).
+    public static func open(
+        directory: String, after finding: Finding, move: (String, String) -> Int32 = TextFile.renameWithoutReplacing
+    ) throws(MemoryError) -> (memory: BoardMemory, notes: [String]) {
+        let path = path(in: directory)
+        var notes = try prepare(directory)
+        do throws(TextFileError) {
+            switch finding.source {
+            case .database where finding.databaseIsUnusable:
+                do throws(TextFileError) {
+                    notes.append(try replaceUnusable(path, problems: finding.problems, move: move))
+                } catch {
+                    notes.append("""
+                        \(finding.problems.joined(separator: "; ")); it could not be moved aside (\(error.reason)), so the board keeps it as \
+                        it is and plays a fresh game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
+                        """)
+                    return (try memoryOnly(path), notes)
+                }
+            case .files: notes += try importFiles(finding.legacy ?? LegacyFiles(), into: path, move: move)
+            case .nothing: try create(path, snapshot: nil, games: [])
+            case .database: break
+            }
+        } catch {
+            throw .unwritable(path: path, reason: error.reason)
+        }
+        // Release 0.4's files, once in the database, are kept under another name (also after a
+        // crash between the import's rename and theirs).
+        for file in LegacyFiles.names.map({ directory + "/" + $0 }) where access(file, F_OK) == 0 {
+            if let aside = try? TextFile.setAside(file, suffix: ".imported", move: move) { notes.append("kept \(file.shownPath) as \(aside.shownPath)") }
+        }
+        do {
+            let database = try Database(path: path, mode: .readWrite)
+            try configure(database)
+            return (BoardMemory(database: database, path: path, written: nil), notes)
+        } catch {
+            throw .unwritable(path: path, reason: error.description)
+        }
+    }
+
+    /// A memory in memory only, for a board that must not write over the file at `path`.
+    private static func memoryOnly(_ path: String) throws(TextFileError) -> BoardMemory {
+        do {
+            return try inMemory()
+        } catch {
+            throw TextFileError(reason: "cannot keep even a memory in memory: \(error)")
+        }
+    }
+
+    /// Makes the state directory and removes what release 0.4's saves cut short left.
+    private static func prepare(_ directory: String) throws(MemoryError) -> [String] {
+        do throws(TextFileError) {
+            try TextFile.makeDirectory(directory)
+            return try TextFile.removeLeftovers(of: LegacyFiles.names.map { directory + "/" + $0 }).map { leftover in
+                "removed \(leftover.shownPath), left by a save of release 0.4 that a crash interrupted"
+            }
+        } catch {
+            throw .unwritable(path: directory, reason: error.reason)
+        }
+    }
+
+    /// Moves the database at `path` aside with its log, makes a fresh one, and says so.
+    private static func replaceUnusable(_ path: String, problems: [String], move: (String, String) -> Int32) throws(TextFileError) -> String {
+        let aside = try TextFile.setAside(path, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
+        // Its log and index go with it: a log left behind would be replayed into the next file of that name.
+        for part in ["-wal", "-shm"] where access(path + part, F_OK) == 0 { _ = TextFile.renameWithoutReplacing(path + part, aside + part) }
+        try create(path, snapshot: nil, games: [])
+        return "\(problems.joined(separator: "; ")); moved it to \(aside.shownPath) and started afresh"
+    }
+
+    /// Makes the database at `path` of release 0.4's files; those that cannot be used are set aside.
+    private static func importFiles(_ legacy: LegacyFiles, into path: String, move: (String, String) -> Int32) throws(TextFileError) -> [String] {
+        var notes = legacy.notes
+        try create(path, snapshot: legacy.snapshot, games: legacy.games)
+        for (file, problem) in legacy.unusable {
+            let aside = try TextFile.setAside(file, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
+            notes.append("\(file.shownPath) \(problem); moved it to \(aside.shownPath), not imported")
+        }
+        let game = legacy.snapshot == nil ? "no saved game" : "the saved game"
+        notes.append("imported \(game) and \(legacy.games.count) finished games from release 0.4's files into \(path.shownPath)")
+        return notes
+    }
+
+    /// The pragmas every connection that writes sets: the log's durability, and its size.
+    private static func configure(_ database: Database) throws(DatabaseError) {
+        // WAL is kept in the file; FULL flushes the log at every commit, so that a commit that
+        // returned survives a power cut (NORMAL would lose the commits since the last checkpoint).
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA journal_size_limit = 1048576")
+    }
+
+    /// Makes the database at `path` with `snapshot` and `games`, whole or not at all: made under a
+    /// temporary name, then renamed into place and the directory flushed.
+    private static func create(_ path: String, snapshot: GameSnapshot?, games: [PlayedGame]) throws(TextFileError) {
+        let temporary = path + "-import"
+        var status = stat()
+        if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            // Nothing this program makes: kept for a person to look at, out of the way.
+            _ = try TextFile.setAside(temporary, suffix: ".corrupt-\(WallTime.now().seconds)")
+        }
+        for part in ["", "-journal", "-wal", "-shm"] { unlink(temporary + part) }
+        do {
+            let database = try Database(path: temporary, mode: .create)
+            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+            try migrate(database)
+            let memory = BoardMemory(database: database, path: temporary, written: nil)
+            try memory.commit(snapshot, games: games)
+            // Closing the last connection checkpoints the log into the file and removes it.
+        } catch {
+            unlink(temporary)
+            throw TextFileError(reason: "cannot make the database: \(error)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw TextFileError(reason: "cannot make the database: \(TextFile.describeErrno(failure))", code: failure)
+        }
+        try TextFile.syncDirectory(of: path, after: "the database was made")
+    }
+
+    /// Brings `database` to today's layout, one step per version, in one transaction.
+    static func migrate(_ database: Database) throws(DatabaseError) {
+        let version = try database.value("PRAGMA user_version")?.integer ?? 0
+        guard version < Schema.version else { return }
+        try database.transaction { () throws(DatabaseError) in
+            for step in Schema.migrations[version...] { try database.execute(step) }
+            try database.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.version)")
+        }
+    }
+
+    private enum ReadFailure: Error {
+        /// Its contents: a phrase after its path.
+        case unusable(String)
+        case newer(Int)
+        /// Not its contents: permissions, a lock held.
+        case unreadable(String)
+    }
+
+    /// The game and the count of finished games in the database at `path`, every row checked.
+    private static func read(_ path: String, migrating: Bool) throws(ReadFailure) -> (GameSnapshot?, Int) {
+        do {
+            let database = try Database(path: path, mode: migrating ? .readWrite : .readOnly)
+            guard try isTodaysLayout(database, migrating: migrating) else { return (nil, 0) }
+            let snapshot = try savedGame(database)
+            var count = 0
+            try database.rows("SELECT number, opponent, x_name, o_name, starter, started, finished, outcome, carried_over, moves FROM games") {
+                row throws(DatabaseError) in
+                _ = try game(row, in: database)
+                count += 1
+            }
+            return (snapshot, count)
+        } catch let error as ReadFailure {
+            throw error
+        } catch let error as DatabaseError {
+            // Refused for who is asking or while another holds it: nothing wrong with the file.
+            if [SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_CANTOPEN].contains(error.code & 0xff) && error.systemCode != 0 || [SQLITE_BUSY, SQLITE_LOCKED].contains(error.code & 0xff) {
+                throw .unreadable(error.message + (error.systemCode == 0 ? "" : " (\(TextFile.describeErrno(error.systemCode)))"))
+            }
+            throw .unusable("cannot be used: \(error.message.shown(limit: 200))")
+        } catch let error as StateFileProblem {
+            throw .unusable("holds no game a board saves: \(error)")
+        } catch {
+            throw .unusable("cannot be used: \(error)")
+        }
+    }
+
+    /// Whether `database` is the board's, whole, of today's layout (migrated to it when
+    /// `migrating`); `false` for an earlier layout left as it is.
+    private static func isTodaysLayout(_ database: Database, migrating: Bool) throws -> Bool {
+        let check = try database.value("PRAGMA integrity_check")?.text ?? ""
+        guard check == "ok" else { throw ReadFailure.unusable("fails SQLite's integrity check: \(check.shown(limit: 200))") }
+        let application = try database.value("PRAGMA application_id")?.integer ?? 0
+        let version = try database.value("PRAGMA user_version")?.integer ?? 0
+        guard application == Schema.applicationID else {
+            throw ReadFailure.unusable(application == 0 && version == 0 ? "holds no board's data" : "is not the board's database (application id \(application))")
+        }
+        guard version <= Schema.version else { throw ReadFailure.newer(version) }
+        if version < Schema.version {
+            guard migrating else { return false }
+            try migrate(database)
+        }
+        var tables: [String] = []
+        try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { row throws(DatabaseError) in
+            tables.append(row[0].text ?? "")
+        }
+        guard tables == Schema.tables else { throw ReadFailure.unusable("holds the tables \(tables.joined(separator: ", ")), not the board's") }
+        return true
+    }
+
+    /// The game the rows hold, checked whole; `nil` for a database with no game yet.
+    private static func savedGame(_ database: Database) throws -> GameSnapshot? {
+        var game: (starter: String, next: String, opponent: String, cells: String, moves: String?)?
+        try database.rows("SELECT starter, next_starter, opponent, cells, moves FROM game") { row throws(DatabaseError) in
+            guard let starter = row[0].text, let next = row[1].text, let opponent = row[2].text, let cells = row[3].text else {
+                throw database.damaged("the game row has a column no board writes")
+            }
+            game = (starter, next, opponent, cells, row[4].text)
+        }
+        var scores: [String: SavedState.SavedScore] = [:]
+        try database.rows("SELECT opponent, x_wins, o_wins, draws FROM scores") { row throws(DatabaseError) in
+            guard let opponent = row[0].text, let x = row[1].integer, let o = row[2].integer, let draws = row[3].integer else {
+                throw database.damaged("a score row has a column no board writes")
+            }
+            scores[opponent] = SavedState.SavedScore(xWins: x, oWins: o, draws: draws)
+        }
+        let (learner, learnerRows) = try savedLearner(database)
+        guard let game else {
+            guard scores.isEmpty && learnerRows == 0 && learner.boxes.isEmpty else {
+                throw database.damaged("it holds scores or a learner without a game")
+            }
+            return nil
+        }
+        guard let cells = RowText.cells(game.cells) else { throw database.damaged("the game's cells are \(game.cells.quoted())") }
+        var moves: [Int]?
+        if let text = game.moves {
+            let digits = text.compactMap(\.wholeNumberValue)
+            guard digits.count == text.count else { throw database.damaged("the game's moves are \(text.quoted())") }
+            moves = digits
+        }
+        let saved = SavedState(
+            cells: cells, starter: game.starter, nextStarter: game.next, opponent: game.opponent, scores: scores, moves: moves, learner: learner)
+        return try saved.snapshot()
+    }
+
+    /// The learner's row and boxes, and how many learner rows there were (0 or 1).
+    private static func savedLearner(_ database: Database) throws(DatabaseError) -> (SavedLearner, Int) {
+        var learner = SavedLearner(boxes: [:], refills: 0, games: 0, tens: [])
+        var rows = 0
+        try database.rows("SELECT refills, games, tens FROM learner") { row throws(DatabaseError) in
+            guard let refills = row[0].integer, let games = row[1].integer, let text = row[2].text, let tens = RowText.tens(text) else {
+                throw database.damaged("the learner row has a column no board writes")
+            }
+            (learner.refills, learner.games, learner.tens, rows) = (refills, games, tens, 1)
+        }
+        try database.rows("SELECT position, beads FROM boxes") { row throws(DatabaseError) in
+            guard let position = row[0].text, let text = row[1].text, let beads = RowText.numbers(text) else {
+                throw database.damaged("a box row has a column no board writes")
+            }
+            learner.boxes[position] = beads
+        }
+        return (learner, rows)
+    }
+}
+
+/// Why the board's memory cannot be had at all (the start stops, with an exit status of its own).
+public enum MemoryError: Error, Sendable, CustomStringConvertible {
+    /// A database of a later version: set aside, it would lose everything a downgrade should keep.
+    case newer(path: String, version: Int)
+    case unreadable(path: String, reason: String)
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .newer(let path, let version):
+            "\(path.shownPath) was written by a newer version of the board (its layout is \(version), this version knows up to \(Schema.version)); install that version again, or move the file away to start afresh"
+        case .unreadable(let path, let reason): "\(path.shownPath) cannot be read: \(reason)"
+        case .unwritable(let path, let reason): "\(path.shownPath): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Basics
+import BoardProtocol
+import ViewModel
+
+/// Writes the board's memory on a thread of its own (a ``SerialWorker``), so that the game
+/// loop, which scans the LEDs at real-time priority, never waits for a slow SD card.
+///
+/// ## Contract
+/// - ``submit(_:)`` and ``record(_:)`` never wait for the disk. A snapshot still waiting when a
+///   newer one arrives is replaced: the latest wins, so a slow card costs intermediate states,
+///   never the last one.
+/// - A finished game is committed with the first snapshot submitted after it, in one
+///   transaction (``BoardMemory/commit(_:games:)``): never before the state that counts it.
+///   Submit the snapshot after the game is recorded (``Autosave`` does, a loop turn later).
+/// - What waits is bounded: one snapshot and at most ``pendingGames`` games (each a few hundred
+///   bytes); past it the oldest waiting game is dropped, and said once (`failed`).
+/// - Commits run one at a time, in order; a snapshot equal to the last committed, with no game,
+///   is not written again (a card's writes are its wear). A commit that fails changes nothing:
+///   its games wait for the next, and `failed` is told (on the saver's thread).
+/// - ``flush()`` waits until everything submitted so far has been tried; ``finish()`` also
+///   commits games no snapshot followed, and ignores later submissions.
+public final class Saver: Sendable {
+    /// The most finished games waiting for a commit.
+    public static let pendingGames = 100
+
+    private struct State {
+        var snapshot: (value: GameSnapshot, stamp: Int)?
+        /// Games waiting, numbered in the order recorded.
+        var games: [(number: Int, game: PlayedGame)] = []
+        var recorded = 0
+        var lastCommitted: GameSnapshot?
+        var writing = false
+        var finished = false
+        /// Take every waiting game, whether or not a snapshot follows it.
+        var draining = false
+    }
+
+    /// Commits a snapshot and the games before it in one transaction (``BoardMemory/commit(_:games:)``).
+    public typealias Commit = @Sendable (GameSnapshot?, [PlayedGame]) throws(DatabaseError) -> Void
+
+    private let commit: Commit
+    private let worker = SerialWorker(named: "saver")
+    private let state = Protected(State())
+    private let committed: @Sendable () -> Void
+    private let failed: @Sendable (SaveFailure) -> Void
+
+    /// - Parameters:
+    ///   - committed: told after each commit that wrote something.
+    ///   - failed: told each commit that failed, and each game dropped.
+    public convenience init(
+        memory: BoardMemory, committed: @escaping @Sendable () -> Void = {}, failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }
+    ) {
+        self.init(commit: Self.committing(to: memory), committed: committed, failed: failed)
+    }
+
+    /// Commits to `memory`.
+    public static func committing(to memory: BoardMemory) -> Commit {
+        { snapshot, games throws(DatabaseError) in try memory.commit(snapshot, games: games) }
+    }
+
+    /// - Parameter commit: how a commit is made (a test's seam: a card that stalls or fails).
+    public init(commit: @escaping Commit, committed: @escaping @Sendable () -> Void = {}, failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }) {
+        self.commit = commit
+        self.committed = committed
+        self.failed = failed
+    }
+
+    /// Leaves `snapshot` to be committed, replacing one still waiting.
+    public func submit(_ snapshot: GameSnapshot) {
+        let start = state.withValue { state -> Bool in
+            guard !state.finished else { return false }
+            state.snapshot = (snapshot, state.recorded)
+            return startWriting(&state)
+        }
+        if start { worker.submit { [self] in writePending() } }
+    }
+
+    /// Leaves a finished game to be committed with the next snapshot.
+    public func record(_ game: PlayedGame) {
+        let dropped = state.withValue { state -> Bool in
+            state.recorded += 1
+            state.games.append((state.recorded, game))
+            guard state.games.count > Self.pendingGames else { return false }
+            state.games.removeFirst()
+            return true
+        }
+        if dropped { failed(.gameDropped) }
+    }
+
+    /// Waits until everything submitted so far has been tried.
+    public func flush() { worker.wait() }
+
+    /// Waits until everything submitted has been tried, commits the games no snapshot
+    /// followed, and stops taking snapshots.
+    public func finish() {
+        state.withValue { $0.finished = true }
+        worker.wait()
+        let start = state.withValue { state -> Bool in
+            state.draining = true
+            return !state.games.isEmpty && startWriting(&state)
+        }
+        if start { worker.submit { [self] in writePending() } }
+        worker.wait()
+    }
+
+    private func startWriting(_ state: inout State) -> Bool {
+        defer { state.writing = true }
+        return !state.writing
+    }
+
+    private func writePending() {
+        while let (snapshot, games) = takeWork() {
+            do throws(DatabaseError) {
+                try commit(snapshot, games.map(\.game))
+                state.withValue { state in
+                    if let snapshot { state.lastCommitted = snapshot }
+                    let last = games.last?.number ?? 0
+                    state.games.removeAll { $0.number <= last }
+                }
+                committed()
+            } catch {
+                state.withValue { $0.lastCommitted = nil }
+                failed(.commit(error))
+            }
+        }
+    }
+
+    /// The snapshot waiting and the games it counts, if there is anything to commit.
+    private func takeWork() -> (GameSnapshot?, [(number: Int, game: PlayedGame)])? {
+        state.withValue { state in
+            let snapshot = state.snapshot
+            state.snapshot = nil
+            let stamp = state.draining ? state.recorded : snapshot?.stamp ?? 0
+            let games = state.games.filter { $0.number <= stamp }
+            let fresh = snapshot.map { $0.value != state.lastCommitted } ?? false
+            guard fresh || !games.isEmpty else {
+                state.writing = false
+                return nil
+            }
+            // The games of a commit that fails are taken again by the next: no loop here.
+            if state.draining { state.draining = false }
+            return (fresh ? snapshot?.value : nil, games)
+        }
+    }
+}
+
+/// What the saver could not do.
+public enum SaveFailure: Error, Sendable, CustomStringConvertible {
+    case commit(DatabaseError)
+    /// A finished game dropped from what waited: more than ``Saver/pendingGames`` while commits failed.
+    case gameDropped
+
+    /// The system's error number behind it, telling one kind of failure from another.
+    public var kind: Int32? {
+        if case .commit(let error) = self { error.systemCode == 0 ? error.code : error.systemCode } else { -1 }
+    }
+
+    public var description: String {
+        switch self {
+        case .commit(let error): "\(error)"
+        case .gameDropped: "a finished game was dropped: more than \(Saver.pendingGames) waited while saving failed"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Basics
+
+/// What a `history` request asks for: the latest finished games that match every filter given,
+/// at most ``limit`` of them.
+///
+/// ```
+/// {"command":"history"}
+/// {"command":"history","player":"Alice","opponent":"learner","outcome":"o-wins","since":"2026-11-01","limit":20}
+/// ```
+///
+/// A filter's values are data, never SQL: the board binds them to its query.
+public struct HistoryQuery: Sendable, Hashable, Codable {
+    /// The most games one answer holds (about 700 bytes each: a line of at most about 70 KB).
+    public static let largestLimit = 100
+    /// The longest text a filter takes, in bytes: a player's name is at most 32 characters.
+    public static let longestText = 128
+    public static let outcomes = ["x-wins", "o-wins", "draw"]
+
+    /// A name either player went by.
+    public var player: String?
+    /// Who played O, by the opponent's name ("two-players", "computer-2", "learner" …).
+    public var opponent: String?
+    /// "x-wins", "o-wins" or "draw".
+    public var outcome: String?
+    /// Games finished on or after this day ("2026-11-01") or moment ("2026-11-01T18:00:00Z"), UTC.
+    public var since: String?
+    /// At most this many games, the latest: 1 to ``largestLimit``.
+    public var limit: Int
+
+    public init(player: String? = nil, opponent: String? = nil, outcome: String? = nil, since: String? = nil, limit: Int = largestLimit) {
+        self.player = player
+        self.opponent = opponent
+        self.outcome = outcome
+        self.since = since
+        self.limit = limit
+    }
+
+    /// Every game, the latest ``largestLimit``.
+    public static let all = HistoryQuery()
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        player = try container.decodeIfPresent(String.self, forKey: .player)
+        opponent = try container.decodeIfPresent(String.self, forKey: .opponent)
+        outcome = try container.decodeIfPresent(String.self, forKey: .outcome)
+        since = try container.decodeIfPresent(String.self, forKey: .since)
+        limit = try container.decodeIfPresent(Int.self, forKey: .limit) ?? Self.largestLimit
+    }
+
+    /// Why this is not a query the board answers, naming the field as `name` spells it (the
+    /// JSON key, quoted, by default); `nil` when it is.
+    public func problem(naming name: (String) -> String = { "\"\($0)\"" }) -> String? {
+        for (field, text) in [("player", player), ("opponent", opponent), ("since", since)] {
+            guard let text else { continue }
+            if text.isEmpty || text.utf8.count > Self.longestText || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                return "\(name(field)) must be 1 to \(Self.longestText) bytes of text without control characters"
+            }
+        }
+        if let outcome, !Self.outcomes.contains(outcome) {
+            return "\(name("outcome")) is \(outcome.quoted()); give one of \(Self.outcomes.joined(separator: ", "))"
+        }
+        if let since, !Self.isDayOrMoment(since) {
+            return "\(name("since")) is \(since.quoted()); give a day such as 2026-11-01 or a UTC moment such as 2026-11-01T18:00:00Z"
+        }
+        guard (1...Self.largestLimit).contains(limit) else {
+            return "\(name("limit")) is \(limit); give a number of games from 1 to \(Self.largestLimit)"
+        }
+        return nil
+    }
+
+    /// "2026-11-01" or "2026-11-01T18:00:00Z": digits where the pattern has them.
+    static func isDayOrMoment(_ text: String) -> Bool {
+        let characters = Array(text)
+        let pattern = Array("dddd-dd-ddTdd:dd:ddZ")
+        guard characters.count == 10 || characters.count == pattern.count else { return false }
+        return zip(characters, pattern).allSatisfy { character, expected in
+            expected == "d" ? ("0"..."9").contains(character) : character == expected
+        }
+    }
+}
