@@ -1,4 +1,4 @@
-"""strace's view of a save: its output read back as calls, and the command lines that trace a
+"""strace's view of a commit: its output read back as calls, and the command lines that trace a
 board, kill it at one call or make calls fail.
 
 Traced with -f (every thread), -y (each descriptor shown with its path) and -P (only the calls
@@ -72,11 +72,13 @@ def ordinal(found, call):
 
 
 def unambiguous(found, call):
-    """Whether `when=N` for this call's name can only stop this call: no other thread makes N
-    or more calls of that name."""
+    """Whether `when=N` for this call's name can only stop this call: no other thread has made
+    N calls of that name by the time it is made (a kill ends the whole process, so what the
+    trace shows after it never runs in the run that kills there)."""
     n = ordinal(found, call)
-    threads = {c.thread for c in found if c.name == call.name and c.thread != call.thread}
-    return all(sum(1 for c in found if c.thread == t and c.name == call.name) < n for t in threads)
+    before = found[:next(i for i, c in enumerate(found) if c is call)]
+    threads = {c.thread for c in before if c.name == call.name and c.thread != call.thread}
+    return all(sum(1 for c in before if c.thread == t and c.name == call.name) < n for t in threads)
 
 
 def strace(trace_file, paths, *injections):

@@ -47,12 +47,14 @@ public final class BoardMemory: Sendable {
     private let connection: Protected<Connection>
 
     private struct Connection {
-        let database: Database
+        /// `nil` once closed.
+        var database: Database?
         /// What the last commit left in the database, so that the next writes only what
         /// changed; `nil` when unknown (at start, after a failure): then everything is written.
         var written: SavedState?
     }
 
+    /// - Parameter written: what the database holds now, if known (what it was read as).
     init(database: Database, path: String?, written: SavedState?) {
         self.path = path
         connection = Protected(Connection(database: database, written: written))
@@ -70,12 +72,27 @@ public final class BoardMemory: Sendable {
 
     /// `body` with the database, under the lock: what the tests look at.
     func withDatabase<Value>(_ body: (Database) throws(DatabaseError) -> Value) throws(DatabaseError) -> Value {
-        try withConnection { (connection: inout Connection) throws(DatabaseError) in try body(connection.database) }
+        try withConnection { (connection: inout Connection, database: Database) throws(DatabaseError) in try body(database) }
     }
 
-    /// `body` with the connection, under the lock, its failure typed.
-    private func withConnection<Value>(_ body: (inout Connection) throws(DatabaseError) -> Value) throws(DatabaseError) -> Value {
-        try connection.withValue { connection in Result { () throws(DatabaseError) in try body(&connection) } }.get()
+    /// `body` with the open connection, under the lock, its failure typed; throws once closed.
+    private func withConnection<Value>(
+        _ body: (inout Connection, Database) throws(DatabaseError) -> Value
+    ) throws(DatabaseError) -> Value {
+        try connection.withValue { connection in
+            Result { () throws(DatabaseError) in
+                guard let database = connection.database else {
+                    throw DatabaseError(path: path ?? ":memory:", code: 21 /* SQLITE_MISUSE */, message: "the board's memory is closed", systemCode: 0)
+                }
+                return try body(&connection, database)
+            }
+        }.get()
+    }
+
+    /// Closes the database: the log is checkpointed into the file and removed, so a board
+    /// stopped cleanly leaves the one file. Every later call throws.
+    public func close() {
+        connection.withValue { $0.database = nil }
     }
 
     // MARK: - Writing
@@ -83,9 +100,9 @@ public final class BoardMemory: Sendable {
     /// Writes `games` (finished, oldest first) and then `snapshot` in one transaction. Throws
     /// what SQLite refused, having changed nothing.
     public func commit(_ snapshot: GameSnapshot?, games: [PlayedGame] = []) throws(DatabaseError) {
-        try withConnection { (connection: inout Connection) throws(DatabaseError) in
+        try withConnection { (connection: inout Connection, database: Database) throws(DatabaseError) in
             let saved = snapshot.map { SavedState($0) }
-            let database = connection.database, written = connection.written
+            let written = connection.written
             do throws(DatabaseError) {
                 try database.transaction { () throws(DatabaseError) in
                     for game in games { try Self.insert(game, into: database) }
@@ -168,9 +185,9 @@ public final class BoardMemory: Sendable {
 
     /// The games `query` asks for: the latest ``HistoryQuery/limit`` that match, oldest first.
     public func games(_ query: HistoryQuery) throws(DatabaseError) -> [PlayedGame] {
-        try withConnection { (connection: inout Connection) throws(DatabaseError) in
+        try withConnection { (_: inout Connection, database: Database) throws(DatabaseError) in
             var games: [PlayedGame] = []
-            try connection.database.rows("""
+            try database.rows("""
                 SELECT number, opponent, x_name, o_name, starter, started, finished, outcome, carried_over, moves FROM games
                 WHERE (?1 IS NULL OR x_name = ?1 OR o_name = ?1) AND (?2 IS NULL OR opponent = ?2)
                     AND (?3 IS NULL OR outcome = ?3) AND (?4 IS NULL OR finished >= ?4)
@@ -179,7 +196,7 @@ public final class BoardMemory: Sendable {
                     query.player.map(SQLValue.text) ?? .null, query.opponent.map(SQLValue.text) ?? .null,
                     query.outcome.map(SQLValue.text) ?? .null, query.since.map(SQLValue.text) ?? .null, .integer(query.limit),
                 ]) { row throws(DatabaseError) in
-                games.append(try Self.game(row, in: connection.database))
+                games.append(try Self.game(row, in: database))
             }
             return games.reversed()
         }
@@ -187,8 +204,8 @@ public final class BoardMemory: Sendable {
 
     /// How many finished games are kept one by one.
     public func gameCount() throws(DatabaseError) -> Int {
-        try withConnection { (connection: inout Connection) throws(DatabaseError) in
-            try connection.database.value("SELECT count(*) FROM games")?.integer ?? 0
+        try withConnection { (_: inout Connection, database: Database) throws(DatabaseError) in
+            try database.value("SELECT count(*) FROM games")?.integer ?? 0
         }
     }
 

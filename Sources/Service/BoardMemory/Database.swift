@@ -1,5 +1,8 @@
 import Basics
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One connection to an SQLite database file: statements prepared once and kept, values always
 /// bound, never pasted into SQL.
@@ -17,6 +20,9 @@ final class Database {
     enum Mode {
         /// Reads only; the file must exist.
         case readOnly
+        /// Reads only a file no connection has open (no log beside it): without locks, and
+        /// without making a log and its index beside it as a read-only connection otherwise does.
+        case closedFile
         /// Reads and writes; the file must exist.
         case readWrite
         /// Reads and writes, making the file when there is none.
@@ -27,12 +33,14 @@ final class Database {
         self.path = path
         let flags: Int32 = switch mode {
         case .readOnly: SQLITE_OPEN_READONLY
+        case .closedFile: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWrite: SQLITE_OPEN_READWRITE
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var opened: OpaquePointer?
-        // No URI names, no links followed: the path is the file.
-        let status = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE, nil)
+        // No links followed; a URI only where asked for, its path escaped.
+        let name = mode == .closedFile ? "file:" + Self.escaped(path) + "?immutable=1" : path
+        let status = sqlite3_open_v2(name, &opened, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE, nil)
         guard status == SQLITE_OK, let opened else {
             let error = DatabaseError(path: path, code: status, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)), systemCode: opened.map { sqlite3_system_errno($0) } ?? 0)
             sqlite3_close_v2(opened)
@@ -41,6 +49,14 @@ final class Database {
         handle = opened
         // A writer that finds the file locked (check-state reading at that moment) waits a little.
         sqlite3_busy_timeout(handle, 2000)
+    }
+
+    /// `path` as a URI's path: the characters a URI gives a meaning escaped.
+    private static func escaped(_ path: String) -> String {
+        path.utf8.map { byte in
+            byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x20 || byte >= 0x7F
+                ? "%" + String(byte, radix: 16, uppercase: true).leftPadded : String(UnicodeScalar(byte))
+        }.joined()
     }
 
     deinit {
@@ -119,8 +135,19 @@ final class Database {
     }
 
     private func error(_ status: Int32) -> DatabaseError {
-        DatabaseError(path: path, code: status, message: String(cString: sqlite3_errmsg(handle)), systemCode: sqlite3_system_errno(handle))
+        // SQLite keeps the system's error only for some results (not a full card's): the C
+        // library's, read at once, when it is one a card gives.
+        let failure = errno
+        let system = sqlite3_system_errno(handle)
+        let cardErrors = [ENOSPC, EROFS, EIO, EDQUOT, EACCES, EPERM]
+        let code = system != 0 ? system : [SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN].contains(status & 0xff) && cardErrors.contains(failure) ? failure : 0
+        return DatabaseError(path: path, code: status, message: String(cString: sqlite3_errmsg(handle)), systemCode: code)
     }
+}
+
+extension String {
+    /// Two hex digits.
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }
 
 /// A value bound to a statement or read from a row.

@@ -79,12 +79,24 @@ extension BoardMemory {
         do throws(TextFileError) {
             switch finding.source {
             case .database where finding.databaseIsUnusable:
+                let problem = finding.problems.joined(separator: "; ")
+                let aside: String
                 do throws(TextFileError) {
-                    notes.append(try replaceUnusable(path, problems: finding.problems, move: move))
+                    aside = try setAsideWithLog(path, move: move)
                 } catch {
                     notes.append("""
-                        \(finding.problems.joined(separator: "; ")); it could not be moved aside (\(error.reason)), so the board keeps it as \
-                        it is and plays a fresh game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
+                        \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
+                        game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
+                        """)
+                    return (try memoryOnly(path), notes)
+                }
+                do throws(TextFileError) {
+                    try create(path, snapshot: nil, games: [])
+                    notes.append("\(problem); moved it to \(aside.shownPath) and started afresh")
+                } catch {
+                    notes.append("""
+                        \(problem); moved it to \(aside.shownPath), but a new database cannot be made there (\(error.reason)), so the \
+                        board plays a fresh game WITHOUT SAVING: make the state directory writable and restart the board
                         """)
                     return (try memoryOnly(path), notes)
                 }
@@ -100,10 +112,12 @@ extension BoardMemory {
         for file in LegacyFiles.names.map({ directory + "/" + $0 }) where access(file, F_OK) == 0 {
             if let aside = try? TextFile.setAside(file, suffix: ".imported", move: move) { notes.append("kept \(file.shownPath) as \(aside.shownPath)") }
         }
+        // What the database holds is what was read (or imported): the first commit writes only what changed.
+        let written = finding.problems.isEmpty || finding.source == .files ? finding.snapshot.map { SavedState($0) } : nil
         do {
             let database = try Database(path: path, mode: .readWrite)
             try configure(database)
-            return (BoardMemory(database: database, path: path, written: nil), notes)
+            return (BoardMemory(database: database, path: path, written: written), notes)
         } catch {
             throw .unwritable(path: path, reason: error.description)
         }
@@ -130,13 +144,12 @@ extension BoardMemory {
         }
     }
 
-    /// Moves the database at `path` aside with its log, makes a fresh one, and says so.
-    private static func replaceUnusable(_ path: String, problems: [String], move: (String, String) -> Int32) throws(TextFileError) -> String {
+    /// Moves the database at `path` aside with its log; returns where to.
+    private static func setAsideWithLog(_ path: String, move: (String, String) -> Int32) throws(TextFileError) -> String {
         let aside = try TextFile.setAside(path, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
         // Its log and index go with it: a log left behind would be replayed into the next file of that name.
         for part in ["-wal", "-shm"] where access(path + part, F_OK) == 0 { _ = TextFile.renameWithoutReplacing(path + part, aside + part) }
-        try create(path, snapshot: nil, games: [])
-        return "\(problems.joined(separator: "; ")); moved it to \(aside.shownPath) and started afresh"
+        return aside
     }
 
     /// Makes the database at `path` of release 0.4's files; those that cannot be used are set aside.
@@ -177,7 +190,7 @@ extension BoardMemory {
             try memory.commit(snapshot, games: games)
             // Closing the last connection checkpoints the log into the file and removes it.
         } catch {
-            unlink(temporary)
+            for part in ["", "-journal", "-wal", "-shm"] { unlink(temporary + part) }
             throw TextFileError(reason: "cannot make the database: \(error)")
         }
         guard rename(temporary, path) == 0 else {
@@ -209,7 +222,10 @@ extension BoardMemory {
     /// The game and the count of finished games in the database at `path`, every row checked.
     private static func read(_ path: String, migrating: Bool) throws(ReadFailure) -> (GameSnapshot?, Int) {
         do {
-            let database = try Database(path: path, mode: migrating ? .readWrite : .readOnly)
+            // A reader that must change nothing takes a file no board has open (no log beside it) as
+            // it is, without making a log beside it; one a board may have open, read-only.
+            let mode: Database.Mode = migrating ? .readWrite : access(path + "-wal", F_OK) == 0 ? .readOnly : .closedFile
+            let database = try Database(path: path, mode: mode)
             guard try isTodaysLayout(database, migrating: migrating) else { return (nil, 0) }
             let snapshot = try savedGame(database)
             var count = 0

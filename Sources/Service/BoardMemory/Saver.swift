@@ -58,8 +58,15 @@ public final class Saver: Sendable {
         { snapshot, games throws(DatabaseError) in try memory.commit(snapshot, games: games) }
     }
 
-    /// - Parameter commit: how a commit is made (a test's seam: a card that stalls or fails).
-    public init(commit: @escaping Commit, committed: @escaping @Sendable () -> Void = {}, failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - commit: how a commit is made (a test's seam: a card that stalls or fails).
+    ///   - restored: the snapshot the database holds already (the one restored at start): not
+    ///     written again until it changes.
+    public init(
+        commit: @escaping Commit, restored: GameSnapshot? = nil, committed: @escaping @Sendable () -> Void = {},
+        failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }
+    ) {
+        state.withValue { $0.lastCommitted = restored }
         self.commit = commit
         self.committed = committed
         self.failed = failed

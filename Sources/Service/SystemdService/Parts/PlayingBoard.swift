@@ -81,7 +81,7 @@ public final class PlayingBoard: ServicePart {
         } else {
             logger.info("no saved game in \(path); starting fresh")
         }
-        saving.begin(memory)
+        saving.begin(memory, restored: finding.snapshot)
         let (failures, name) = (failures, name)
         watchingFailures.inner = board.failures.observeValues { failure in failures.report(part: name, error: failure) }
         running.withValue { $0 = (chip, board, memory) }
