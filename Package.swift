@@ -114,8 +114,8 @@ let package = Package(
         .executableTarget(
             name: "gpio-sim-harness",
             dependencies: [
-                "Basics", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard", "WriteLog",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Basics", "BoardProtocol", "BoardSimulation", "Console", "Devices", "EyeModels", "GPIO", "Lights", "ViewModel", "TicTacToe", "WiredBoard",
+                "WriteLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Harness/gpio-sim-harness"),
         // What a person who sees no colour reads back of the LEDs over time (the view model's
         // appearances): test tooling, for the tests and the harness, in no program.

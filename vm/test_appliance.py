@@ -595,3 +595,29 @@ def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
     assert purged["gpio_group"] == "yes"
     assert (purged["web_binary"], purged["web_unit"], purged["web_page"]) == ("no", "no", "no"), purged
     assert (purged["avahi"], purged["web_active"]) == ("no", "inactive"), purged
+
+
+def test_an_upgrade_from_the_previous_release_keeps_every_game_the_learner_and_the_edited_configuration(vm):
+    """The previous release's package (vm/appliance/previous-release) installed with apt and
+    played: 150 games, a learner taught three games, a game under way, its configuration edited.
+    Then this package installed over it, as `apt upgrade` installs it: the service restarts by
+    itself, shows the same board, score and learner, answers the same history byte for byte and
+    holds the same beads; the edited configuration is kept without a prompt; the old files were
+    imported into the database and kept beside it."""
+    records, journal, lines = vm
+    upgraded = records["upgraded-from-previous"]
+    assert upgraded["previous"].endswith("~previous_arm64.deb"), upgraded
+    assert upgraded["previous_status"] == 0 and upgraded["upgrade_status"] == 0, "\n".join(lines)
+    assert upgraded["played"] == "150", upgraded
+    assert upgraded["version"] == (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
+    assert upgraded["active"] == "active", upgraded
+    # The board as it was: its cells, whose turn, the score and the learner's record and boxes.
+    assert upgraded["shown_before"] and upgraded["shown_after"] == upgraded["shown_before"], upgraded
+    assert "learner" in upgraded["shown_after"], upgraded
+    # Every game the previous release kept (its last 100), the same answer byte for byte.
+    assert upgraded["games_before"] == 100 and upgraded["games_after"] == 100, upgraded
+    assert upgraded["history_after"] == upgraded["history_before"], upgraded
+    assert upgraded["digest_before"] and upgraded["digest_after"] == upgraded["digest_before"], upgraded
+    assert upgraded["config_kept"] == 1 and upgraded["prompted"] == 0, upgraded
+    assert (upgraded["database"], upgraded["state_imported"], upgraded["history_imported"], upgraded["old_state"]) == ("yes", "yes", "yes", "no")
+    assert any("imported the saved game and 100 finished games" in line for line in journal), journal[-20:]

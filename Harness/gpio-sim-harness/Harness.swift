@@ -9,7 +9,7 @@ struct Harness: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpio-sim-harness",
         abstract: "The in-VM half of the real-kernel suites: the real tictactoe on a gpio-sim chip.",
-        subcommands: [Suite.self, Tool.self, WriteLogReplay.self],
+        subcommands: [Suite.self, Tool.self, WriteLogReplay.self, APIGames.self],
         defaultSubcommand: Suite.self)
 }
 

@@ -263,5 +263,51 @@ report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/b
 \"socket_enabled\":\"$(exists /etc/systemd/system/sockets.target.wants/tictactoe.socket)\",\
 \"web_enabled\":\"$(exists /etc/systemd/system/multi-user.target.wants/tictactoe-web.service)\"}"
 for step in web-alone reinstall remove-web remove purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
+
+# The upgrade that keeps everything: the previous release (payload/previous/) installed and
+# played until it has finished games, a taught learner, a game under way and an edited
+# configuration; then this package installed over it with apt, as `apt upgrade` installs it.
+# What the board shows, its history and its learner's beads before and after, and where its
+# memory is, are reported; the host compares.
+previous=$(ls "$payload"/previous/tictactoe-gpio_*_arm64.deb 2>/dev/null | head -1)
+if [[ -n $previous ]]; then
+  apt-get install -y -q "$previous" >/tmp/previous.log 2>&1
+  previous_status=$?
+  wait_active -1
+  sed -i 's/^computer_think_ms = .*/computer_think_ms = 0/' /etc/tictactoe/tictactoe.toml
+  systemctl restart tictactoe.service
+  wait_active -1
+  played=$("$payload/gpio-sim-harness" api-games /run/tictactoe/board.sock 150 2>/tmp/api-games.log)
+  # The learner plays O (it answers at once): three games and one move of a fourth, under way.
+  tictactoe opponent learner >/dev/null 2>&1
+  for game in 1 2 3; do
+    for cell in 5 1 9 3 7 2 8 4 6; do tictactoe press $cell >/dev/null 2>&1; sleep 0.3; done
+    tictactoe new-game >/dev/null 2>&1; sleep 0.3
+  done
+  for cell in 5 1 9 3 7; do tictactoe press $cell >/dev/null 2>&1 && break; done
+  sleep 1
+  shown_before=$(tictactoe status 2>&1 | head -6 | one_line)
+  history_before=$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)
+  games_before=$(tictactoe history --json 2>/dev/null | grep -c '"outcome"')
+  digest_before=$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)
+  apt-get install -y -q "$deb" >/tmp/upgrade.log 2>&1
+  upgrade_status=$?
+  wait_active -1
+  for _ in $(seq 1 60); do tictactoe status >/dev/null 2>&1 && break; sleep 0.5; done
+  report "{\"scenario\":\"upgraded-from-previous\",\"previous\":\"$(basename "$previous")\",\"previous_status\":$previous_status,\
+\"played\":\"$played\",\"upgrade_status\":$upgrade_status,\"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",\
+\"active\":\"$(systemctl is-active tictactoe.service)\",\"restarts\":$(prop NRestarts),\
+\"shown_before\":\"$shown_before\",\"shown_after\":\"$(tictactoe status 2>&1 | head -6 | one_line)\",\
+\"history_before\":\"$history_before\",\"history_after\":\"$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)\",\
+\"games_before\":$games_before,\"games_after\":$(tictactoe history --json 2>/dev/null | grep -c '"outcome"'),\
+\"digest_before\":\"$digest_before\",\"digest_after\":\"$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
+\"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml),\
+\"database\":\"$(exists /var/lib/tictactoe/board.sqlite3)\",\"state_imported\":\"$(exists /var/lib/tictactoe/state.json.imported)\",\
+\"history_imported\":\"$(exists /var/lib/tictactoe/history.jsonl.imported)\",\"old_state\":\"$(exists /var/lib/tictactoe/state.json)\",\
+\"prompted\":$(grep -c 'Configuration file' /tmp/upgrade.log)}"
+  journalctl -u tictactoe.service -o cat --no-pager | grep -E "imported|kept /var" | sed 's/^/@@J /'
+  sed "s/^/@@L upgrade: /" /tmp/upgrade.log | tail -10
+  apt-get purge -y -q tictactoe-gpio >/tmp/purge-upgraded.log 2>&1
+fi
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force

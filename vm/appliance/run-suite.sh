@@ -52,6 +52,11 @@ if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
   limit=${APPLIANCE_LIMIT:-7200}
 fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
+if [[ -z ${APPLIANCE_POWER_CUTS:-} ]]; then
+  # The previous release's package, for the upgrade that must keep every game.
+  mkdir -p "$payload/previous"
+  cp "$(bash "$here/previous-release.sh" "$cache")" "$payload/previous/"
+fi
 
 debs=$(bash "$here/fetch-debs.sh" "$cache")
 cp "$debs"/*.deb "$payload/debs/"

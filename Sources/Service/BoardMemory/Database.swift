@@ -38,8 +38,11 @@ final class Database {
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var opened: OpaquePointer?
-        // No links followed; a URI only where asked for, its path escaped.
-        let name = mode == .closedFile ? "file:" + Self.escaped(path) + "?immutable=1" : path
+        // No link followed at the file's name: SQLite refuses a link anywhere in the path with
+        // that flag, so the folder is resolved first (the service's state directory is a link
+        // to /var/lib/private under systemd's DynamicUser). A URI only where asked for.
+        let file = Self.resolvingFolder(of: path)
+        let name = mode == .closedFile ? "file:" + Self.escaped(file) + "?immutable=1" : file
         let status = sqlite3_open_v2(name, &opened, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE, nil)
         guard status == SQLITE_OK, let opened else {
             let error = DatabaseError(path: path, code: status, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)), systemCode: opened.map { sqlite3_system_errno($0) } ?? 0)
@@ -49,6 +52,17 @@ final class Database {
         handle = opened
         // A writer that finds the file locked (check-state reading at that moment) waits a little.
         sqlite3_busy_timeout(handle, 2000)
+    }
+
+    /// `path` with its folder's links resolved (`realpath`), its last part as it is; `path` itself
+    /// when the folder cannot be resolved (the open then says why).
+    private static func resolvingFolder(of path: String) -> String {
+        guard path != ":memory:", let slash = path.lastIndex(of: "/") else { return path }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return (real == "/" ? "" : real) + String(path[slash...])
     }
 
     /// `path` as a URI's path: the characters a URI gives a meaning escaped.

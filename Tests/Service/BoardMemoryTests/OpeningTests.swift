@@ -149,6 +149,28 @@ struct OpeningTests {
         #expect(FileManager.default.fileExists(atPath: BoardMemory.path(in: folder), isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
+    @Test("a state directory reached through a link (systemd's DynamicUser makes /var/lib/tictactoe one) opens; a link at the database's name is not followed")
+    func linkedDirectory() throws {
+        let (folder, path, snapshot) = try Self.folderWithGames()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let link = folder + "-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+        defer { unlink(link) }
+        let finding = try BoardMemory.inspect(directory: link)
+        #expect(finding.problems.isEmpty && finding.snapshot == snapshot, "\(finding.problems)")
+        let (memory, notes) = try BoardMemory.open(directory: link, after: finding)
+        #expect(notes.isEmpty && memory.path == BoardMemory.path(in: link))
+        try memory.commit(GameSnapshot(board: try Board().playing([p(0, 0)])))
+        memory.close()
+        // A link planted at the database's name, to a good database elsewhere: refused, set aside.
+        let elsewhere = try Self.folderWithGames()
+        defer { try? FileManager.default.removeItem(atPath: elsewhere.folder) }
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".real")
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: elsewhere.path)
+        let planted = try BoardMemory.inspect(directory: folder)
+        #expect(planted.problems == ["\(path) is not a file"], "\(planted.problems)")
+    }
+
     @Test("check-state's reading changes nothing: no migration, no log files made, a read-only file read")
     func readOnly() throws {
         let (folder, path, snapshot) = try Self.folderWithGames()
