@@ -13,9 +13,9 @@ import BoardProtocol
 ///   a command for the game loop calls `reply` there, once, and the caller takes it back to its
 ///   own thread.
 /// - **No request stalls the others.** What is answered now costs the server's thread little:
-///   `status` reads counters, and `history`, the one large answer, reads at most
-///   ``HistoryQuery/largestLimit`` games and is encoded only when they differ from the last
-///   answer's (the page's and the terminal's unfiltered asks share one encoding).
+///   `status` reads counters, and `history`, the one large answer, is read (at most
+///   ``HistoryQuery/largestLimit`` games) and encoded only when its query or the archive's
+///   revision differs from the last answer's: a flood of the same question costs one reading.
 /// - **Memory.** One encoded `history` answer (about 70 KB for 100 games), with its games.
 struct CommandHandler {
     enum Answer {
@@ -29,8 +29,8 @@ struct CommandHandler {
     private let facts: BoardAPIServer.Facts
     private let history: (any GameArchive)?
     private let encoder: MessageEncoder
-    /// The last `history` answer, with the games it encodes.
-    private var historyAnswer: (games: [PlayedGame], line: [UInt8])?
+    /// The last `history` answer: its query, the archive's revision it was read at, and the line.
+    private var historyAnswer: (query: HistoryQuery, revision: Int, line: [UInt8])?
 
     init(control: RemoteControl, facts: BoardAPIServer.Facts, history: (any GameArchive)?, encoder: MessageEncoder) {
         self.control = control
@@ -69,15 +69,17 @@ struct CommandHandler {
     }
 
     private mutating func historyLine(_ query: HistoryQuery) -> [UInt8] {
+        guard let history else { return encoder.line(.history([])) }
+        let revision = history.revision()
+        if let historyAnswer, historyAnswer.query == query, historyAnswer.revision == revision { return historyAnswer.line }
         let games: [PlayedGame]
         do {
-            games = try history?.games(query) ?? []
+            games = try history.games(query)
         } catch {
             return encoder.line(.error(APIRequest.Command.history.rawValue, .notTaken, "the history cannot be read: \(error)"))
         }
-        if let historyAnswer, historyAnswer.games == games { return historyAnswer.line }
         let line = encoder.line(.history(games))
-        historyAnswer = (games, line)
+        historyAnswer = (query, revision, line)
         return line
     }
 }
@@ -115,6 +117,10 @@ extension BoardAPIServer {
 
 /// Where the finished games are kept, for `history`: the board's memory.
 public protocol GameArchive: Sendable {
+    /// A number that changes whenever the games may have, once every game finished before the
+    /// call is in: the same query at the same revision has the same answer.
+    func revision() -> Int
+
     /// The latest games that match `query`, oldest first; throws what stopped the reading.
     func games(_ query: HistoryQuery) throws -> [PlayedGame]
 }

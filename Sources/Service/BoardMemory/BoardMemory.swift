@@ -52,6 +52,8 @@ public final class BoardMemory: Sendable {
         /// What the last commit left in the database, so that the next writes only what
         /// changed; `nil` when unknown (at start, after a failure): then everything is written.
         var written: SavedState?
+        /// How many commits have added finished games.
+        var gamesCommitted = 0
     }
 
     /// - Parameter written: what the database holds now, if known (what it was read as).
@@ -110,6 +112,7 @@ public final class BoardMemory: Sendable {
                     if let saved { try Self.write(saved, over: written, into: database) }
                 }
                 if let saved { connection.written = saved }
+                if !games.isEmpty { connection.gamesCommitted += 1 }
             } catch {
                 connection.written = nil
                 throw error
@@ -201,6 +204,10 @@ public final class BoardMemory: Sendable {
             return games.reversed()
         }
     }
+
+    /// A number that changes with every commit that adds finished games: two answers to the
+    /// same query with the same revision between them are the same.
+    public var revision: Int { connection.withValue { $0.gamesCommitted } }
 
     /// How many finished games are kept one by one.
     public func gameCount() throws(DatabaseError) -> Int {

@@ -134,6 +134,7 @@ final class RecordedGames: GameArchive {
     private let kept = Protected<[PlayedGame]>([])
 
     func add(_ game: PlayedGame) {
+        added.withValue { $0 += 1 }
         kept.withValue { games in
             games.append(game)
             if games.count > HistoryQuery.largestLimit { games.removeFirst() }
@@ -141,6 +142,10 @@ final class RecordedGames: GameArchive {
     }
 
     var games: [PlayedGame] { kept.value }
+
+    private let added = Protected(0)
+
+    func revision() -> Int { added.value }
 
     func games(_ query: HistoryQuery) -> [PlayedGame] { Array(kept.value.suffix(query.limit)) }
 }

@@ -133,14 +133,16 @@ public final class LocalAPI: ServicePart {
     }
 }
 
-/// The finished games for `history`: the saver's commits waited for (a game just finished is in
-/// the answer), then the memory read.
+/// The finished games for `history`: the saver's commits waited for when the revision is asked
+/// (a game just finished is in the answer), then the memory read.
 struct SavedGames: GameArchive {
     let memory: BoardMemory
     let saver: Saver
 
-    func games(_ query: HistoryQuery) throws -> [PlayedGame] {
+    func revision() -> Int {
         saver.flush()
-        return try memory.games(query)
+        return memory.revision
     }
+
+    func games(_ query: HistoryQuery) throws -> [PlayedGame] { try memory.games(query) }
 }
