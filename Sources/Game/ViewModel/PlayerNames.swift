@@ -33,15 +33,18 @@ public struct PlayerNames: Sendable, Hashable {
         return name.map { "\($0) (\(player))" } ?? "\(player)"
     }
 
-    /// The longest name a player may have, in characters.
-    public static let longestName = 32
+    /// The longest name a player may have, in characters, and in bytes (a character can be
+    /// many: an emoji flag is 8, a letter under a hundred thousand accents is one character).
+    public static let longestName = 32, longestNameBytes = 128
 
     /// Why `text` cannot be a player's name, or nil when it can: control and format characters
     /// would reach a terminal or a log raw. The one rule for every way in (the configuration,
-    /// the command line, the history file).
+    /// the command line, the saved history).
     public static func problem(with text: String) -> String? {
-        guard text.count > longestName || text.unicodeScalars.contains(where: \.isInvisible) else { return nil }
-        return "must be a name of at most \(longestName) characters on one line, without control characters."
+        guard text.utf8.count > longestNameBytes || text.count > longestName || text.unicodeScalars.contains(where: \.isInvisible) else {
+            return nil
+        }
+        return "must be a name of at most \(longestName) characters (\(longestNameBytes) bytes) on one line, without control characters."
     }
 
     /// "Alice (X) vs Bob (O)", or "Alice (X) vs Computer (O) at level 3".

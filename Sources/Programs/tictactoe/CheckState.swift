@@ -42,6 +42,8 @@ struct CheckState: ParsableCommand {
         var outcome: String?
         /// What cannot be used, each naming its file.
         var problems: [String]
+        /// What the board would say besides (release 0.4's files written after the import).
+        var notes: [String]
         /// The finished games kept.
         var games: Int
         /// Temporary files left by an interrupted save of release 0.4.
@@ -84,7 +86,7 @@ struct CheckState: ParsableCommand {
         }
         var found = Found(
             state: finding.problems.isEmpty ? finding.snapshot == nil ? "fresh" : "restored" : "unusable",
-            source: finding.source.rawValue, problems: finding.problems, games: finding.games,
+            source: finding.source.rawValue, problems: finding.problems, notes: finding.notes, games: finding.games,
             leftovers: TextFile.leftovers(of: BoardMemory.releaseFileNames.map { stateDirectory + "/" + $0 }))
         if let snapshot = finding.snapshot {
             found.cells = snapshot.board.markNames
@@ -116,6 +118,7 @@ struct CheckState: ParsableCommand {
             break
         }
         for problem in found.problems { lines.append("\(problem): the board will set it aside and start afresh.") }
+        lines += found.notes.map { $0 + "." }
         if let cells = found.cells {
             let marks = cells.map { $0.isEmpty ? "." : $0 }
             let rows = stride(from: 0, to: marks.count, by: 3).map { marks[$0..<min($0 + 3, marks.count)].joined() }

@@ -29,6 +29,10 @@ extension BoardMemory {
         public var notes: [String] = []
         fileprivate var databaseIsUnusable = false
         fileprivate var legacy: LegacyFiles?
+        /// Release 0.4's files beside the database: those it imported (a crash came before they
+        /// were renamed), and those it did not (written since: a release before this one ran here).
+        fileprivate var imported: [String] = []
+        fileprivate var strays: [String] = []
     }
 
     /// Reads the state directory without changing anything, but an earlier layout of the
@@ -38,32 +42,65 @@ extension BoardMemory {
     public static func inspect(directory: String, migrating: Bool = true) throws(MemoryError) -> Finding {
         let path = path(in: directory)
         var status = stat()
-        guard lstat(path, &status) != 0 else {
-            var finding = Finding(source: .database)
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                finding.problems = ["\(path.shownPath) is not a file"]
-                finding.databaseIsUnusable = true
-                return finding
-            }
-            do throws(ReadFailure) {
-                (finding.snapshot, finding.games) = try read(path, migrating: migrating)
-            } catch {
-                switch error {
-                case .unusable(let reason):
-                    finding.problems = ["\(path.shownPath) \(reason)"]
-                    finding.databaseIsUnusable = true
-                case .newer(let version): throw .newer(path: path, version: version)
-                case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
-                }
-            }
-            return finding
-        }
+        guard lstat(path, &status) != 0 else { return try inspectDatabase(path, in: directory, migrating: migrating) }
         guard errno == ENOENT else { throw .unreadable(path: path, reason: TextFile.describeErrno(errno)) }
+        // A log or index without its database (the database moved away by hand after a crash):
+        // replayed into the next file of that name, it would bring the old game back into it.
+        let parts: [String] = [path + "-wal", path + "-shm"]
+        let orphans = parts.filter(Self.exists).map { part in "\(part.shownPath) is a log without its database; the board sets it aside" }
         let legacy = LegacyFiles.read(directory: directory)
-        guard !legacy.isEmpty else { return Finding(source: .nothing) }
+        guard !legacy.isEmpty else { return Finding(source: .nothing, problems: orphans) }
         return Finding(
             source: .files, snapshot: legacy.snapshot, games: legacy.games.count,
-            problems: legacy.unusable.map { "\($0.path.shownPath) \($0.problem)" }, notes: legacy.notes, legacy: legacy)
+            problems: orphans + legacy.unusable.map { "\($0.path.shownPath) \($0.problem)" }, notes: legacy.notes, legacy: legacy)
+    }
+
+    /// What the database at `path` holds, every row checked (``inspect(directory:migrating:)``).
+    private static func inspectDatabase(_ path: String, in directory: String, migrating: Bool) throws(MemoryError) -> Finding {
+        var finding = Finding(source: .database)
+        // The log and its index: files, or the database is not one to open.
+        let parts: [String] = [path, path + "-wal", path + "-shm"]
+        if let part = parts.first(where: Self.isSomethingElse) {
+            finding.problems = ["\(part.shownPath) is not a file"]
+            finding.databaseIsUnusable = true
+            return finding
+        }
+        do throws(ReadFailure) {
+            let read = try read(path, migrating: migrating)
+            (finding.snapshot, finding.games) = (read.snapshot, read.games)
+            (finding.imported, finding.strays) = LegacyFiles.sorted(in: directory, against: read.imports)
+            finding.notes = finding.strays.map { file in
+                "\(file.shownPath) appeared after release 0.4's files were imported (did release 0.4 run here again?): what it holds is not in the database; the board sets it aside as not imported"
+            }
+        } catch {
+            switch error {
+            case .unusable(let reason):
+                finding.problems = ["\(path.shownPath) \(reason)"]
+                finding.databaseIsUnusable = true
+            case .newer(let version): throw .newer(path: path, version: version)
+            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
+            }
+        }
+        return finding
+    }
+
+    /// Whether a note of ``open(directory:after:move:)`` tells of routine work (a file kept
+    /// under another name, a leftover removed, an import), not of something the board could not
+    /// use: the log's notice, not its error.
+    public static func isRoutine(_ note: String) -> Bool {
+        ["kept ", "removed ", "imported "].contains(where: note.hasPrefix)
+    }
+
+    /// Whether anything stands at `path` (a link is not followed).
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// Whether something other than a regular file stands at `path`.
+    private static func isSomethingElse(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
     }
 
     /// Makes the state directory and the database as `finding` says, once the board knows it can
@@ -79,39 +116,21 @@ extension BoardMemory {
         do throws(TextFileError) {
             switch finding.source {
             case .database where finding.databaseIsUnusable:
-                let problem = finding.problems.joined(separator: "; ")
-                let aside: String
-                do throws(TextFileError) {
-                    aside = try setAsideWithLog(path, move: move)
-                } catch {
-                    notes.append("""
-                        \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
-                        game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
-                        """)
-                    return (try memoryOnly(path), notes)
-                }
-                do throws(TextFileError) {
-                    try create(path, snapshot: nil, games: [])
-                    notes.append("\(problem); moved it to \(aside.shownPath) and started afresh")
-                } catch {
-                    notes.append("""
-                        \(problem); moved it to \(aside.shownPath), but a new database cannot be made there (\(error.reason)), so the \
-                        board plays a fresh game WITHOUT SAVING: make the state directory writable and restart the board
-                        """)
-                    return (try memoryOnly(path), notes)
-                }
-            case .files: notes += try importFiles(finding.legacy ?? LegacyFiles(), into: path, move: move)
-            case .nothing: try create(path, snapshot: nil, games: [])
+                let (said, fresh) = try replaceUnusable(path, problems: finding.problems, move: move)
+                notes += said
+                if !fresh { return (try memoryOnly(path), notes) }
+            case .files:
+                notes += try setAsideOrphans(of: path, move: move)
+                notes += try importFiles(finding.legacy ?? LegacyFiles(), into: path, move: move)
+            case .nothing:
+                notes += try setAsideOrphans(of: path, move: move)
+                try create(path, snapshot: nil, games: [])
             case .database: break
             }
         } catch {
             throw .unwritable(path: path, reason: error.reason)
         }
-        // Release 0.4's files, once in the database, are kept under another name (also after a
-        // crash between the import's rename and theirs).
-        for file in LegacyFiles.names.map({ directory + "/" + $0 }) where access(file, F_OK) == 0 {
-            if let aside = try? TextFile.setAside(file, suffix: ".imported", move: move) { notes.append("kept \(file.shownPath) as \(aside.shownPath)") }
-        }
+        notes += keepReleaseFiles(finding, move: move)
         // What the database holds is what was read (or imported): the first commit writes only what changed.
         let written = finding.problems.isEmpty || finding.source == .files ? finding.snapshot.map { SavedState($0) } : nil
         do {
@@ -132,6 +151,22 @@ extension BoardMemory {
         }
     }
 
+    /// Renames release 0.4's files once they are in the database (also after a crash between the
+    /// import's rename and theirs); one written since is kept apart. Returns what the log should say.
+    private static func keepReleaseFiles(_ finding: Finding, move: (String, String) -> Int32) -> [String] {
+        var notes: [String] = []
+        let imported = finding.source == .files ? (finding.legacy?.found ?? []) : finding.imported
+        for file in imported where exists(file) {
+            if let aside = try? TextFile.setAside(file, suffix: ".imported", move: move) { notes.append("kept \(file.shownPath) as \(aside.shownPath)") }
+        }
+        for file in finding.strays where exists(file) {
+            if let aside = try? TextFile.setAside(file, suffix: ".not-imported-\(WallTime.now().seconds)", move: move) {
+                notes.append("\(file.shownPath) appeared after release 0.4's files were imported; not imported, kept as \(aside.shownPath)")
+            }
+        }
+        return notes
+    }
+
     /// Makes the state directory and removes what release 0.4's saves cut short left.
     private static func prepare(_ directory: String) throws(MemoryError) -> [String] {
         do throws(TextFileError) {
@@ -144,18 +179,55 @@ extension BoardMemory {
         }
     }
 
+    /// Moves the unusable database at `path` aside and makes a fresh one; returns what the log
+    /// should say, and whether there is a fresh database to save in (else the board saves nothing).
+    private static func replaceUnusable(_ path: String, problems: [String], move: (String, String) -> Int32) throws(TextFileError) -> ([String], Bool) {
+        let problem = problems.joined(separator: "; ")
+        let aside: String
+        do throws(TextFileError) {
+            aside = try setAsideWithLog(path, move: move)
+        } catch {
+            return (["""
+                \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
+                game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
+                """], false)
+        }
+        do throws(TextFileError) {
+            try create(path, snapshot: nil, games: [])
+            return (["\(problem); moved it to \(aside.shownPath) and started afresh"], true)
+        } catch {
+            return (["""
+                \(problem); moved it to \(aside.shownPath), but a new database cannot be made there (\(error.reason)), so the \
+                board plays a fresh game WITHOUT SAVING: make the state directory writable and restart the board
+                """], false)
+        }
+    }
+
     /// Moves the database at `path` aside with its log; returns where to.
     private static func setAsideWithLog(_ path: String, move: (String, String) -> Int32) throws(TextFileError) -> String {
         let aside = try TextFile.setAside(path, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
-        // Its log and index go with it: a log left behind would be replayed into the next file of that name.
-        for part in ["-wal", "-shm"] where access(path + part, F_OK) == 0 { _ = TextFile.renameWithoutReplacing(path + part, aside + part) }
+        // Its log and index go with it: a log left behind would be replayed into the next file of
+        // that name. One that cannot be moved is removed (it belongs to the file set aside).
+        for part in ["-wal", "-shm"] where access(path + part, F_OK) == 0 && move(path + part, aside + part) != 0 {
+            try TextFile.remove(path + part)
+        }
         return aside
+    }
+
+    /// Moves aside a log or index found without its database; returns what the log should say.
+    private static func setAsideOrphans(of path: String, move: (String, String) -> Int32) throws(TextFileError) -> [String] {
+        var notes: [String] = []
+        for part in ["-wal", "-shm"] where exists(path + part) {
+            let aside = try TextFile.setAside(path + part, suffix: ".orphan-\(WallTime.now().seconds)", move: move)
+            notes.append("\((path + part).shownPath) was a log without its database; moved it to \(aside.shownPath)")
+        }
+        return notes
     }
 
     /// Makes the database at `path` of release 0.4's files; those that cannot be used are set aside.
     private static func importFiles(_ legacy: LegacyFiles, into path: String, move: (String, String) -> Int32) throws(TextFileError) -> [String] {
         var notes = legacy.notes
-        try create(path, snapshot: legacy.snapshot, games: legacy.games)
+        try create(path, snapshot: legacy.snapshot, games: legacy.games, imported: legacy.fingerprints)
         for (file, problem) in legacy.unusable {
             let aside = try TextFile.setAside(file, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
             notes.append("\(file.shownPath) \(problem); moved it to \(aside.shownPath), not imported")
@@ -174,7 +246,9 @@ extension BoardMemory {
 
     /// Makes the database at `path` with `snapshot` and `games`, whole or not at all: made under a
     /// temporary name, then renamed into place and the directory flushed.
-    private static func create(_ path: String, snapshot: GameSnapshot?, games: [PlayedGame]) throws(TextFileError) {
+    private static func create(
+        _ path: String, snapshot: GameSnapshot?, games: [PlayedGame], imported: [LegacyFiles.Fingerprint] = []
+    ) throws(TextFileError) {
         let temporary = path + "-import"
         var status = stat()
         if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
@@ -188,6 +262,9 @@ extension BoardMemory {
             try migrate(database)
             let memory = BoardMemory(database: database, path: temporary, written: nil)
             try memory.commit(snapshot, games: games)
+            for file in imported {
+                try database.run("INSERT INTO imports (name, bytes, digest) VALUES (?, ?, ?)", [.text(file.name), .integer(file.bytes), .text(file.digest)])
+            }
             // Closing the last connection checkpoints the log into the file and removes it.
         } catch {
             for part in ["", "-journal", "-wal", "-shm"] { unlink(temporary + part) }
@@ -220,13 +297,14 @@ extension BoardMemory {
     }
 
     /// The game and the count of finished games in the database at `path`, every row checked.
-    private static func read(_ path: String, migrating: Bool) throws(ReadFailure) -> (GameSnapshot?, Int) {
+    private static func read(_ path: String, migrating: Bool) throws(ReadFailure) -> (snapshot: GameSnapshot?, games: Int, imports: [LegacyFiles.Fingerprint]) {
         do {
             // A reader that must change nothing takes a file no board has open (no log beside it) as
             // it is, without making a log beside it; one a board may have open, read-only.
             let mode: Database.Mode = migrating ? .readWrite : access(path + "-wal", F_OK) == 0 ? .readOnly : .closedFile
             let database = try Database(path: path, mode: mode)
-            guard try isTodaysLayout(database, migrating: migrating) else { return (nil, 0) }
+            guard try isTodaysLayout(database, migrating: migrating) else { return (nil, 0, []) }
+            try checkNumbering(database)
             let snapshot = try savedGame(database)
             var count = 0
             try database.rows("SELECT number, opponent, x_name, o_name, starter, started, finished, outcome, carried_over, moves FROM games") {
@@ -234,7 +312,12 @@ extension BoardMemory {
                 _ = try game(row, in: database)
                 count += 1
             }
-            return (snapshot, count)
+            var imports: [LegacyFiles.Fingerprint] = []
+            try database.rows("SELECT name, bytes, digest FROM imports") { row throws(DatabaseError) in
+                guard let name = row[0].text, let bytes = row[1].integer, let digest = row[2].text else { throw database.damaged("an imports row has a column no board writes") }
+                imports.append(LegacyFiles.Fingerprint(name: name, bytes: bytes, digest: digest))
+            }
+            return (snapshot, count, imports)
         } catch let error as ReadFailure {
             throw error
         } catch let error as DatabaseError {
@@ -270,7 +353,23 @@ extension BoardMemory {
             tables.append(row[0].text ?? "")
         }
         guard tables == Schema.tables else { throw ReadFailure.unusable("holds the tables \(tables.joined(separator: ", ")), not the board's") }
+        guard let reference = Schema.reference, try Schema.entries(of: database) == reference else {
+            throw ReadFailure.unusable("is not laid out as the board's: its tables, indexes or triggers differ from what the board makes")
+        }
         return true
+    }
+
+    /// Refuses more finished games than the board keeps, or games not numbered one after another
+    /// (what the summaries fold and a start reads is bounded by both).
+    private static func checkNumbering(_ database: Database) throws {
+        var span: (count: Int, first: Int, last: Int) = (0, 0, 0)
+        try database.rows("SELECT count(*), ifnull(min(number), 0), ifnull(max(number), 0) FROM games") { row throws(DatabaseError) in
+            span = (row[0].integer ?? 0, row[1].integer ?? 0, row[2].integer ?? 0)
+        }
+        guard span.count <= keptGames else { throw ReadFailure.unusable("holds \(span.count) finished games, more than the \(keptGames) a board keeps") }
+        guard span.count == 0 || span.last - span.first + 1 == span.count else {
+            throw ReadFailure.unusable("numbers its finished games with gaps (\(span.count) games from \(span.first) to \(span.last)); a board numbers them one after another")
+        }
     }
 
     /// The game the rows hold, checked whole; `nil` for a database with no game yet.

@@ -23,15 +23,24 @@ public final class Saver: Sendable {
     /// The most finished games waiting for a commit.
     public static let pendingGames = 100
 
+    /// A snapshot submitted: its number among submissions, and the games recorded before it.
+    private struct Stamped {
+        var value: GameSnapshot
+        var games: Int
+        var submission: Int
+    }
+
     private struct State {
-        var snapshot: (value: GameSnapshot, stamp: Int)?
+        /// The newest snapshot not yet committed: replaced by a newer one, kept when its commit fails.
+        var snapshot: Stamped?
+        var submissions = 0
         /// Games waiting, numbered in the order recorded.
         var games: [(number: Int, game: PlayedGame)] = []
         var recorded = 0
         var lastCommitted: GameSnapshot?
         var writing = false
         var finished = false
-        /// Take every waiting game, whether or not a snapshot follows it.
+        /// The last pass, at finish: every waiting game, with the snapshot waiting if there is one.
         var draining = false
     }
 
@@ -76,7 +85,8 @@ public final class Saver: Sendable {
     public func submit(_ snapshot: GameSnapshot) {
         let start = state.withValue { state -> Bool in
             guard !state.finished else { return false }
-            state.snapshot = (snapshot, state.recorded)
+            state.submissions += 1
+            state.snapshot = Stamped(value: snapshot, games: state.recorded, submission: state.submissions)
             return startWriting(&state)
         }
         if start { worker.submit { [self] in writePending() } }
@@ -97,14 +107,15 @@ public final class Saver: Sendable {
     /// Waits until everything submitted so far has been tried.
     public func flush() { worker.wait() }
 
-    /// Waits until everything submitted has been tried, commits the games no snapshot
-    /// followed, and stops taking snapshots.
+    /// Waits until everything submitted has been tried, then commits what still waits (games no
+    /// snapshot followed, or a snapshot whose commit failed, with every game before it) once
+    /// more, and stops taking snapshots.
     public func finish() {
         state.withValue { $0.finished = true }
         worker.wait()
         let start = state.withValue { state -> Bool in
             state.draining = true
-            return !state.games.isEmpty && startWriting(&state)
+            return (!state.games.isEmpty || state.snapshot != nil) && startWriting(&state)
         }
         if start { worker.submit { [self] in writePending() } }
         worker.wait()
@@ -118,35 +129,49 @@ public final class Saver: Sendable {
     private func writePending() {
         while let (snapshot, games) = takeWork() {
             do throws(DatabaseError) {
-                try commit(snapshot, games.map(\.game))
+                try commit(snapshot?.value, games.map(\.game))
                 state.withValue { state in
-                    if let snapshot { state.lastCommitted = snapshot }
+                    if let snapshot {
+                        state.lastCommitted = snapshot.value
+                        if state.snapshot?.submission == snapshot.submission { state.snapshot = nil }
+                    }
                     let last = games.last?.number ?? 0
                     state.games.removeAll { $0.number <= last }
                 }
                 committed()
             } catch {
-                state.withValue { $0.lastCommitted = nil }
+                // What failed waits (a newer snapshot replaces its snapshot) for the next
+                // submission or the finish: no retry in a loop against a failing card.
+                state.withValue { state in
+                    state.lastCommitted = nil
+                    state.writing = false
+                }
                 failed(.commit(error))
+                return
             }
         }
     }
 
     /// The snapshot waiting and the games it counts, if there is anything to commit.
-    private func takeWork() -> (GameSnapshot?, [(number: Int, game: PlayedGame)])? {
+    private func takeWork() -> (Stamped?, [(number: Int, game: PlayedGame)])? {
         state.withValue { state in
-            let snapshot = state.snapshot
-            state.snapshot = nil
-            let stamp = state.draining ? state.recorded : snapshot?.stamp ?? 0
+            var snapshot = state.snapshot
+            if let waiting = snapshot, waiting.value == state.lastCommitted, !state.draining {
+                state.snapshot = nil
+                snapshot = nil
+            }
+            let stamp = state.draining ? state.recorded : snapshot?.games ?? 0
             let games = state.games.filter { $0.number <= stamp }
-            let fresh = snapshot.map { $0.value != state.lastCommitted } ?? false
-            guard fresh || !games.isEmpty else {
+            guard snapshot != nil || !games.isEmpty else {
                 state.writing = false
                 return nil
             }
-            // The games of a commit that fails are taken again by the next: no loop here.
-            if state.draining { state.draining = false }
-            return (fresh ? snapshot?.value : nil, games)
+            if state.draining {
+                state.draining = false
+                // The last pass ends here, committed or not.
+                if snapshot == nil && games.isEmpty { state.writing = false }
+            }
+            return (snapshot, games)
         }
     }
 }

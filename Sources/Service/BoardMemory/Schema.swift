@@ -58,9 +58,33 @@ enum Schema {
             draws INTEGER NOT NULL CHECK (draws >= 0),
             PRIMARY KEY (month, opponent)
         ) STRICT;
+        CREATE TABLE imports (
+            name TEXT PRIMARY KEY,
+            bytes INTEGER NOT NULL CHECK (bytes >= 0),
+            digest TEXT NOT NULL
+        ) STRICT;
         """,
     ]
 
-    /// The tables a database of this version holds, for telling a foreign file from the board's.
-    static let tables = ["boxes", "game", "games", "learner", "scores", "summaries"]
+    /// The tables a database of this version holds. `imports`: release 0.4's files made into
+    /// it, by size and digest, so that a file of that name found later is told from one a cut
+    /// import left.
+    static let tables = ["boxes", "game", "games", "imports", "learner", "scores", "summaries"]
+
+    /// Everything `sqlite_schema` holds for a database of today's layout (tables, indexes and
+    /// their SQL), made once in memory: a file with anything else (a trigger, a view, a table
+    /// without its checks) is not the board's.
+    static let reference: [String]? = {
+        guard let database = try? Database(path: ":memory:", mode: .create), (try? BoardMemory.migrate(database)) != nil else { return nil }
+        return try? entries(of: database)
+    }()
+
+    /// The entries of `database`'s `sqlite_schema`, sorted.
+    static func entries(of database: Database) throws(DatabaseError) -> [String] {
+        var entries: [String] = []
+        try database.rows("SELECT type, name, tbl_name, ifnull(sql, '') FROM sqlite_schema ORDER BY type, name") { row throws(DatabaseError) in
+            entries.append([row[0], row[1], row[2], row[3]].map { $0.text ?? "" }.joined(separator: " | "))
+        }
+        return entries
+    }
 }

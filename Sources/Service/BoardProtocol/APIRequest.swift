@@ -154,10 +154,13 @@ public enum APIRequest: Sendable, Hashable {
     /// `history`'s filters (``HistoryQuery``), each absent or null for any game.
     private static func historyArgument(in data: Data) -> Result<APIRequest, RequestError> {
         let command = Command.history.rawValue
-        guard let query = try? JSONDecoder().decode(HistoryQuery.self, from: data) else {
-            return .failure(RequestError(
-                command: command, reason: .badArgument,
-                text: "\"player\", \"opponent\", \"outcome\" and \"since\" must be text, \"limit\" a whole number of games"))
+        let query: HistoryQuery
+        do {
+            query = try JSONDecoder().decode(HistoryQuery.self, from: data)
+        } catch let refusal as HistoryQuery.Refusal {
+            return .failure(RequestError(command: command, reason: .badArgument, text: refusal.text))
+        } catch {
+            return .failure(RequestError(command: command, reason: .badArgument, text: "history's filters must be text, and \"limit\" a whole number"))
         }
         if let problem = query.problem() { return .failure(RequestError(command: command, reason: .badArgument, text: problem)) }
         return .success(.history(query))

@@ -38,13 +38,41 @@ public struct HistoryQuery: Sendable, Hashable, Codable {
     /// Every game, the latest ``largestLimit``.
     public static let all = HistoryQuery()
 
+    /// The fields a `history` request may hold besides its command: unlike other commands',
+    /// any other is refused, so that a misspelt filter is not taken for none.
+    public static let fields = ["player", "opponent", "outcome", "since", "limit"]
+
     public init(from decoder: any Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for key in all.allKeys where key.stringValue != "command" && !Self.fields.contains(key.stringValue) {
+            throw Refusal(text: "\(key.stringValue.quoted()) is no filter of history's; give \(Self.fields.joined(separator: ", "))")
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        player = try container.decodeIfPresent(String.self, forKey: .player)
-        opponent = try container.decodeIfPresent(String.self, forKey: .opponent)
-        outcome = try container.decodeIfPresent(String.self, forKey: .outcome)
-        since = try container.decodeIfPresent(String.self, forKey: .since)
-        limit = try container.decodeIfPresent(Int.self, forKey: .limit) ?? Self.largestLimit
+        func text(_ key: CodingKeys) throws -> String? {
+            do {
+                return try container.decodeIfPresent(String.self, forKey: key)
+            } catch {
+                throw Refusal(text: "\"\(key.stringValue)\" must be text")
+            }
+        }
+        (player, opponent, outcome, since) = (try text(.player), try text(.opponent), try text(.outcome), try text(.since))
+        do {
+            limit = try container.decodeIfPresent(Int.self, forKey: .limit) ?? Self.largestLimit
+        } catch {
+            throw Refusal(text: "\"limit\" must be a whole number of games, 1 to \(Self.largestLimit)")
+        }
+    }
+
+    /// Why a request's fields are not a query, naming the field.
+    public struct Refusal: Error, Sendable {
+        public var text: String
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Why this is not a query the board answers, naming the field as `name` spells it (the
@@ -68,13 +96,16 @@ public struct HistoryQuery: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// "2026-11-01" or "2026-11-01T18:00:00Z": digits where the pattern has them.
+    /// "2026-11-01" or "2026-11-01T18:00:00Z": digits where the pattern has them, making a month,
+    /// a day of a month, an hour, a minute and a second.
     static func isDayOrMoment(_ text: String) -> Bool {
         let characters = Array(text)
         let pattern = Array("dddd-dd-ddTdd:dd:ddZ")
-        guard characters.count == 10 || characters.count == pattern.count else { return false }
-        return zip(characters, pattern).allSatisfy { character, expected in
-            expected == "d" ? ("0"..."9").contains(character) : character == expected
-        }
+        guard characters.count == 10 || characters.count == pattern.count,
+              zip(characters, pattern).allSatisfy({ character, expected in expected == "d" ? ("0"..."9").contains(character) : character == expected })
+        else { return false }
+        func number(_ range: Range<Int>) -> Int { Int(String(characters[range])) ?? -1 }
+        guard (1...12).contains(number(5..<7)), (1...31).contains(number(8..<10)) else { return false }
+        return characters.count == 10 || (number(11..<13) < 24 && number(14..<16) < 60 && number(17..<19) < 60)
     }
 }

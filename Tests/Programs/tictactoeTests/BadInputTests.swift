@@ -49,7 +49,7 @@ private let badInputs: [BadInput] = [
     BadInput("an opponent that does not exist", ["simulate", "--opponent", "computer-9"], status: 64,
              says: "The value 'computer-9' is invalid for '--opponent <opponent>'. Please provide one of the following:\n  - two-players\n  - computer-1"),
     BadInput("an escape sequence in a name", ["simulate", "--x-name", "Eve\(escape)"], status: 64,
-             says: "--x-name must be a name of at most 32 characters on one line, without control characters."),
+             says: "--x-name must be a name of at most 32 characters (128 bytes) on one line, without control characters."),
     BadInput("a 100 KiB name", ["simulate", "--o-name", String(repeating: "O", count: 100 * 1024)], status: 64,
              says: "--o-name must be a name of at most 32 characters"),
     BadInput("a script with Windows line endings and an unknown key", ["simulate"], input: .text("# first\r\n5 1\r\n9 x\r\n"), status: 65,

@@ -27,6 +27,25 @@ struct RequestTests {
         }
     }
 
+    @Test("history: each filter checked, naming the field; a field that is no filter refused, not taken for none", arguments: [
+        (#"{"command":"history","palyer":"Ann"}"#, #""palyer" is no filter of history's"#),
+        (#"{"command":"history","player":5}"#, #""player" must be text"#),
+        (#"{"command":"history","since":"2026-13-01"}"#, #""since" is "2026-13-01""#),
+        (#"{"command":"history","since":"2026-11-01T24:00:00Z"}"#, #""since" is"#),
+        (#"{"command":"history","since":"yesterday"}"#, #""since" is "yesterday""#),
+        (#"{"command":"history","outcome":"won"}"#, #""outcome" is "won"; give one of x-wins, o-wins, draw"#),
+        (#"{"command":"history","limit":0}"#, #""limit" is 0; give a number of games from 1 to 100"#),
+        (#"{"command":"history","limit":"5"}"#, #""limit" must be a whole number of games, 1 to 100"#),
+        (#"{"command":"history","player":""}"#, #""player" must be 1 to 128 bytes"#),
+    ])
+    func historyFilters(line: String, words: String) {
+        guard case .failure(let error) = APIRequest.parse(Array(line.utf8)) else {
+            Issue.record("\(line) was taken")
+            return
+        }
+        #expect(error.reason == .badArgument && error.command == "history" && error.text.contains(words), "\(error.text)")
+    }
+
     @Test("cells are keypad numbers: 7 is the top left, 3 the bottom right")
     func keypadCells() {
         #expect(APIRequest.parse(Array(#"{"command":"press","cell":7}"#.utf8)) == .success(.press(Position(row: 0, column: 0)!)))

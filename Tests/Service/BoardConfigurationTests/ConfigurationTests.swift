@@ -86,7 +86,7 @@ private let badFiles: [BadFile] = [
     BadFile(name: "empty chip", text: edited("chip = \"auto\"", "chip = \"\""), at: "chip = \"\"",
             message: "chip is empty; write \"auto\" for the Raspberry Pi header chip, or a path, name or label."),
     BadFile(name: "player name too long", text: edited("x = \"\"", "x = \"\(String(repeating: "A", count: 40))\""), at: "x = \"AAAA",
-            message: "players.x must be a name of at most 32 characters on one line, without control characters."),
+            message: "players.x must be a name of at most 32 characters (128 bytes) on one line, without control characters."),
     BadFile(name: "debounce of zero", text: edited("debounce_ms = 20", "debounce_ms = 0"), at: "debounce_ms = 0",
             message: "timings.debounce_ms is 0 ms; it must be between 1 and 200."),
     BadFile(name: "decimal timing", text: edited("hold_ms = 1500", "hold_ms = 1.5"), at: "hold_ms = 1.5",

@@ -86,6 +86,24 @@ struct ImportTests {
         #expect(finding.notes.contains { $0.contains("cut short") } && finding.notes.contains { $0.contains("left out game 8, 9") }, "\(finding.notes)")
     }
 
+    @Test("release 0.4's files written after the import (0.4 ran here again) are named, kept apart and not taken for the imported ones")
+    func writtenSince() throws {
+        let folder = try Self.folder(with: ["state.json", "history.jsonl"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try BoardMemory.open(directory: folder, after: try BoardMemory.inspect(directory: folder))
+        // 0.4 again: its files back, one with a game more.
+        try FileManager.default.copyItem(atPath: folder + "/state.json.imported", toPath: folder + "/state.json")
+        let journal = try String(contentsOfFile: folder + "/history.jsonl.imported", encoding: .utf8)
+        try Data((journal + journal.split(separator: "\n").last.map { String($0).replacingOccurrences(of: "\"game\":9", with: "\"game\":10") + "\n" }!).utf8)
+            .write(to: URL(fileURLWithPath: folder + "/history.jsonl"))
+        let finding = try BoardMemory.inspect(directory: folder)
+        #expect(finding.notes.count == 1 && finding.notes[0].hasPrefix(folder + "/history.jsonl appeared after"), "\(finding.notes)")
+        let (memory, notes) = try BoardMemory.open(directory: folder, after: finding)
+        #expect(notes.contains { $0.contains("history.jsonl appeared after") && $0.contains("not imported, kept as") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("kept \(folder)/state.json as") }, "the same state.json is the imported one: \(notes)")
+        #expect(try memory.gameCount() == 9)
+    }
+
     @Test("leftovers of release 0.4's cut saves are removed; files left beside a database by a cut import are renamed, not imported twice")
     func leftovers() throws {
         let folder = try Self.folder(with: ["state.json", "history.jsonl"])

@@ -171,6 +171,49 @@ struct OpeningTests {
         #expect(planted.problems == ["\(path) is not a file"], "\(planted.problems)")
     }
 
+    @Test("a log left without its database (the database moved away after a crash) is set aside, never replayed into the next one")
+    func orphanedLog() throws {
+        let (folder, path, _) = try Self.folderWithGames()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A crash's leftovers: the database and a log holding commits not yet in it.
+        let memory = try BoardMemory.open(directory: folder, after: try BoardMemory.inspect(directory: folder)).memory
+        try memory.commit(GameSnapshot(board: try Board().playing([p(0, 0)])), games: [finishedGame()])
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: folder + "/kept-wal")
+        memory.close()
+        try FileManager.default.moveItem(atPath: path, toPath: folder + "/moved-away.sqlite3")
+        try FileManager.default.moveItem(atPath: folder + "/kept-wal", toPath: path + "-wal")
+        let finding = try BoardMemory.inspect(directory: folder)
+        #expect(finding.source == .nothing && finding.problems.first?.contains("is a log without its database") == true, "\(finding.problems)")
+        let (fresh, notes) = try BoardMemory.open(directory: folder, after: finding)
+        #expect(notes.contains { $0.contains("was a log without its database; moved it to \(path)-wal.orphan-") }, "\(notes)")
+        #expect(try fresh.gameCount() == 0 && BoardMemory.inspect(directory: folder).snapshot == nil, "the old log was replayed")
+    }
+
+    @Test("a database that is the board's in name only is refused: a trigger added, its games numbered with gaps or too many", arguments: [
+        ("CREATE TRIGGER forget AFTER INSERT ON games BEGIN DELETE FROM games WHERE number < new.number; END", "is not laid out as the board's"),
+        ("UPDATE games SET number = 9223372036854775807 WHERE number = 2", "numbers its finished games with gaps"),
+        ("WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 20002) INSERT INTO games SELECT i, opponent, x_name, o_name, starter, started, finished, outcome, carried_over, moves FROM n, (SELECT * FROM games LIMIT 1)", "more than the 20000 a board keeps"),
+    ])
+    func inNameOnly(sql: String, words: String) throws {
+        let (folder, path, _) = try Self.folderWithGames()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Database(path: path, mode: .readWrite).execute(sql)
+        let problem = try #require(try BoardMemory.inspect(directory: folder).problems.first, "used")
+        #expect(problem.contains(words), "\(problem)")
+    }
+
+    @Test("a log or index that is not a file makes the database unusable, set aside with it")
+    func logNotAFile() throws {
+        let (folder, path, _) = try Self.folderWithGames()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: path + "-shm", withIntermediateDirectories: false)
+        let finding = try BoardMemory.inspect(directory: folder)
+        #expect(finding.problems == ["\(path)-shm is not a file"])
+        let (memory, _) = try BoardMemory.open(directory: folder, after: finding)
+        try memory.commit(GameSnapshot(board: try Board().playing([p(0, 0)])))
+        #expect(try BoardMemory.inspect(directory: folder).problems.isEmpty)
+    }
+
     @Test("check-state's reading changes nothing: no migration, no log files made, a read-only file read")
     func readOnly() throws {
         let (folder, path, snapshot) = try Self.folderWithGames()

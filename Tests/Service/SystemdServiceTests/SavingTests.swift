@@ -124,6 +124,23 @@ struct SavingTests {
         #expect(commits.value.count == 3 && commits.value[2].0 == nil && commits.value[2].1 == 1)
     }
 
+    @Test("stopping after the last commit failed commits its snapshot with the game before it, never the game alone")
+    func finishAfterAFailure() {
+        let commits = Protected<[String]>([])
+        let failing = Protected(false)
+        let saver = Saver(commit: { snapshot, games throws(DatabaseError) in
+            if failing.value { throw full }
+            commits.withValue { $0.append("\(snapshot?.board.moveCount ?? -1) moves, \(games.count) games") }
+        })
+        saver.record(finishedGameForSaving())
+        failing.withValue { $0 = true }
+        saver.submit(snapshot(moves: 5))
+        saver.flush()
+        failing.withValue { $0 = false }
+        saver.finish()
+        #expect(commits.value == ["5 moves, 1 games"])
+    }
+
     @Test("a card that keeps failing is logged once per kind of failure and once when it works again; the last good commit stays")
     func failuresLoggedOnce() throws {
         let directory = NSTemporaryDirectory() + "tictactoe-saving-" + UUID().uuidString

@@ -33,6 +33,37 @@ struct LegacyFiles: Sendable {
 
     var isEmpty: Bool { found.isEmpty }
 
+    /// A file as the import recorded it: its name, size and FNV-1a digest.
+    struct Fingerprint: Sendable, Equatable {
+        var name: String
+        var bytes: Int
+        var digest: String
+    }
+
+    /// The fingerprints of the files found (one that cannot be read has none).
+    var fingerprints: [Fingerprint] { found.compactMap(Self.fingerprint) }
+
+    static func fingerprint(of path: String) -> Fingerprint? {
+        guard let bytes = try? TextFile.readBytes(path) else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return Fingerprint(name: name, bytes: bytes.count, digest: String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    /// Release 0.4's files in `directory`, by path: those `imports` records (left by a crash before
+    /// they were renamed), and the others (written since the import).
+    static func sorted(in directory: String, against imports: [Fingerprint]) -> (imported: [String], strays: [String]) {
+        var status = stat()
+        let present = names.map { directory + "/" + $0 }.filter { lstat($0, &status) == 0 }
+        let imported = present.filter { file in fingerprint(of: file).map(imports.contains) ?? false }
+        return (imported, present.filter { !imported.contains($0) })
+    }
+
     static func read(directory: String) -> LegacyFiles {
         var files = LegacyFiles()
         var status = stat()

@@ -74,7 +74,7 @@ public final class PlayingBoard: ServicePart {
             loop.runAndWait { board.shutdown() }
             throw error
         }
-        for note in notes { finding.problems.isEmpty ? logger.notice(note) : logger.error(note) }
+        for note in notes { BoardMemory.isRoutine(note) ? logger.notice(note) : logger.error(note) }
         let path = memory.path ?? "memory"
         if let snapshot = finding.snapshot {
             logger.info("restored the saved game from \(path): score \(snapshot.score); \(finding.games) finished games kept")
