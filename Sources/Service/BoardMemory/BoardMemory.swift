@@ -16,19 +16,21 @@ import Glibc
 /// - **Durable when it returns.** WAL, with `synchronous = FULL`: a commit is on the card once
 ///   ``commit(_:games:)`` returns, one `fsync` of the log per commit (what a power cut may take is
 ///   the commit in flight, as with the file the board kept before).
-/// - **Untrusted on reading.** ``inspect(directory:)`` reads without changing anything. A
-///   database that is damaged, not SQLite, not the board's, of a layout it does not know, or
-///   holds a row no board writes (``SavedState/snapshot()``, ``PlayedGame/problem()``) is
-///   ``Finding/problem``: ``open(directory:after:)`` sets it aside whole (with its log) and
-///   starts afresh. One of a newer version is refused (``MemoryError/newer``), never set aside:
-///   a downgrade loses nothing.
+/// - **Untrusted on reading.** ``inspect(directory:migrating:)`` reads without changing anything
+///   (but an earlier layout, migrated). A database that is damaged, not SQLite, not laid out as
+///   the board's entry for entry, holds more games than it keeps, or a row no board writes
+///   (``SavedState/snapshot()``, ``PlayedGame/problem()``) is one of ``Finding/problems``:
+///   ``open(directory:after:move:)`` sets it aside whole (with its log) and starts afresh. One of
+///   a newer version is refused (``MemoryError/newer``), never set aside: a downgrade loses nothing.
 /// - **Release 0.4's files imported once**: `state.json` and `history.jsonl` (or `history.json`)
 ///   become the first database, made under a temporary name and renamed into place; the files
-///   are then renamed `*.imported` and kept. A file that cannot be used is set aside, as 0.4 did.
+///   are then renamed `*.imported` and kept, each recorded by size and digest so that one written
+///   later (0.4 run again) is told apart. A file that cannot be used is set aside, as 0.4 did.
 /// - **Bounded.** At most ``keptGames`` games are kept one by one (about 400 bytes each); past it
 ///   the oldest are folded into a monthly summary per pairing, in the same commit.
 /// - **Threads.** Every call may be made from any thread: one connection behind a lock. Commits
-///   come from one writer (``Saver``); ``games(_:)`` from the API's loop waits at most a commit.
+///   come from one writer (``Saver``); ``games(_:)`` waits at most for a commit under way.
+///   ``close()`` ends it (the service's stop): the log is checkpointed and removed.
 public final class BoardMemory: Sendable {
     /// The service's state directory: systemd's `StateDirectory=tictactoe` (systemd/tictactoe.service).
     public static let serviceDirectory = "/var/lib/tictactoe"
@@ -39,8 +41,6 @@ public final class BoardMemory: Sendable {
     public static let fileNames = [fileName, fileName + "-wal", fileName + "-shm"]
     /// The most finished games kept one by one: a year at 50 a day.
     public static let keptGames = 20_000
-    /// The most games one answer to ``games(_:)`` holds.
-    public static let answerLimit = HistoryQuery.largestLimit
 
     /// The database's path; `nil` for a board that keeps its memory in memory only.
     public let path: String?

@@ -18,7 +18,8 @@ import Foundation
 /// {"command":"reset-learner","games":42}
 /// ```
 ///
-/// Fields a command does not use are ignored. Each command enters the game the way its button
+/// Fields a command does not use are ignored, but for `history`'s: a field that is no filter is
+/// refused, so that a misspelt one is not taken for none. Each command enters the game the way its button
 /// does: `press` as a cell button, `new-game` as a short press of new game (refused mid-game),
 /// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
 /// `reset-learner` has no button: it replaces the matchbox learner with a fresh one, refused
