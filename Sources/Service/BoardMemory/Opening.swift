@@ -185,12 +185,25 @@ extension BoardMemory {
         let problem = problems.joined(separator: "; ")
         let aside: String
         do throws(TextFileError) {
-            aside = try setAsideWithLog(path, move: move)
+            aside = try TextFile.setAside(path, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
         } catch {
             return (["""
                 \(problem); it could not be moved aside (\(error.reason)), so the board keeps it as it is and plays a fresh \
                 game WITHOUT SAVING: move it away (or remove it, once looked at) and restart the board
                 """], false)
+        }
+        // Its log and index go with it: a log left behind would be replayed into the next file of
+        // that name.
+        for part in ["-wal", "-shm"] where exists(path + part) {
+            do throws(TextFileError) {
+                _ = try TextFile.setAside(path + part, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
+            } catch {
+                return (["""
+                    \(problem); moved it to \(aside.shownPath), but not its \(part.dropFirst()) file (\(error.reason)), which a new \
+                    database would read, so the board plays a fresh game WITHOUT SAVING: move \((path + part).shownPath) away and \
+                    restart the board
+                    """], false)
+            }
         }
         do throws(TextFileError) {
             try create(path, snapshot: nil, games: [])
@@ -201,17 +214,6 @@ extension BoardMemory {
                 board plays a fresh game WITHOUT SAVING: make the state directory writable and restart the board
                 """], false)
         }
-    }
-
-    /// Moves the database at `path` aside with its log; returns where to.
-    private static func setAsideWithLog(_ path: String, move: (String, String) -> Int32) throws(TextFileError) -> String {
-        let aside = try TextFile.setAside(path, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
-        // Its log and index go with it: a log left behind would be replayed into the next file of
-        // that name. One that cannot be moved is removed (it belongs to the file set aside).
-        for part in ["-wal", "-shm"] where access(path + part, F_OK) == 0 && move(path + part, aside + part) != 0 {
-            try TextFile.remove(path + part)
-        }
-        return aside
     }
 
     /// Moves aside a log or index found without its database; returns what the log should say.
@@ -227,11 +229,13 @@ extension BoardMemory {
     /// Makes the database at `path` of release 0.4's files; those that cannot be used are set aside.
     private static func importFiles(_ legacy: LegacyFiles, into path: String, move: (String, String) -> Int32) throws(TextFileError) -> [String] {
         var notes = legacy.notes
-        try create(path, snapshot: legacy.snapshot, games: legacy.games, imported: legacy.fingerprints)
+        // Set aside first: once the database is in place, a file left at its name is taken for imported.
         for (file, problem) in legacy.unusable {
             let aside = try TextFile.setAside(file, suffix: ".corrupt-\(WallTime.now().seconds)", move: move)
             notes.append("\(file.shownPath) \(problem); moved it to \(aside.shownPath), not imported")
         }
+        let usable = legacy.found.filter { file in !legacy.unusable.contains { $0.path == file } }
+        try create(path, snapshot: legacy.snapshot, games: legacy.games, imported: usable.compactMap(LegacyFiles.fingerprint))
         let game = legacy.snapshot == nil ? "no saved game" : "the saved game"
         notes.append("imported \(game) and \(legacy.games.count) finished games from release 0.4's files into \(path.shownPath)")
         return notes
@@ -265,12 +269,19 @@ extension BoardMemory {
             for file in imported {
                 try database.run("INSERT INTO imports (name, bytes, digest) VALUES (?, ?, ?)", [.text(file.name), .integer(file.bytes), .text(file.digest)])
             }
-            // Closing the last connection checkpoints the log into the file and removes it.
+            // Everything into the file itself, checked (a checkpoint at close could fail unseen on
+            // a card nearly full): the file renamed into place must hold it all.
+            guard try database.value("PRAGMA journal_mode = DELETE")?.text == "delete" else {
+                throw TextFileError(reason: "cannot make the database: its log could not be written into it")
+            }
+        } catch let error as TextFileError {
+            for part in ["", "-journal", "-wal", "-shm"] { unlink(temporary + part) }
+            throw error
         } catch {
             for part in ["", "-journal", "-wal", "-shm"] { unlink(temporary + part) }
             throw TextFileError(reason: "cannot make the database: \(error)")
         }
-        guard rename(temporary, path) == 0 else {
+        guard !exists(temporary + "-wal"), rename(temporary, path) == 0 else {
             let failure = errno
             unlink(temporary)
             throw TextFileError(reason: "cannot make the database: \(TextFile.describeErrno(failure))", code: failure)

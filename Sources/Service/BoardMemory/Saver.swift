@@ -92,9 +92,10 @@ public final class Saver: Sendable {
         if start { worker.submit { [self] in writePending() } }
     }
 
-    /// Leaves a finished game to be committed with the next snapshot.
+    /// Leaves a finished game to be committed with the next snapshot (ignored after ``finish()``).
     public func record(_ game: PlayedGame) {
         let dropped = state.withValue { state -> Bool in
+            guard !state.finished else { return false }
             state.recorded += 1
             state.games.append((state.recorded, game))
             guard state.games.count > Self.pendingGames else { return false }
@@ -106,6 +107,10 @@ public final class Saver: Sendable {
 
     /// Waits until everything submitted so far has been tried.
     public func flush() { worker.wait() }
+
+    /// ``flush()``, for at most `limit` (a card that stalls); whether everything had been tried.
+    @discardableResult
+    public func flush(atMost limit: Duration) -> Bool { worker.wait(atMost: limit) }
 
     /// Waits until everything submitted has been tried, then commits what still waits (games no
     /// snapshot followed, or a snapshot whose commit failed, with every game before it) once
@@ -166,11 +171,8 @@ public final class Saver: Sendable {
                 state.writing = false
                 return nil
             }
-            if state.draining {
-                state.draining = false
-                // The last pass ends here, committed or not.
-                if snapshot == nil && games.isEmpty { state.writing = false }
-            }
+            // The last pass is one commit, whether or not it is made.
+            state.draining = false
             return (snapshot, games)
         }
     }

@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// ## Contract
 /// - ``submit(_:)`` never waits for a job; jobs run in submission order, never two at once.
-/// - ``wait()`` returns once every job submitted before it was called has run.
+/// - ``wait()`` returns once every job submitted before it was called has run; ``wait(atMost:)``
+///   gives up after a while.
 public final class SerialWorker: Sendable {
     private struct State: ~Copyable {
         var jobs: [@Sendable () -> Void] = []
@@ -32,11 +33,13 @@ public final class SerialWorker: Sendable {
     public func submit(_ job: @escaping @Sendable () -> Void) {
         let start = state.withLock { state -> Bool in
             state.jobs.append(job)
-            defer { state.running = true }
-            return !state.running
+            guard !state.running else { return false }
+            state.running = true
+            // Entered before the lock is let go: a wait() that sees this job submitted waits for it.
+            busy.enter()
+            return true
         }
         guard start else { return }
-        busy.enter()
         LoopThread.start(named: name) { [self] in
             while let job = next() { job() }
             busy.leave()
@@ -45,6 +48,12 @@ public final class SerialWorker: Sendable {
 
     /// Waits until every job submitted so far has run.
     public func wait() { busy.wait() }
+
+    /// ``wait()``, for at most `limit`; whether every job had run by then.
+    public func wait(atMost limit: Duration) -> Bool {
+        let (seconds, attoseconds) = limit.components
+        return busy.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success
+    }
 
     private func next() -> (@Sendable () -> Void)? {
         state.withLock { state in

@@ -133,14 +133,16 @@ public final class LocalAPI: ServicePart {
     }
 }
 
-/// The finished games for `history`: the saver's commits waited for when the revision is asked
-/// (a game just finished is in the answer), then the memory read.
+/// The finished games for `history`: the saver's commits waited for (a little) when the revision
+/// is asked, then the memory read.
 struct SavedGames: GameArchive {
     let memory: BoardMemory
     let saver: Saver
 
+    /// Waits for a commit under way (a game just finished is then in the answer), at most half
+    /// a second: a card that stalls delays `history`, never the API's thread for long.
     func revision() -> Int {
-        saver.flush()
+        saver.flush(atMost: .milliseconds(500))
         return memory.revision
     }
 
