@@ -192,7 +192,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
             }
             return state.observers
         }) else { return false }
-        deliveryList = []
+        replaceDeliveryList(with: [])
         for entry in observers where entry.isActive.load(ordering: .acquiring) {
             entry.observer.send(.completed)
         }
@@ -215,13 +215,24 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     private func takeListIfChanged() {
         guard listChanged.load(ordering: .acquiring) else { return }
         listChanged.store(false, ordering: .relaxed)
-        deliveryList = state.withLock { $0.observers }
+        replaceDeliveryList(with: state.withLock { $0.observers })
     }
 
     /// Lets go of the deliverer's copy, for a guard that cannot keep it between deliveries.
     private func releaseDeliveryList() {
-        deliveryList = []
+        replaceDeliveryList(with: [])
         listChanged.store(true, ordering: .relaxed)
+    }
+
+    /// Replaces the deliverer's copy of the list, letting go of the old one only once the
+    /// assignment is over: its entries may be the last owners of observers whose release reaches
+    /// this signal again (a view model let go at shutdown, whose own signals end and remove their
+    /// observers from this one), which must not find the list in the middle of its assignment
+    /// (an exclusivity violation, seen once as a crash at a board's stop).
+    private func replaceDeliveryList(with list: ContiguousArray<ObserverEntry<Value>>) {
+        let old = deliveryList
+        deliveryList = list
+        withExtendedLifetime(old) {}
     }
 
     private func terminate() {
