@@ -72,11 +72,5 @@ extension PlayedGame {
     }
 
     /// Whether `text` is a time as ``WallTime`` writes it: "2026-11-23T22:41:05Z".
-    static func isWallTime(_ text: String) -> Bool {
-        let pattern = Array("dddd-dd-ddTdd:dd:ddZ"), characters = Array(text)
-        guard characters.count == pattern.count else { return false }
-        return zip(characters, pattern).allSatisfy { character, expected in
-            expected == "d" ? ("0"..."9").contains(character) : character == expected
-        }
-    }
+    static func isWallTime(_ text: String) -> Bool { UTCText.isMoment(text) }
 }

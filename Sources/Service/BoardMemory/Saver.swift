@@ -53,15 +53,6 @@ public final class Saver: Sendable {
     private let committed: @Sendable () -> Void
     private let failed: @Sendable (SaveFailure) -> Void
 
-    /// - Parameters:
-    ///   - committed: told after each commit that wrote something.
-    ///   - failed: told each commit that failed, and each game dropped.
-    public convenience init(
-        memory: BoardMemory, committed: @escaping @Sendable () -> Void = {}, failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }
-    ) {
-        self.init(commit: Self.committing(to: memory), committed: committed, failed: failed)
-    }
-
     /// Commits to `memory`.
     public static func committing(to memory: BoardMemory) -> Commit {
         { snapshot, games throws(DatabaseError) in try memory.commit(snapshot, games: games) }
@@ -71,6 +62,8 @@ public final class Saver: Sendable {
     ///   - commit: how a commit is made (a test's seam: a card that stalls or fails).
     ///   - restored: the snapshot the database holds already (the one restored at start): not
     ///     written again until it changes.
+    ///   - committed: told after each commit that wrote something.
+    ///   - failed: told each commit that failed, and each game dropped.
     public init(
         commit: @escaping Commit, restored: GameSnapshot? = nil, committed: @escaping @Sendable () -> Void = {},
         failed: @escaping @Sendable (SaveFailure) -> Void = { _ in }

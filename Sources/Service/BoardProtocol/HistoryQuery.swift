@@ -96,16 +96,26 @@ public struct HistoryQuery: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// "2026-11-01" or "2026-11-01T18:00:00Z": digits where the pattern has them, making a month,
-    /// a day of a month, an hour, a minute and a second.
-    static func isDayOrMoment(_ text: String) -> Bool {
-        let characters = Array(text)
-        let pattern = Array("dddd-dd-ddTdd:dd:ddZ")
-        guard characters.count == 10 || characters.count == pattern.count,
+    /// "2026-11-01" or "2026-11-01T18:00:00Z" (``UTCText``).
+    static func isDayOrMoment(_ text: String) -> Bool { UTCText.isDay(text) || UTCText.isMoment(text) }
+}
+
+/// Days and moments as the API and the history write them: UTC, ISO 8601, to the second. The
+/// one reader of their shape, for a filter a client sends and a time a saved game holds.
+public enum UTCText {
+    /// "2026-11-23T22:41:05Z", a real month, day, hour, minute and second.
+    public static func isMoment(_ text: String) -> Bool { matches(Array(text), length: 20) }
+
+    /// "2026-11-23".
+    public static func isDay(_ text: String) -> Bool { matches(Array(text), length: 10) }
+
+    private static func matches(_ characters: [Character], length: Int) -> Bool {
+        let pattern = Array("dddd-dd-ddTdd:dd:ddZ".prefix(length))
+        guard characters.count == length,
               zip(characters, pattern).allSatisfy({ character, expected in expected == "d" ? ("0"..."9").contains(character) : character == expected })
         else { return false }
         func number(_ range: Range<Int>) -> Int { Int(String(characters[range])) ?? -1 }
         guard (1...12).contains(number(5..<7)), (1...31).contains(number(8..<10)) else { return false }
-        return characters.count == 10 || (number(11..<13) < 24 && number(14..<16) < 60 && number(17..<19) < 60)
+        return length == 10 || (number(11..<13) < 24 && number(14..<16) < 60 && number(17..<19) < 60)
     }
 }
