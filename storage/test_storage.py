@@ -670,6 +670,21 @@ def test_a_damaged_database_another_user_owns_is_set_aside_not_overwritten(state
     report(f"protected-hardlinks-set-aside-{damage.replace(' ', '-')}", {"files": files(state), "problems": found["problems"]})
 
 
+def played_past_a_damaged_database(board, state, damaged):
+    """A move played on `board`, started on the damaged database `damaged` in `state`, and seen;
+    the board stopped. The database must have been set aside once, byte for byte. Returns the
+    names set aside and the board's log lines."""
+    try:
+        play(board, 5)
+        assert board.status()["cells"][CELL[5]] == "X"
+    finally:
+        board.stop()
+    asides = set_aside_names(state)
+    assert len(asides) == 1, (files(state), board.log.read_text())
+    assert (state / asides[0]).read_bytes() == damaged
+    return asides, log_lines_of(state.parent)
+
+
 def test_a_damaged_database_on_vfat_is_set_aside_not_overwritten(vfat_state, tmp_path):
     """vfat has no hard links: release 0.4's set-aside by link() failed there, and the first save
     overwrote the file. The database is moved aside by a rename that replaces nothing. Where
@@ -679,16 +694,7 @@ def test_a_damaged_database_on_vfat_is_set_aside_not_overwritten(vfat_state, tmp
     state, kind = vfat_state
     damaged = damaged_database("garbage", tmp_path)
     (state / DATABASE).write_bytes(damaged)
-    board = Board(state.parent)
-    try:
-        play(board, 5)
-        assert board.status()["cells"][CELL[5]] == "X"
-    finally:
-        board.stop()
-    asides = set_aside_names(state)
-    assert len(asides) == 1, (files(state), board.log.read_text())
-    assert (state / asides[0]).read_bytes() == damaged
-    lines = log_lines_of(state.parent)
+    asides, lines = played_past_a_damaged_database(Board(state.parent), state, damaged)
     assert [line for line in lines if "moved it to" in line and asides[0] in line], lines
     # Moved aside, it is not "could not be moved aside".
     assert not [line for line in lines if "could not be moved aside" in line], lines
@@ -710,14 +716,7 @@ def test_a_damaged_database_set_aside_with_no_room_for_a_new_one_plays_without_s
     damaged = damaged_database("garbage", tmp_path)
     (state / DATABASE).write_bytes(damaged)
     board = Board(state.parent, wrapper=trace.strace(state.parent / "trace", [state / (DATABASE + "-import")], "openat:error=ENOSPC"))
-    try:
-        play(board, 5)
-        assert board.status()["cells"][CELL[5]] == "X"
-    finally:
-        board.stop()
-    asides = set_aside_names(state)
-    assert len(asides) == 1 and (state / asides[0]).read_bytes() == damaged, files(state)
-    lines = log_lines_of(state.parent)
+    asides, lines = played_past_a_damaged_database(board, state, damaged)
     assert [line for line in lines if line.startswith("error: ") and "WITHOUT SAVING" in line and STRERROR["ENOSPC"] in line], lines
     assert not [line for line in lines if "could not be moved aside" in line], lines
     assert not [line for line in lines if "started afresh" in line], lines
