@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb repo repo-key test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -46,6 +46,18 @@ setup-packaging:
 ## (64-bit), built by Debian 13's own Swift in a cached trixie root. No Swift needed here.
 deb: setup-packaging
 	bash packaging/make-deb.sh arm64
+
+## The signing key for make repo, made once (as root or not) in REPO_KEY_HOME, a GnuPG home
+## outside the project (~/.config/tictactoe-gpio/repo-key): back it up, never commit it.
+repo-key: setup-packaging
+	bash packaging/repo.sh key
+
+## A signed apt repository in REPO (dist/repo) for Raspberry Pi OS Trixie (arm64): the packages
+## make deb made, added beside the versions it has, indexed and signed with the key from
+## make repo-key. Copy the folder to any static web host; docs/RELEASES.md says how a Pi adds it.
+REPO ?= dist/repo
+repo: setup-packaging
+	packages=$$(bash packaging/make-deb.sh arm64) && bash packaging/repo.sh build "$(REPO)" $$packages
 
 ## Build everything and run every test: the unit and simulation tests with this machine's Swift
 ## and with Debian 13's Swift 6.0.3, the arm64 packages built and inspected, the
@@ -103,7 +115,7 @@ hostile-test: setup-tests
 	cd hostile && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 -m pytest -v -s test_hostile.py
 
 package-test: setup-tests
-	python3 -m pytest -v packaging/test_deb.py
+	python3 -m pytest -v packaging/test_deb.py packaging/test_repo.py
 
 kernel-test: setup-tests
 	python3 -m pytest -v -s vm/test_gpio_sim.py

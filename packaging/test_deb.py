@@ -115,6 +115,7 @@ def test_contents_and_conffiles(package):
                  "/usr/lib/udev/rules.d/60-tictactoe-gpio.rules", "/usr/lib/sysusers.d/tictactoe-gpio.conf",
                  "/etc/tictactoe/tictactoe.toml", "/usr/share/man/man1/tictactoe.1.gz",
                  "/usr/share/doc/tictactoe-gpio/copyright", "/usr/share/doc/tictactoe-gpio/changelog.gz",
+                 "/usr/share/doc/tictactoe-gpio/CHANGELOG.md.gz", "/usr/share/doc/tictactoe-gpio/docs/RELEASES.md.gz",
                  "/usr/share/doc/tictactoe-gpio/wiring.png", "/usr/share/doc/tictactoe-gpio/README.md.gz"]:
         assert path in files, f"{path} missing from the package"
     assert not any(path.startswith("/usr/local") for path in files)
@@ -283,3 +284,17 @@ def test_the_packaged_web_view_serves_its_page(web_package):
         os.kill(process.pid, signal.SIGTERM)
         status = process.wait(timeout=120)
     assert status == 0, process.stderr.read()
+
+
+def test_the_shipped_configuration_is_the_previous_releases():
+    """dpkg asks what to do with an edited conffile when the package's own copy changed, and a
+    non-interactive `apt upgrade` cannot answer: so the default configuration stays as the
+    previous release shipped it (a new key gets its default in the code; docs/RELEASES.md)."""
+    line = next(line for line in (ROOT / "vm/appliance/previous-release").read_text().splitlines()
+                if line and not line.startswith("#"))
+    commit = line.split()[1]
+    previous = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:Hardware/tictactoe.toml"],
+                              capture_output=True, text=True)
+    assert previous.returncode == 0, previous.stderr
+    assert (ROOT / "Hardware/tictactoe.toml").read_text() == previous.stdout, \
+        "Hardware/tictactoe.toml differs from the previous release's: an edited copy on a Pi would stop apt upgrade at dpkg's question"

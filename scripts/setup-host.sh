@@ -31,8 +31,10 @@ case $codename in
 esac
 packaging=(
   # the trixie build environment (debootstrap, a private mount namespace), the arm64 binary's
-  # tools (strip, readelf) and the package's (dpkg-deb), and the arm64 smoke run.
+  # tools (strip, readelf) and the package's (dpkg-deb), the arm64 smoke run, and the signed
+  # apt repository (make repo: apt-ftparchive, gpg).
   debootstrap debian-archive-keyring util-linux binutils-aarch64-linux-gnu dpkg-dev qemu-user-static
+  apt-utils gnupg
 )
 if [[ $mode == --packaging ]]; then
   packages=("${packaging[@]}")
