@@ -70,11 +70,12 @@ install -D -m 0644 "$root/packaging/tictactoe.1" "$stage/usr/share/man/man1/tict
 gzip -9n "$stage/usr/share/man/man1/tictactoe.1"
 install -m 0644 "$root/README.md" "$doc/README.md"
 install -m 0644 "$root/Hardware/README.md" "$doc/hardware.md"
+install -m 0644 "$root/CHANGELOG.md" "$doc/CHANGELOG.md"
 # The makers' documents (the developers' stay in the source).
 install -D -m 0644 -t "$doc/docs" "$root/docs/PLAYING.md" "$root/docs/SERVICE.md" "$root/docs/CONFIGURATION.md" \
-  "$root/docs/API.md"
+  "$root/docs/API.md" "$root/docs/RELEASES.md"
 install -m 0644 "$root/Hardware/header.md" "$root/Hardware/wiring.png" "$root/Hardware/wiring.svg" "$doc/"
-gzip -9n "$doc/README.md" "$doc/hardware.md" "$doc/wiring.svg" "$doc"/docs/*.md
+gzip -9n "$doc/README.md" "$doc/hardware.md" "$doc/CHANGELOG.md" "$doc/wiring.svg" "$doc"/docs/*.md
 install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
 install -D -m 0644 "$root/packaging/debian/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio"
 # A native package (no Debian revision): its changelog is changelog.gz.

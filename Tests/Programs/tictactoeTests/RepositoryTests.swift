@@ -264,6 +264,22 @@ struct RepositoryTests {
         #expect(result.status == 0)
         let changelog = try text("packaging/debian/changelog")
         #expect(changelog.hasPrefix("tictactoe-gpio (\(version)) "), "packaging/debian/changelog's latest entry is not \(version)")
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." },
+                "\(version) is not a semantic version MAJOR.MINOR.PATCH (docs/RELEASES.md)")
+        // CHANGELOG.md: Unreleased first, then this version's entry, dated as the Debian one is.
+        let releases = try text("CHANGELOG.md").components(separatedBy: "\n").filter { $0.hasPrefix("## ") }
+        #expect(releases.first == "## Unreleased", "CHANGELOG.md's first section is not Unreleased")
+        let latest = releases.dropFirst().first ?? ""
+        #expect(latest.hasPrefix("## [\(version)] - "), "CHANGELOG.md's latest release is \(latest), not \(version)")
+        let day = String(latest.suffix(10))
+        let debianDate = changelog.components(separatedBy: "\n").first { $0.hasPrefix(" -- ") } ?? ""
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let signed = formatter.date(from: debianDate.components(separatedBy: ">  ").last ?? "")
+        formatter.dateFormat = "yyyy-MM-dd"
+        #expect(signed.map(formatter.string(from:)) == day, "CHANGELOG.md dates \(version) \(day); packaging/debian/changelog: \(debianDate)")
         var mentions = 0
         let files = FileManager.default.enumerator(at: repository.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL } ?? []
