@@ -597,29 +597,73 @@ def test_purge_removes_the_binary_the_unit_the_udev_rule_and_the_saved_game(vm):
     assert (purged["avahi"], purged["web_active"]) == ("no", "inactive"), purged
 
 
-def test_an_upgrade_from_the_previous_release_keeps_every_game_the_learner_and_the_edited_configuration(vm):
-    """The previous release's package (vm/appliance/previous-release) installed with apt and
-    played: 150 games, a learner taught three games, a game under way, its configuration edited.
-    Then this package installed over it, as `apt upgrade` installs it: the service restarts by
-    itself, shows the same board, score and learner, answers the same history byte for byte and
-    holds the same beads; the edited configuration is kept without a prompt; the old files were
-    imported into the database and kept beside it."""
+def previous_release():
+    """The tag vm/appliance/previous-release names, as a version: v0.4.0 -> 0.4.0."""
+    line = next(line for line in (ROOT / "vm/appliance/previous-release").read_text().splitlines()
+                if line and not line.startswith("#"))
+    return line.split()[0].removeprefix("v")
+
+
+def test_an_upgrade_from_the_repository_keeps_every_game_the_learner_and_the_edited_configuration(vm):
+    """A maker's way (docs/RELEASES.md): a signed repository added with its key, the previous
+    release installed from it and played (150 games, a learner taught three, a game under way,
+    the configuration edited); the repository gains this release and `apt upgrade` installs it.
+    The service restarts by itself, shows the same board, score and learner, answers the same
+    history byte for byte and holds the same beads; the edit is kept without a prompt; the old
+    files were imported into the database and kept beside it. apt refuses the repository under
+    another key."""
     records, journal, lines = vm
+    this, previous = (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0], previous_release()
+    added = records["repository-added"]
+    assert added["update_status"] == 0 and added["update_warnings"] == 0, "\n".join(lines)
+    assert added["previous_status"] == 0 and added["candidate"] == previous, added
+    assert added["versions"] == f"tictactoe-gpio={previous} tictactoe-gpio-web={previous}", added
+    assert added["wrong_key_refused"] >= 1, added
+    before = records["played-previous"]
+    assert before["played"] == "150" and before["config_kept"] == 1, before
+    assert "learner" in before["shown"] and before["games"] == 100 and before["digest"], before
+
     upgraded = records["upgraded-from-previous"]
-    assert upgraded["previous"].endswith("~previous_arm64.deb"), upgraded
-    assert upgraded["previous_status"] == 0 and upgraded["upgrade_status"] == 0, "\n".join(lines)
-    assert upgraded["played"] == "150", upgraded
-    assert upgraded["version"] == (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
-    assert upgraded["active"] == "active", upgraded
-    # The board as it was: its cells, whose turn, the score and the learner's record and boxes.
-    assert upgraded["shown_before"] and upgraded["shown_after"] == upgraded["shown_before"], upgraded
-    assert "learner" in upgraded["shown_after"], upgraded
-    # The games the previous release showed (its last 100), the same answer byte for byte.
-    assert upgraded["games_before"] == 100 and upgraded["games_after"] == 100, upgraded
-    assert upgraded["history_after"] == upgraded["history_before"], upgraded
-    assert upgraded["digest_before"] and upgraded["digest_after"] == upgraded["digest_before"], upgraded
+    assert upgraded["status"] == 0, "\n".join(lines)
+    assert upgraded["versions"] == f"tictactoe-gpio={this} tictactoe-gpio-web={this}", upgraded
+    assert (upgraded["restarted"], upgraded["active"], upgraded["web_active"]) == ("yes", "active", "active"), upgraded
+    # The board as it was: its cells, whose turn, the score and the learner's record and boxes;
+    # the games the previous release showed (its last 100), the same answer byte for byte.
+    for key in ["shown", "history", "games", "digest"]:
+        assert upgraded[key] == before[key], (key, before, upgraded)
     assert upgraded["config_kept"] == 1 and upgraded["prompted"] == 0, upgraded
     assert (upgraded["database"], upgraded["state_imported"], upgraded["history_imported"], upgraded["old_state"]) == ("yes", "yes", "yes", "no")
     # Release 0.4 showed its last 100 games but its journal held every game since its last
     # compaction (past 200 lines): all 153 are in the database now.
     assert any("imported the saved game and 153 finished games" in line for line in journal), journal[-20:]
+
+
+def test_going_back_to_the_previous_release_and_up_again_remove_install_and_purge(vm):
+    """Going back with apt works and says what it means: the previous release (0.4, which
+    cannot read the database) runs on an empty board and leaves the database alone; upgrading
+    again brings back everything, with what the older release saved meanwhile kept aside.
+    `apt remove` then `apt install` keeps the saved state and the edit; `purge` removes both."""
+    records, _, lines = vm
+    this, previous = (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0], previous_release()
+    before = records["played-previous"]
+    down = records["downgraded"]
+    assert down["status"] == 0 and down["active"] == "active", "\n".join(lines)
+    assert down["versions"] == f"tictactoe-gpio={previous} tictactoe-gpio-web={previous}", down
+    assert down["said"] >= 1, "the downgrade did not say what it means"
+    assert down["database_untouched"] == "yes" and down["its_state"] == "yes", down
+    assert down["shown"] != before["shown"] and "learner" not in down["shown"], down
+    again = records["upgraded-again"]
+    assert again["status"] == 0 and again["prompted"] == 0 and again["kept_aside"] >= 1, again
+    for key in ["shown", "history", "games", "digest", "config_kept"]:
+        assert again[key] == before[key], (key, before, again)
+    assert again["versions"] == f"tictactoe-gpio={this} tictactoe-gpio-web={this}", again
+
+    removed = records["removed-upgraded"]
+    assert removed["status"] == 0 and removed["binary"] == "no", removed
+    assert removed["database"] == "yes" and removed["config_kept"] == 1, removed
+    installed = records["installed-again"]
+    assert installed["status"] == 0 and installed["active"] == "active", installed
+    for key in ["shown", "history", "games", "digest", "config_kept"]:
+        assert installed[key] == before[key], (key, before, installed)
+    purged = records["purged-upgraded"]
+    assert purged["status"] == 0 and (purged["state"], purged["config"], purged["binary"]) == ("no", "no", "no"), purged

@@ -264,19 +264,53 @@ report "{\"scenario\":\"purged\",\"status\":$status,\"binary\":\"$(exists /usr/b
 \"web_enabled\":\"$(exists /etc/systemd/system/multi-user.target.wants/tictactoe-web.service)\"}"
 for step in web-alone reinstall remove-web remove purge; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
 
-# The upgrade that keeps everything: the previous release (payload/previous/) installed and
-# played until it has finished games, a taught learner, a game under way and an edited
-# configuration; then this package installed over it with apt, as `apt upgrade` installs it.
-# What the board shows, its history and its learner's beads before and after, and where its
-# memory is, are reported; the host compares.
-previous=$(ls "$payload"/previous/tictactoe-gpio_*_arm64.deb 2>/dev/null | head -1)
-if [[ -n $previous ]]; then
-  apt-get install -y -q "$previous" >/tmp/previous.log 2>&1
+# The upgrade that keeps everything, the way a maker gets releases (docs/RELEASES.md): a signed
+# repository (made by packaging/repo.sh on the host) holding the previous release, added with its
+# key and a deb822 sources file; the previous release installed from it and played until it has
+# finished games, a taught learner, a game under way and an edited configuration; then the
+# repository gains this release and `apt upgrade` installs it. Then the way back to the previous
+# release and up again, remove and install, purge. What the board shows, its history and its
+# learner's beads are reported at each step; the host compares.
+if [[ -d $payload/repo-previous ]]; then
+  repo=/srv/tictactoe-repo
+  publish() { rm -rf "$repo"; mkdir -p /srv; cp -a "$payload/$1" "$repo"; }
+  shown() { tictactoe status 2>&1 | head -6 | one_line; }
+  ready() {
+    wait_active -1
+    for _ in $(seq 1 60); do tictactoe status >/dev/null 2>&1 && break; sleep 0.5; done
+  }
+  board() {
+    echo "\"shown\":\"$(shown)\",\"history\":\"$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)\",\
+\"games\":$(tictactoe history --json 2>/dev/null | grep -c '"outcome"'),\
+\"digest\":\"$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
+\"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml),\
+\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web 2>/dev/null | xargs)\""
+  }
+  publish repo-previous
+  install -m 0644 "$repo/tictactoe-gpio.gpg" /usr/share/keyrings/tictactoe-gpio.gpg
+  printf 'Types: deb\nURIs: file:%s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/tictactoe-gpio.gpg\n' "$repo" \
+    > /etc/apt/sources.list.d/tictactoe-gpio.sources
+  apt-get update -q >/tmp/repo-update.log 2>&1
+  update_status=$?
+  apt-get install -y -q tictactoe-gpio tictactoe-gpio-web >/tmp/previous.log 2>&1
   previous_status=$?
-  wait_active -1
+  # The same repository under a key it was not signed with (Debian's archive key): apt refuses
+  # it, on lists of its own so that the Pi's stay as they are.
+  mkdir -p /tmp/wrong-key/parts /tmp/wrong-key/lists/partial
+  sed 's|^Signed-By: .*|Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg|' /etc/apt/sources.list.d/tictactoe-gpio.sources \
+    > /tmp/wrong-key/parts/tictactoe-gpio.sources
+  apt-get update -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=/tmp/wrong-key/parts \
+    -o Dir::State::Lists=/tmp/wrong-key/lists >/tmp/wrong-key.log 2>&1
+  report "{\"scenario\":\"repository-added\",\"update_status\":$update_status,\
+\"update_warnings\":$(grep -c '^[WE]:' /tmp/repo-update.log),\"previous_status\":$previous_status,\
+\"wrong_key_refused\":$(grep -c 'NO_PUBKEY\|is not signed' /tmp/wrong-key.log),\
+\"candidate\":\"$(apt-cache policy tictactoe-gpio | sed -n 's/^ *Candidate: //p')\",\
+\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web | xargs)\"}"
+  sed "s/^/@@L repository: /" /tmp/repo-update.log | tail -5
+  ready
   sed -i 's/^computer_think_ms = .*/computer_think_ms = 0/' /etc/tictactoe/tictactoe.toml
   systemctl restart tictactoe.service
-  wait_active -1
+  ready
   played=$("$payload/gpio-sim-harness" api-games /run/tictactoe/board.sock 150 2>/tmp/api-games.log)
   # The learner plays O (it answers at once): three games and one move of a fourth, under way.
   tictactoe opponent learner >/dev/null 2>&1
@@ -286,28 +320,58 @@ if [[ -n $previous ]]; then
   done
   for cell in 5 1 9 3 7; do tictactoe press $cell >/dev/null 2>&1 && break; done
   sleep 1
-  shown_before=$(tictactoe status 2>&1 | head -6 | one_line)
-  history_before=$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)
-  games_before=$(tictactoe history --json 2>/dev/null | grep -c '"outcome"')
-  digest_before=$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)
-  apt-get install -y -q "$deb" >/tmp/upgrade.log 2>&1
+  report "{\"scenario\":\"played-previous\",\"played\":\"$played\",$(board)}"
+
+  # The next release published; the Pi upgrades as the README says.
+  publish repo-current
+  pid=$(prop MainPID)
+  apt-get update -q >/tmp/repo-update.log 2>&1
+  apt upgrade -y -q >/tmp/upgrade.log 2>&1
   upgrade_status=$?
-  wait_active -1
-  for _ in $(seq 1 60); do tictactoe status >/dev/null 2>&1 && break; sleep 0.5; done
-  report "{\"scenario\":\"upgraded-from-previous\",\"previous\":\"$(basename "$previous")\",\"previous_status\":$previous_status,\
-\"played\":\"$played\",\"upgrade_status\":$upgrade_status,\"version\":\"$(dpkg-query -W -f='${Version}' tictactoe-gpio)\",\
-\"active\":\"$(systemctl is-active tictactoe.service)\",\"restarts\":$(prop NRestarts),\
-\"shown_before\":\"$shown_before\",\"shown_after\":\"$(tictactoe status 2>&1 | head -6 | one_line)\",\
-\"history_before\":\"$history_before\",\"history_after\":\"$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)\",\
-\"games_before\":$games_before,\"games_after\":$(tictactoe history --json 2>/dev/null | grep -c '"outcome"'),\
-\"digest_before\":\"$digest_before\",\"digest_after\":\"$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
-\"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml),\
+  ready
+  report "{\"scenario\":\"upgraded-from-previous\",\"status\":$upgrade_status,\
+\"restarted\":\"$([[ $(prop MainPID) != "$pid" ]] && echo yes || echo no)\",\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"web_active\":\"$(systemctl is-active tictactoe-web.service)\",\"restarts\":$(prop NRestarts),$(board),\
 \"database\":\"$(exists /var/lib/tictactoe/board.sqlite3)\",\"state_imported\":\"$(exists /var/lib/tictactoe/state.json.imported)\",\
 \"history_imported\":\"$(exists /var/lib/tictactoe/history.jsonl.imported)\",\"old_state\":\"$(exists /var/lib/tictactoe/state.json)\",\
 \"prompted\":$(grep -c 'Configuration file' /tmp/upgrade.log)}"
   journalctl -u tictactoe.service -o cat --no-pager | grep -E "imported|kept /var" | sed 's/^/@@J /'
-  sed "s/^/@@L upgrade: /" /tmp/upgrade.log | tail -10
+  sed "s/^/@@L upgrade: /" /tmp/upgrade.log | tail -12
+
+  # Back to the previous release: it runs, on an empty board, and leaves the database alone.
+  previous_version=$(dpkg-deb -f "$(ls "$repo"/pool/main/t/tictactoe-gpio/tictactoe-gpio_*_arm64.deb | sort -V | head -1)" Version)
+  apt-get install -y -q --allow-downgrades "tictactoe-gpio=$previous_version" "tictactoe-gpio-web=$previous_version" \
+    >/tmp/downgrade.log 2>&1
+  downgrade_status=$?
+  ready
+  database_after_stop=$(sha256sum /var/lib/tictactoe/board.sqlite3 | cut -c1-16)
+  tictactoe press 5 >/dev/null 2>&1; sleep 1
+  report "{\"scenario\":\"downgraded\",\"status\":$downgrade_status,\"active\":\"$(systemctl is-active tictactoe.service)\",\
+\"shown\":\"$(shown)\",\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web | xargs)\",\
+\"said\":$(grep -c "cannot read the board's memory" /tmp/downgrade.log),\
+\"database_untouched\":\"$([[ $(sha256sum /var/lib/tictactoe/board.sqlite3 | cut -c1-16) == "$database_after_stop" ]] && echo yes || echo no)\",\
+\"its_state\":\"$(exists /var/lib/tictactoe/state.json)\"}"
+  sed "s/^/@@L downgrade: /" /tmp/downgrade.log | tail -12
+  apt upgrade -y -q >/tmp/upgrade-again.log 2>&1
+  status=$?
+  ready
+  report "{\"scenario\":\"upgraded-again\",\"status\":$status,$(board),\
+\"kept_aside\":$(ls /var/lib/tictactoe/ | grep -c 'not-imported'),\"prompted\":$(grep -c 'Configuration file' /tmp/upgrade-again.log)}"
+
+  # Removed, then installed again: the same board.
+  apt-get remove -y -q tictactoe-gpio >/tmp/remove-upgraded.log 2>&1
+  status=$?
+  report "{\"scenario\":\"removed-upgraded\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe)\",\
+\"database\":\"$(exists /var/lib/private/tictactoe/board.sqlite3)\",\"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml)}"
+  apt-get install -y -q tictactoe-gpio >/tmp/reinstall-upgraded.log 2>&1
+  status=$?
+  ready
+  report "{\"scenario\":\"installed-again\",\"status\":$status,\"active\":\"$(systemctl is-active tictactoe.service)\",$(board)}"
   apt-get purge -y -q tictactoe-gpio >/tmp/purge-upgraded.log 2>&1
+  status=$?
+  report "{\"scenario\":\"purged-upgraded\",\"status\":$status,\"state\":\"$(exists /var/lib/private/tictactoe)\",\
+\"config\":\"$(exists /etc/tictactoe)\",\"binary\":\"$(exists /usr/bin/tictactoe)\"}"
+  for step in remove-upgraded reinstall-upgraded purge-upgraded; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -6; done
 fi
 report "{\"scenario\":\"done\"}"
 systemctl poweroff --force --force

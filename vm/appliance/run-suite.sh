@@ -53,9 +53,17 @@ if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
 fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
 if [[ -z ${APPLIANCE_POWER_CUTS:-} ]]; then
-  # The previous release's package, for the upgrade that must keep every game.
-  mkdir -p "$payload/previous"
-  cp "$(bash "$here/previous-release.sh" "$cache")" "$payload/previous/"
+  # For the upgrade that must keep every game: a signed repository as make repo makes it, under
+  # a key made for this run, holding the previous release's packages (repo-previous), and the
+  # same repository once this release's are added (repo-current).
+  export REPO_KEY_HOME=$work/repo-key
+  bash "$root/packaging/repo.sh" key 2>/dev/null
+  previous=$(bash "$here/previous-release.sh" "$cache")
+  bash "$root/packaging/repo.sh" build "$payload/repo-previous" "$previous"/*.deb >/dev/null
+  cp -a "$payload/repo-previous" "$payload/repo-current"
+  bash "$root/packaging/repo.sh" build "$payload/repo-current" "$payload"/tictactoe-gpio_*_arm64.deb \
+    "$payload"/tictactoe-gpio-web_*_arm64.deb >/dev/null
+  gpgconf --homedir "$REPO_KEY_HOME" --kill gpg-agent 2>/dev/null || true
 fi
 
 debs=$(bash "$here/fetch-debs.sh" "$cache")
