@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes everything the test suites cache per machine, keyed by its inputs, in the order the suites
 # need them: the trixie build environment, the arm64 sysroot, libgpiod 2, the appliance's offline
-# .debs, the two test kernels and the appliance image. Each is made once (its maker holds a
+# .debs, the two test kernels, the appliance image and the previous release's packages. Each is made once (its maker holds a
 # lock, so a suite that needs one while this makes it waits for it, and then finds it made).
 #
 # make test runs this in the background beside the host's own stages. Downloads and unpacking
@@ -44,4 +44,6 @@ if step "the arm64 kernel" idle bash "$root/vm/build-kernel.sh" "$cache" arm64; 
   kernel=$(bash "$root/vm/build-kernel.sh" "$cache" arm64)
   step "the appliance image" idle bash "$root/vm/appliance/make-image.sh" "$cache" "$kernel" || true
 fi
+# The previous release's packages, built from its tag, for the appliance's upgrade test.
+step "the previous release's packages" idle bash "$root/vm/appliance/previous-release.sh" "$cache" || true
 echo "caches: done, $failed part(s) not made"

@@ -23,6 +23,9 @@ environment=(packaging/trixie-root.sh packaging/arm64-sysroot.sh scripts/downloa
 # Keyed by this script too: how the packages are made and kept is part of what is cached.
 key=$( (echo "$commit"; cd "$root" && cat "${environment[@]}" vm/appliance/previous-release.sh) | sha256sum | cut -c1-16)
 out=$cache/previous-release-$key
+mkdir -p "$cache"
+source "$root/scripts/lock.sh"
+take_lock "$cache/.lock-previous-release"
 if [[ -f $out/.complete ]]; then
   echo "$out/debs"
   exit 0
