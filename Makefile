@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb repo repo-key test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench hardware-docs clean
+.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb repo repo-key test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench docs hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -142,15 +142,27 @@ hardware-docs: setup
 	command -v rsvg-convert >/dev/null || apt-get install -y -qq librsvg2-bin
 	rsvg-convert -w 1100 Hardware/wiring.svg -o Hardware/wiring.png
 
-## Run the benchmarks (package-benchmark, release build), count a press's instructions, and
-## time the web view in Chromium (page load, a press with 32 pages open, memory).
+## Run the benchmarks (package-benchmark, release build), count a press's instructions, the
+## learner's curves, and time the web view in Chromium (page load, a press with 32 pages open,
+## memory). Each part writes its figures to Benchmarks/results/ (committed); then make docs
+## renders docs/BENCHMARKS.md's tables from them.
 bench: setup-bench
-	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
+	SWIFT=$(SWIFT) bash scripts/bench-game-loop.sh
 	SWIFT=$(SWIFT) bash scripts/bench-instructions.sh
-	cd Benchmarks && $(SWIFT) run -c release LearnerCurves ../docs/images/learning
+	cd Benchmarks && BENCH_CONTEXT="$$(SWIFT=$(SWIFT) bash ../scripts/bench-context.sh)" \
+		$(SWIFT) run -c release LearnerCurves ../docs/images/learning results/learner.json
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-web
-	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_page.py
+	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_page.py --results ../Benchmarks/results/web-page.json
+	$(MAKE) --no-print-directory docs
+
+## Rewrite every generated block of the documents (between `<!-- begin generated: … -->` and
+## `<!-- end generated -->` in docs/*.md and README.md) from what it documents: the API's limits,
+## the table of states, the configuration and dim-cue tables, the wiring table and the measured
+## figures (Benchmarks/results/). A test fails while any block differs (Harness/reference-docs).
+docs: setup
+	$(SWIFT) build --product reference-docs
+	.build/debug/reference-docs
 
 ## Release builds with a static Swift standard library, as the packages ship them: the web
 ## benchmark's, and the real-kernel suite's (vm/run-suite.sh), which reuses what this built.

@@ -10,8 +10,8 @@ import PackageDescription
 //   module runs unspecialised, looking up type metadata at run time;
 // - check exclusive access to class properties at compile time only. The run-time checks cost a
 //   press two thirds more instructions and a scan step over twice as many (docs/BENCHMARKS.md,
-//   "The guard"); the state they guard is confined to the game loop or behind a lock, and debug
-//   builds, which every test runs, keep checking at run time.
+//   "Instructions, and the budgets"); the state they guard is confined to the game loop or
+//   behind a lock, and debug builds, which every test runs, keep checking at run time.
 let optimized: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
@@ -124,6 +124,12 @@ let package = Package(
         // A log of every block write and flush (device-mapper's log-writes), replayed to each
         // instant a power cut could strike: the harness's crash points (vm/appliance).
         .target(name: "WriteLog", path: "Harness/WriteLog"),
+        // `make docs`: writes the documents' generated blocks (the API's limits, the table of
+        // states, the configuration's tables, the wiring table, the measured figures) from what
+        // they document; its tests hold the committed documents to it.
+        .executableTarget(
+            name: "reference-docs",
+            dependencies: ["BoardAPI", "BoardConfiguration", "BoardProtocol", "Console", "HardwareDocs", "TicTacToe", "ViewModel"], path: "Harness/reference-docs"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"], path: "Tests/Shared/BasicsTests"),
@@ -162,6 +168,8 @@ let package = Package(
                 "WiredBoard",
             ], path: "Tests/Service/BoardAPITests"),
         .testTarget(name: "WriteLogTests", dependencies: ["WriteLog"], path: "Tests/Harness/WriteLogTests"),
+        .testTarget(
+            name: "reference-docsTests", dependencies: ["Console", "TestSupport", "ViewModel", "reference-docs"], path: "Tests/Harness/reference-docsTests"),
         .testTarget(
             name: "gpio-sim-harnessTests",
             dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"], path: "Tests/Harness/gpio-sim-harnessTests"),

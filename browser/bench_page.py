@@ -9,7 +9,9 @@ measured in the same run:
   state that shows it);
 - the web view's resident memory with the 32 pages open, and after the presses.
 
-Usage: PROGRAMS=FOLDER python3 browser/bench_page.py [GAMES]   (make bench runs it on its release build)
+Usage: PROGRAMS=FOLDER python3 browser/bench_page.py [GAMES] [--results FILE]
+(make bench runs it on its release build, with --results ../Benchmarks/results/web-page.json, from
+which `make docs` writes docs/BENCHMARKS.md's table.)
 """
 
 import http.client
@@ -17,6 +19,7 @@ import json
 import pathlib
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -147,7 +150,15 @@ def kept_alive(url, path, rounds=40):
 
 
 def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    arguments = sys.argv[1:]
+    results = None
+    if "--results" in arguments:
+        at = arguments.index("--results")
+        results = pathlib.Path(arguments[at + 1])
+        del arguments[at:at + 2]
+    games = int(arguments[0]) if arguments else 12
+    context = json.loads(subprocess.run(["bash", str(ROOT / "scripts" / "bench-context.sh")],
+                                        check=True, capture_output=True, text=True).stdout)
     with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
         board = Board(folder)
         web = Web(folder, board)
@@ -219,24 +230,26 @@ def main():
                     direct.append(client.press_ms(cell))
                 client.new_game()
             figures = {
-                "page load to board drawn (ms)": summary(drawn),
-                "baseline: the page's load event (ms)": summary(loaded),
-                f"click to page showing it, {PAGES} pages (ms)": summary(on_page),
-                f"click to LED lines showing it, {PAGES} pages (ms)": summary(on_leds),
-                "baseline: API press to its state (ms)": summary(direct),
-                f"{largest} ({large_size} B) on a kept-alive connection (ms)": summary(large),
-                f"baseline: {smallest} ({small_size} B) on a kept-alive connection (ms)": summary(small),
-                "web view RSS (MB)": {"idle": round(rss_idle, 1), f"{PAGES} pages": round(rss_open, 1),
-                                      "after the presses": round(rss_after, 1)},
-                "ratios": {
-                    "board drawn / load event, p50": round(statistics.median(drawn) / statistics.median(loaded), 2),
-                    "click to page / API press, p50": round(statistics.median(on_page) / statistics.median(direct), 2),
-                    "click to page / API press, p99": round(percentile(on_page, 0.99) / percentile(direct, 0.99), 2),
-                    "largest file / smallest, kept alive, p50": round(statistics.median(large) / statistics.median(small), 2),
-                },
-                "fewest messages a listener read": min(listener.received for listener in listeners),
+                "measured": context,
+                "pages": PAGES,
+                "presses": len(on_page),
+                # Times in ms: p50, p99, the slowest and how many.
+                "page-load": summary(drawn),
+                "page-load-baseline": summary(loaded),
+                "click-to-page": summary(on_page),
+                "click-to-leds": summary(on_leds),
+                "api-press": summary(direct),
+                "largest-file": dict(summary(large), path=largest, bytes=large_size),
+                "smallest-file": dict(summary(small), path=smallest, bytes=small_size),
+                "memory-mb": {"idle": round(rss_idle, 1), "pages-open": round(rss_open, 1),
+                              "after-presses": round(rss_after, 1)},
+                "fewest-messages-a-listener-read": min(listener.received for listener in listeners),
             }
             print(json.dumps(figures, indent=2, ensure_ascii=False))
+            if results:
+                results.parent.mkdir(parents=True, exist_ok=True)
+                results.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+                print("results:", results)
         finally:
             for listener in listeners:
                 listener.close()

@@ -3,11 +3,15 @@
 # full stack and the imperative baseline on the counting chip, and their ratio. Only the code
 # inside PressCount's `measured` is counted. Instructions do not vary with the machine's load,
 # so this ratio holds where wall-time figures wander (docs/BENCHMARKS.md). Then the same work
-# timed by a plain loop, without package-benchmark around it.
+# timed by a plain loop, without package-benchmark around it. Every figure goes to
+# Benchmarks/results/instructions.json (or $RESULTS), which docs/BENCHMARKS.md is rendered from
+# (`make docs`); then the guard holds them to Benchmarks/budgets.txt.
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 swift=${SWIFT:-swift}
 runs=${RUNS:-20000}
+results=${RESULTS:-results/instructions.json}
+context=$(bash ../scripts/bench-context.sh)
 
 "$swift" build -c release --product PressCount >/dev/null
 binary="$("$swift" build -c release --show-bin-path)/PressCount"
@@ -74,14 +78,42 @@ for watchers in 0 1 32; do
     echo "  $watchers watching: $(counted "served-$watchers")"
 done
 # The same work timed by a plain loop (no benchmark harness): a second view of the wall time.
+# Each line: "KIND: N runs (checksum C); wall time p50 A ns, p90 B ns, p99 D ns", kept as JSON too.
+wall=()
+plain() {
+    local line
+    line=$("$binary" "$1" "$2")
+    echo "  $line"
+    wall+=("$(sed -n 's/^\([a-z0-9-]*\): \([0-9]*\) runs.*p50 \([0-9]*\) ns, p90 \([0-9]*\) ns, p99 \([0-9]*\) ns$/"\1": {"runs": \2, "p50": \3, "p90": \4, "p99": \5}/p' <<<"$line")")
+}
 echo "wall time, plain loop ($runs runs):"
-for kind in full imperative scan scan-dim move o-to-start; do echo "  $("$binary" "$kind" "$runs")"; done
+for kind in full imperative scan scan-dim move o-to-start; do plain "$kind" "$runs"; done
 # The board's API, outside package-benchmark (its malloc interposer does not survive other
 # threads allocating: see GameLoop.swift): the press with 0, 1 and 32 clients watching, and a
 # press sent on the socket until a watcher has its state (goal: p99 within 1 ms).
 echo "wall time with the API served, plain loop ($served_runs runs):"
-for watchers in 0 1 32; do echo "  $("$binary" "served-$watchers" "$served_runs")"; done
-echo "  $("$binary" latency "$served_runs")"
+for watchers in 0 1 32; do plain "served-$watchers" "$served_runs"; done
+plain latency "$served_runs"
+
+# The results file: instructions per run of each kind (a press, a scan step, a move, a
+# millisecond of virtual time for o-to-start), allocations per press, the plain loop's times.
+joined() { local IFS=,; echo "$*"; }
+instructions=()
+for kind in full imperative scan scan-dim move o-to-start served-0 served-1 served-32; do
+    instructions+=("\"$kind\": $(counted "$kind")")
+done
+mkdir -p "$(dirname "$results")"
+{
+    echo "{"
+    echo "  \"measured\": $context,"
+    echo "  \"runs\": $runs,"
+    echo "  \"served-runs\": $served_runs,"
+    echo "  \"instructions\": {$(joined "${instructions[@]}")},"
+    echo "  \"allocations-per-press\": $(awk -v a="$allocations" -v n="$runs" 'BEGIN { printf "%.2f", a / n }'),"
+    echo "  \"wall-time-ns\": {$(joined "${wall[@]}")}"
+    echo "}"
+} > "$results"
+echo "results: Benchmarks/$results"
 
 # The guard: every figure against its budget (Benchmarks/budgets.txt); over any, make bench fails.
 budget() { awk -v name="$1" '$1 == name { print $2 }' budgets.txt; }

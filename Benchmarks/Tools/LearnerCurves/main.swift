@@ -2,14 +2,17 @@ import Foundation
 import Matchboxes
 import TicTacToe
 
-// How the matchbox learner learns (issue 41), measured in simulation over many seeds: run by
-// `make bench`, which writes the plots into docs/images/learning/ and prints the table that
-// docs/BENCHMARKS.md quotes. Every game is seeded, so the same build writes the same files.
+// How the matchbox learner learns, measured in simulation over many seeds: run by `make bench`,
+// which writes the plots into docs/images/learning/ and the figures into
+// Benchmarks/results/learner.json, from which `make docs` writes docs/BENCHMARKS.md's table.
+// Every game is seeded, so the same build writes the same figures and files.
 //
-//   LearnerCurves FOLDER    the figures on standard output, the plots into FOLDER
+//   LearnerCurves FOLDER [RESULTS]    the figures on standard output and into RESULTS (JSON,
+//                                     with $BENCH_CONTEXT as its "measured"), the plots into FOLDER
 
 let seeds: [UInt64] = Array(1...20)
 let folder = CommandLine.arguments.dropFirst().first ?? "."
+let resultsFile = CommandLine.arguments.dropFirst(2).first
 
 /// A fresh learner's results, game by game, against the computer at `level`, starters taking
 /// turns (X first), the learner's and the computer's draws seeded from `seed`.
@@ -57,23 +60,63 @@ func spread(_ values: [Double], _ shown: (Double) -> String) -> String {
 
 // MARK: The figures
 
+/// One row of the table: a figure over the seeds, against one opponent.
+struct Row {
+    enum Figure {
+        /// Games, over the seeds: the median, the quartiles and the range.
+        case games([Double])
+        /// Shares of games (0–1), over the seeds: the median, the quartiles and the range.
+        case share([Double])
+        /// The median share of games won, drawn and lost.
+        case outcomes(won: Double, drew: Double, lost: Double)
+    }
+
+    var against: String
+    var figure: String
+    var values: Figure
+
+    var markdown: String {
+        switch values {
+        case .games(let values):
+            return "| \(against) | \(figure) | \(spread(values) { String(Int($0)) }) | \(Int(values.min() ?? 0))–\(Int(values.max() ?? 0)) |"
+        case .share(let values):
+            return "| \(against) | \(figure) | \(spread(values, percent)) | \(percent(values.min() ?? 0))–\(percent(values.max() ?? 0)) |"
+        case .outcomes(let won, let drew, let lost):
+            return "| \(against) | \(figure) | \([won, drew, lost].map(percent).joined(separator: " · ")) | |"
+        }
+    }
+
+    var json: String {
+        func number(_ value: Double) -> String { String(format: "%.6g", value) }
+        func summary(_ values: [Double]) -> String {
+            let q = quartiles(values)
+            return "\"median\": \(number(q.median)), \"low\": \(number(q.low)), \"high\": \(number(q.high)), \"min\": \(number(values.min() ?? 0)), \"max\": \(number(values.max() ?? 0))"
+        }
+        let head = "\"against\": \"\(against)\", \"figure\": \"\(figure)\""
+        switch values {
+        case .games(let values): return "{\(head), \"kind\": \"games\", \(summary(values))}"
+        case .share(let values): return "{\(head), \"kind\": \"share\", \(summary(values))}"
+        case .outcomes(let won, let drew, let lost):
+            return "{\(head), \"kind\": \"outcomes\", \"won\": \(number(won)), \"drew\": \(number(drew)), \"lost\": \(number(lost))}"
+        }
+    }
+}
+
+var rows: [Row] = []
 let perfectGames = 20000
 let againstPerfect = seeds.map { results(against: .perfect, games: perfectGames, seed: $0) }
 let runs = againstPerfect.map { firstRun(of: 20, in: $0).map(Double.init) ?? Double(perfectGames) }
 let lastLoss = againstPerfect.map { Double(($0.lastIndex(of: .lost) ?? -1) + 1) }
-print("Matchbox learner, \(seeds.count) seeds (median, quartiles in brackets)")
-print("| against | figure | median (quartiles) | range |")
-print("| --- | --- | --- | --- |")
-print("| level 4 (perfect) | games until 20 draws in a row | \(spread(runs) { String(Int($0)) }) | \(Int(runs.min() ?? 0))–\(Int(runs.max() ?? 0)) |")
-print("| level 4 (perfect) | its last loss in \(perfectGames) games, at game | \(spread(lastLoss) { String(Int($0)) }) | \(Int(lastLoss.min() ?? 0))–\(Int(lastLoss.max() ?? 0)) |")
+rows.append(Row(against: "level 4 (perfect)", figure: "games until 20 draws in a row", values: .games(runs)))
+rows.append(Row(against: "level 4 (perfect)", figure: "its last loss in \(perfectGames) games, at game", values: .games(lastLoss)))
 for range in [1...1000, 4001...5000, 9001...10000, 14001...15000, 19001...20000] {
     let losses = againstPerfect.map { share(of: .lost, in: $0, games: range) }
-    print("| level 4 (perfect) | lost, games \(range.lowerBound)–\(range.upperBound) | \(spread(losses, percent)) | \(percent(losses.min() ?? 0))–\(percent(losses.max() ?? 0)) |")
+    rows.append(Row(against: "level 4 (perfect)", figure: "lost, games \(range.lowerBound)–\(range.upperBound)", values: .share(losses)))
 }
 let againstRandom = seeds.map { results(against: .random, games: 1000, seed: $0) }
 for range in [1...100, 901...1000] {
     let losses = againstRandom.map { share(of: .lost, in: $0, games: range) }
-    print("| level 1 (random) | lost, games \(range.lowerBound)–\(range.upperBound) | \(spread(losses, percent)) | \(percent(losses.min() ?? 0))–\(percent(losses.max() ?? 0)) |")
+    rows.append(Row(against: "level 1 (random)", figure: "lost, games \(range.lowerBound)–\(range.upperBound)", values: .share(losses)))
 }
 var curves: [(ComputerLevel, [[LearnerResult]])] = [(.random, againstRandom)]
 for level in ComputerLevel.allCases {
@@ -81,7 +124,18 @@ for level in ComputerLevel.allCases {
         : seeds.map { results(against: level, games: 1000, seed: $0) }
     if level != .random { curves.append((level, played)) }
     let shares = LearnerResult.allCases.map { result in quartiles(played.map { share(of: result, in: $0, games: 901...1000) }).median }
-    print("| level \(level.rawValue) | won · drew · lost, games 901–1000 | \(shares.map(percent).joined(separator: " · ")) | |")
+    rows.append(Row(against: "level \(level.rawValue)", figure: "won · drew · lost, games 901–1000", values: .outcomes(won: shares[0], drew: shares[1], lost: shares[2])))
+}
+print("Matchbox learner, \(seeds.count) seeds (median, quartiles in brackets)")
+print("| against | figure | median (quartiles) | range |")
+print("| --- | --- | --- | --- |")
+for row in rows { print(row.markdown) }
+if let resultsFile {
+    let context = ProcessInfo.processInfo.environment["BENCH_CONTEXT"] ?? "null"
+    let json = "{\n  \"measured\": \(context),\n  \"seeds\": \(seeds.count),\n  \"rows\": [\n    "
+        + rows.map(\.json).joined(separator: ",\n    ") + "\n  ]\n}\n"
+    try Data(json.utf8).write(to: URL(fileURLWithPath: resultsFile))
+    print("results: \(resultsFile)")
 }
 
 // MARK: The plots

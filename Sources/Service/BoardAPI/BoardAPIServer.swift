@@ -39,7 +39,11 @@ import Glibc
 public final class BoardAPIServer: @unchecked Sendable {
     /// The most one read takes of a client's lines: all a client can make the board hold of
     /// them, beside its outbox.
-    static let readSize = 16_384
+    public static let readSize = 16_384
+    /// The bytes waiting for a client past which its lines are read no further (its outbox).
+    public static var outboxByteLimit: Int { Outbox.byteLimit }
+    /// The replies that may wait for a client, the next line's included (its outbox).
+    public static var outboxReplyLimit: Int { Outbox.replyLimit }
 
     public struct Limits: Sendable, Hashable {
         public var clients: Int

@@ -30,13 +30,6 @@ struct HardwareDocsTests {
         #expect(try committed("header.md") == HeaderTable.markdown(for: pins, source: "tictactoe.toml"))
     }
 
-    @Test("the README's wiring table is exactly what the pin map generates")
-    func readmeWiringUpToDate() throws {
-        let readme = try String(contentsOf: hardware.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let table = WiringSummary.markdown(for: pins)
-        #expect(readme.contains(table), "README.md's table under \"Wiring at a glance\" should read:\n\(table)")
-    }
-
     @Test("every line of the pin map appears once on the header, in its group's colour")
     func headerCoversThePinMap() {
         let header = HeaderPin.header(for: pins)

@@ -66,12 +66,6 @@ struct ConfigurationSchemaTests {
         #expect(configuration == Configuration())
     }
 
-    @Test("docs/CONFIGURATION.md's table is the one the schema writes")
-    func readmeTable() {
-        let document = repositoryFile("docs/CONFIGURATION.md")
-        #expect(document.contains(ConfigurationSchema.referenceTable), "paste into docs/CONFIGURATION.md:\n\(ConfigurationSchema.referenceTable)")
-    }
-
     @Test("every key is read: a value other than its default reaches the settings")
     func everyKeyRead() throws {
         for key in ConfigurationSchema.keys {
@@ -188,16 +182,5 @@ struct ConfigurationSchemaTests {
                 #expect(error.description.contains("U+"), "\(error)")
             }
         }
-    }
-}
-
-@Suite("The dim cue's table")
-struct DimCueTableTests {
-    @Test("docs/CONFIGURATION.md's table of X's light over O's per eye is the one the defaults give")
-    func documented() {
-        let document = repositoryFile("docs/CONFIGURATION.md")
-        #expect(document.contains(ConfigurationSchema.dimCueTable), "paste into docs/CONFIGURATION.md:\n\(ConfigurationSchema.dimCueTable)")
-        // (Each eye's figure at least the margin: DimCycleTests.)
-        #expect(document.contains("lit \(BoardSettings().dimCycle)"), "the prose names the default cycle")
     }
 }

@@ -1,5 +1,4 @@
-@testable import Console
-import Lights
+import Console
 import TicTacToe
 import ViewModel
 
@@ -10,7 +9,8 @@ import ViewModel
 /// it writes), the page's from the lines of words its style sheet keeps beside its rules
 /// (`look NAME: …`, `headline NAME: …` in web/board.css; a test holds each to a rule).
 ///
-/// Pure: the style sheet's text comes in as an argument.
+/// Pure: the style sheet's text comes in as an argument. `make docs` writes the two tables into
+/// docs/VIEWS.md (``ReferenceBlock``).
 enum StateTable {
     /// The two tables of docs/VIEWS.md, in Markdown: the cells', and the board's as a whole.
     static func markdown(pageStyles: String, timings: GameTimings = GameTimings()) -> (cells: String, headlines: String) {

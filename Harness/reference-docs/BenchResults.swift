@@ -1,0 +1,155 @@
+import Foundation
+
+/// The results files `make bench` writes into `Benchmarks/results/`, one per part of it, each
+/// with where and when it was measured. docs/BENCHMARKS.md's tables are rendered from them
+/// (``BenchFigures``); the files are committed with the figures.
+enum BenchResults {
+    static let folder = "Benchmarks/results"
+
+    /// Where and when a part of `make bench` ran (`scripts/bench-context.sh`).
+    struct Context: Codable, Sendable {
+        var day: String
+        var commit: String
+        var swift: String
+        var processors: Int
+        var load: Double
+    }
+
+    /// Percentiles of a time, in the unit the file names.
+    struct Times: Codable, Sendable {
+        var p50: Double
+        var p90: Double?
+        var p99: Double
+        var max: Double?
+        var runs: Int?
+        var n: Int?
+    }
+
+    /// `scripts/bench-instructions.sh`: callgrind's counts and the plain loop's times.
+    struct Instructions: Codable, Sendable {
+        var measured: Context
+        var runs: Int
+        var servedRuns: Int
+        /// Per run of each kind: a press (`full`, `imperative`, `served-K`), a scan step, a move,
+        /// a millisecond of virtual time (`o-to-start`).
+        var instructions: [String: Int]
+        var allocationsPerPress: Double
+        var wallTimeNs: [String: Times]
+
+        enum CodingKeys: String, CodingKey {
+            case measured, runs, instructions
+            case servedRuns = "served-runs", allocationsPerPress = "allocations-per-press", wallTimeNs = "wall-time-ns"
+        }
+    }
+
+    /// `scripts/bench-game-loop.sh`: package-benchmark's figures, by benchmark name.
+    struct GameLoop: Codable, Sendable {
+        struct Benchmark: Codable, Sendable {
+            struct Allocations: Codable, Sendable {
+                var p50: Int
+                var max: Int
+            }
+
+            struct Count: Codable, Sendable {
+                var p50: Double
+                var max: Double
+            }
+
+            var samples: Int
+            var wallTimeNs: Times?
+            var mallocs: Allocations?
+            var actions: Count?
+
+            enum CodingKeys: String, CodingKey {
+                case samples, mallocs, actions
+                case wallTimeNs = "wall-time-ns"
+            }
+        }
+
+        var measured: Context
+        var benchmarks: [String: Benchmark]
+
+        /// The benchmark whose name starts with `label` ("(a′)").
+        func benchmark(_ label: String) -> Benchmark? {
+            benchmarks.first { $0.key.hasPrefix(label + " ") }?.value
+        }
+    }
+
+    /// `Benchmarks/Tools/LearnerCurves`: the learner's figures over the seeds.
+    struct Learner: Codable, Sendable {
+        struct Row: Codable, Sendable {
+            var against: String
+            var figure: String
+            /// `games`, `share` (0–1) or `outcomes`.
+            var kind: String
+            var median: Double?
+            var low: Double?
+            var high: Double?
+            var min: Double?
+            var max: Double?
+            var won: Double?
+            var drew: Double?
+            var lost: Double?
+        }
+
+        var measured: Context?
+        var seeds: Int
+        var rows: [Row]
+    }
+
+    /// `browser/bench_page.py`: the web view's figures, times in milliseconds.
+    struct WebPage: Codable, Sendable {
+        struct File: Codable, Sendable {
+            var p50: Double
+            var p99: Double
+            var path: String
+            var bytes: Int
+        }
+
+        struct Memory: Codable, Sendable {
+            var idle: Double
+            var pagesOpen: Double
+            var afterPresses: Double
+
+            enum CodingKeys: String, CodingKey {
+                case idle, pagesOpen = "pages-open", afterPresses = "after-presses"
+            }
+        }
+
+        var measured: Context
+        var pages: Int
+        var presses: Int
+        var pageLoad: Times
+        var pageLoadBaseline: Times
+        var clickToPage: Times
+        var clickToLeds: Times
+        var apiPress: Times
+        var largestFile: File
+        var smallestFile: File
+        var memoryMb: Memory
+
+        enum CodingKeys: String, CodingKey {
+            case measured, pages, presses
+            case pageLoad = "page-load", pageLoadBaseline = "page-load-baseline", clickToPage = "click-to-page"
+            case clickToLeds = "click-to-leds", apiPress = "api-press", largestFile = "largest-file"
+            case smallestFile = "smallest-file", memoryMb = "memory-mb"
+        }
+    }
+
+    /// The results file `name` decoded, or nil when `make bench` has not written it.
+    static func read<Results: Decodable>(_ type: Results.Type, _ name: String, in repository: Repository) throws -> Results? {
+        let path = folder + "/" + name
+        guard repository.exists(path) else { return nil }
+        return try JSONDecoder().decode(type, from: Data(repository.text(path).utf8))
+    }
+
+    /// `Benchmarks/budgets.txt`: each budget by its name.
+    static func budgets(in repository: Repository) throws -> [String: String] {
+        var budgets: [String: String] = [:]
+        for line in try repository.text("Benchmarks/budgets.txt").split(separator: "\n") where !line.hasPrefix("#") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count >= 2 { budgets[String(words[0])] = String(words[1]) }
+        }
+        return budgets
+    }
+}
