@@ -1,10 +1,11 @@
 """Screenshots of the page in every state (states.py's walk), in both colour schemes, on a
-390 px phone, into docs/images/page/NAME-<state>-<scheme>.png: the before and after pictures of
-issue 40 (docs/WEB.md). The page and the programs are this tree's unless told:
+390 px phone, into docs/images/page/<state>-<scheme>.png, the pictures docs/WEB.md shows. The
+page and the programs are this tree's unless told; --prefix NAME writes NAME-<state>-<scheme>.png
+instead, to set another tree's page beside this one's:
 
-  python3 browser/page_shots.py after
-  git -C /work/main archive 7e0b5b9 web | tar -x -C /tmp/before    # main when the work began
-  PROGRAMS=/work/main/.build/debug python3 browser/page_shots.py before /tmp/before/web
+  python3 browser/page_shots.py
+  git -C /work/main archive COMMIT web | tar -x -C /tmp/other
+  PROGRAMS=/work/main/.build/debug python3 browser/page_shots.py --prefix other /tmp/other/web
 
 Only the top of the page (the headline, the board, the controls) is kept, at 390 × 720 CSS px,
 one device pixel each, in 64 colours (Debian's pngquant, which gives the same bytes each time),
@@ -32,10 +33,14 @@ def file_name(name):
 
 
 def main():
-    which = sys.argv[1]
+    arguments = sys.argv[1:]
+    prefix = ""
+    if arguments[:1] == ["--prefix"] and len(arguments) > 1:
+        prefix = arguments[1] + "-"
+        arguments = arguments[2:]
     if not shutil.which("pngquant"):
         sys.exit("page_shots: needs pngquant (apt-get install pngquant)")
-    page_folder = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "web"
+    page_folder = pathlib.Path(arguments[0]) if arguments else ROOT / "web"
     OUT.mkdir(parents=True, exist_ok=True)
     browser = Chromium()
     with tempfile.TemporaryDirectory(prefix="tictactoe-shots.") as folder:
@@ -50,7 +55,7 @@ def main():
                 page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme},
                                                                       {"name": "prefers-reduced-motion", "value": "reduce"}]})
                 shot = page.call("Page.captureScreenshot", {"format": "png", "clip": {"x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "scale": 1}})
-                path = OUT / f"{which}-{file_name(name)}-{scheme}.png"
+                path = OUT / f"{prefix}{file_name(name)}-{scheme}.png"
                 path.write_bytes(base64.b64decode(shot["data"]))
                 subprocess.run(["pngquant", "--force", "--strip", "--speed", "1", "64", "--output", path, path], check=True)
                 print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KiB")

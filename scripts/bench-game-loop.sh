@@ -16,7 +16,7 @@ trap 'rm -f "$tables"' EXIT
 
 mkdir -p "$(dirname "$results")"
 CONTEXT=$context python3 - "$tables" "$results" <<'PYTHON'
-"""package-benchmark's markdown tables, one per benchmark ("### NAME metrics", then rows
+"""package-benchmark's markdown tables, one per benchmark ("### NAME", then rows
 "| Metric (unit) * | p0 | p25 | p50 | p75 | p90 | p99 | p100 | Samples |"), as JSON."""
 import json
 import os
@@ -27,7 +27,7 @@ NANOSECONDS = {"ns": 1, "μs": 1_000, "us": 1_000, "ms": 1_000_000, "s": 1_000_0
 tables, results = sys.argv[1], sys.argv[2]
 benchmarks, name = {}, None
 for line in open(tables, encoding="utf-8"):
-    heading = re.match(r"^#+ (.+?) metrics\s*$", line)
+    heading = re.match(r"^### (.+?)\s*$", line)
     if heading:
         name = heading.group(1).strip()
         continue
@@ -39,11 +39,11 @@ for line in open(tables, encoding="utf-8"):
     if metric.startswith("Time (wall clock)"):
         unit = re.search(r"\((ns|μs|us|ms|s)\)$", metric)
         scale = NANOSECONDS[unit.group(1)] if unit else 1
-        entry["wall-time-ns"] = {"p50": p50 * scale, "p99": p99 * scale}
+        entry["wall-time-ns"] = {"p50": round(p50 * scale), "p99": round(p99 * scale)}
     elif metric.startswith("Malloc (total)"):
         entry["mallocs"] = {"p50": int(p50), "max": int(p100)}
     else:
-        entry[metric] = {"p50": p50, "max": p100}
+        entry[metric] = {"p50": round(p50), "max": round(p100)}
 if not benchmarks:
     sys.exit("bench-game-loop: no benchmark tables found in package-benchmark's output")
 with open(results, "w", encoding="utf-8") as file:

@@ -44,6 +44,10 @@ struct BenchFigures {
         if let loop = gameLoop {
             text += Self.measured(loop.measured, "package-benchmark, release build, every benchmark in one process")
             text += Format.table(["benchmark", "p50", "p99", "allocations, p50 · most", "p50 against its baseline"], gameLoopRows(loop), right: [1, 2, 3, 4])
+            if let dark = loop.benchmark("(d)")?.actions {
+                text += "\n(d) A dark, asleep board ran \(Format.grouped(Int(dark.p50))) actions in a virtual minute (at most "
+                    + "\(Format.grouped(Int(dark.max))) in any sample).\n"
+            }
         } else {
             text += Self.notMeasured("game-loop.json", by: "scripts/bench-game-loop.sh")
         }
@@ -140,17 +144,12 @@ struct BenchFigures {
             ("(c′)", "(c′) a scan step, colour only", nil),
             ("(e)", "(e) a move of the perfect computer", nil),
         ]
-        var rows = labels.map { label, name, baseline -> [String] in
+        return labels.map { label, name, baseline -> [String] in
             let result = loop.benchmark(label)
             let ratio = baseline.flatMap { loop.benchmark($0)?.wallTimeNs?.p50 }.map { Format.ratio((result?.wallTimeNs?.p50 ?? 0) / max($0, 1)) }
             return [name, Format.nanoseconds(result?.wallTimeNs?.p50), Format.nanoseconds(result?.wallTimeNs?.p99),
-                    result?.mallocs.map { "\($0.p50) · \($0.max)" } ?? "—", ratio.map { "\($0) \(label)/\(baseline ?? "")" } ?? ""]
+                    result?.mallocs.map { "\($0.p50) · \($0.max)" } ?? "—", ratio.map { "\(label)/\(baseline ?? ""): \($0)" } ?? ""]
         }
-        if let dark = loop.benchmark("(d)") {
-            rows.append(["(d) a dark, asleep board for a virtual minute: actions run", Format.grouped(Int(dark.actions?.p50 ?? 0)),
-                         Format.grouped(Int(dark.actions?.max ?? 0)), "", ""])
-        }
-        return rows
     }
 
     private func budget(_ name: String, suffix: String = "") -> String {
