@@ -5,7 +5,7 @@ Each test holds a promise of docs/API.md or docs/WEB.md (a status, a reply count
 none) and, while the flood goes on, two more: the flooded process's resident memory stays under
 the bound docs/TESTING.md states for it, and another client keeps getting the board's states,
 each within a second of the press that made it (no stall; the times themselves, p50 and p99,
-are printed for docs/BENCHMARKS.md).
+are printed each run).
 
 Every flood is bounded in count and time and talks only to loopback; the non-reading clients
 come from addresses of their own in 127.0.0.0/8, as other machines would.
@@ -34,8 +34,8 @@ from served import Board, Web  # noqa: E402
 BOARD_RSS_MB = 32
 WEB_RSS_MB = 64
 # No stall: another client sees every press's state within this, whatever the flood. (How
-# quickly, p50 and p99, is printed and kept in docs/BENCHMARKS.md: a figure, not a test, since a
-# busy machine moves it; the stalls this guards against were seconds long.)
+# quickly, p50 and p99, is printed: a figure, not a test, since a busy machine moves it; the
+# stalls this guards against are seconds long.)
 STALL_MS = 1000
 FLOOD_SECONDS = float(os.environ.get("HOSTILE_FLOOD_SECONDS", "60"))
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
