@@ -73,7 +73,8 @@ struct Repository: Sendable {
                 }
                 do {
                     if try reference.render(self) != block.text {
-                        problems.append("\(document), line \(block.line): the block \(block.name) is not what \(reference.command) writes")
+                        let source = reference.command == "make bench" ? "renders from the results make bench wrote" : "writes"
+                        problems.append("\(document), line \(block.line): the block \(block.name) is not what make docs \(source)")
                     }
                 } catch {
                     problems.append("\(document): the block \(block.name) could not be made: \(error)")
