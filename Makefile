@@ -57,7 +57,7 @@ repo-key: setup-packaging
 ## make repo-key. Copy the folder to any static web host; docs/RELEASES.md says how a Pi adds it.
 REPO ?= dist/repo
 repo: setup-packaging
-	packages=$$(bash packaging/make-deb.sh arm64) && bash packaging/repo.sh build "$(REPO)" $$packages
+	bash -c 'mapfile -t packages < <(bash packaging/make-deb.sh arm64) && bash packaging/repo.sh build "$$1" "$${packages[@]}"' repo "$(REPO)"
 
 ## Build everything and run every test: the unit and simulation tests with this machine's Swift
 ## and with Debian 13's Swift 6.0.3, the arm64 packages built and inspected, the

@@ -29,12 +29,15 @@ def repo(*arguments, key_home, **environment):
                           env={**os.environ, "REPO_KEY_HOME": str(key_home), **environment}, timeout=600)
 
 
-def reversioned(deb, version, into):
-    """The same package under another version: what the next release's package is to apt."""
+def reversioned(deb, version, into, maintainer=None):
+    """The same package under another version: what the next release's package is to apt (and,
+    given a maintainer, a package of that version with other contents)."""
+    into.mkdir(parents=True, exist_ok=True)
     tree = into / f"tree-{version}"
     subprocess.run(["dpkg-deb", "-R", str(deb), str(tree)], check=True)
     control = tree / "DEBIAN" / "control"
-    control.write_text("".join(f"Version: {version}\n" if line.startswith("Version: ") else line
+    fields = {"Version": version, **({"Maintainer": f"{maintainer} <{maintainer}@example.invalid>"} if maintainer else {})}
+    control.write_text("".join(next((f"{name}: {value}\n" for name, value in fields.items() if line.startswith(f"{name}: ")), line)
                                for line in control.read_text().splitlines(keepends=True)))
     out = into / f"{deb.name.split('_')[0]}_{version}_arm64.deb"
     subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-b", str(tree), str(out)], check=True,
@@ -61,6 +64,8 @@ class Apt:
 
     def __call__(self, *arguments, cwd=None):
         options = {
+            # Nothing of this machine's own configuration (apt.conf.d may relax checks).
+            "Dir::Etc::main": "/dev/null", "Dir::Etc::Parts": self.home / "empty",
             "Dir::Etc::SourceList": "/dev/null", "Dir::Etc::SourceParts": self.home / "parts",
             "Dir::Etc::Preferences": "/dev/null", "Dir::Etc::PreferencesParts": self.home / "empty",
             "Dir::Etc::Trusted": "/dev/null", "Dir::Etc::TrustedParts": self.home / "empty",
@@ -188,7 +193,9 @@ def test_apt_refuses_the_repository_under_another_key_and_after_any_change(serve
         (folder / "dists" / "trixie" / "Release.gpg").rename(folder / "Release.gpg.aside")
         forged = Apt(tmp_path / "forged", url, folder / "tictactoe-gpio.gpg")
         result = forged("update")
-        assert "BADSIG" in result.stderr or "not signed" in result.stderr or "invalid" in result.stderr, result.stderr
+        assert result.returncode != 0 and ("BADSIG" in result.stderr or "not signed" in result.stderr), result.stderr
+        assert "Candidate: (none)" in forged("policy", "tictactoe-gpio").stdout or \
+            "tictactoe-gpio" not in forged("policy", "tictactoe-gpio").stdout
     finally:
         inrelease.write_text(signed)
         (folder / "Release.gpg.aside").rename(folder / "dists" / "trixie" / "Release.gpg")
@@ -226,8 +233,40 @@ def test_make_repo_refuses_what_would_break_the_pis_that_trust_it_and_changes_no
     subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-b", str(amd64), str(tmp_path / "amd64.deb")],
                    check=True, capture_output=True)
     result = repo("build", folder, tmp_path / "amd64.deb", key_home=key_home)
-    assert result.returncode == 65 and "for amd64" in result.stderr, result.stderr
+    assert result.returncode == 65 and "for 'amd64'" in result.stderr, result.stderr
     result = repo("build", folder, tmp_path / "absent.deb", key_home=key_home)
     assert result.returncode == 66 and "make deb" in result.stderr, result.stderr
     assert repo("build", key_home=key_home).returncode == 64
+
+    # The same package and version twice in one call, with other contents.
+    twins = [reversioned(releases["board"], f"{releases['version']}+twin1", tmp_path / name, maintainer=name)
+             for name in ["one", "two"]]
+    result = repo("build", folder, *twins, key_home=key_home)
+    assert result.returncode == 65 and "with other contents: add one of them" in result.stderr, result.stderr
+    # The key's home inside the folder that is published.
+    inner = folder / "keys"
+    assert repo("key", key_home=inner).returncode == 0
+    result = repo("build", folder, releases["board"], key_home=inner)
+    assert result.returncode == 65 and "publishing the folder would publish the secret key" in result.stderr, result.stderr
+    shutil.rmtree(inner)
+    assert digest(folder) == before, "a refused make repo changed the repository"
+
+    # The published key file gone: the index still names its key, and another is refused.
+    published = (folder / "tictactoe-gpio.gpg").read_bytes()
+    (folder / "tictactoe-gpio.gpg").unlink()
+    result = repo("build", folder, releases["board"], key_home=other_home)
+    assert result.returncode == 65 and "is not signed by" in result.stderr, result.stderr
+    (folder / "tictactoe-gpio.gpg").write_bytes(published)
+    # A published package damaged: named, and the index left as it was.
+    pooled = next((folder / "pool").rglob("tictactoe-gpio_*.deb"))
+    kept = pooled.read_bytes()
+    try:
+        pooled.write_bytes(kept[:100])
+        result = repo("build", folder, releases["web"], key_home=key_home)
+        assert result.returncode == 65 and "damaged" in result.stderr, result.stderr
+        assert digest(folder)["dists/trixie/InRelease"] == before["dists/trixie/InRelease"]
+        result = repo("build", folder, releases["board"], key_home=key_home)
+        assert result.returncode == 65 and "is damaged (not a package any more)" in result.stderr, result.stderr
+    finally:
+        pooled.write_bytes(kept)
     assert digest(folder) == before, "a refused make repo changed the repository"

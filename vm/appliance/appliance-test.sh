@@ -287,8 +287,8 @@ if [[ -d $payload/repo-previous ]]; then
 \"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web 2>/dev/null | xargs)\""
   }
   publish repo-previous
-  install -m 0644 "$repo/tictactoe-gpio.gpg" /usr/share/keyrings/tictactoe-gpio.gpg
-  printf 'Types: deb\nURIs: file:%s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/tictactoe-gpio.gpg\n' "$repo" \
+  install -d -m 0755 /etc/apt/keyrings && install -m 0644 "$repo/tictactoe-gpio.gpg" /etc/apt/keyrings/tictactoe-gpio.gpg
+  printf 'Types: deb\nURIs: file:%s\nSuites: trixie\nComponents: main\nSigned-By: /etc/apt/keyrings/tictactoe-gpio.gpg\n' "$repo" \
     > /etc/apt/sources.list.d/tictactoe-gpio.sources
   apt-get update -q >/tmp/repo-update.log 2>&1
   update_status=$?
