@@ -6,7 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+# "-modified" when what is measured differs from the commit: anything but the results and the
+# documents a run itself rewrites.
+commit=$(git describe --always 2>/dev/null || echo unknown)
+if ! git diff --quiet HEAD -- . ':!Benchmarks/results' ':!docs' 2>/dev/null; then commit=$commit-modified; fi
 version=$("$swift" --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -1)
 read -r load _ </proc/loadavg
 printf '{"day": "%s", "commit": "%s", "swift": "%s", "processors": %d, "load": %s}\n' \
