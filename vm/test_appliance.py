@@ -663,6 +663,8 @@ def test_going_back_to_the_previous_release_and_up_again_remove_install_and_purg
     assert removed["database"] == "yes" and removed["config_kept"] == 1, removed
     installed = records["installed-again"]
     assert installed["status"] == 0 and installed["active"] == "active", installed
+    # The web view went with the board it depends on, and was not asked back.
+    assert installed["versions"] == f"tictactoe-gpio={this}", installed
     for key in ["shown", "history", "games", "digest", "config_kept"]:
         assert installed[key] == before[key], (key, before, installed)
     purged = records["purged-upgraded"]

@@ -275,6 +275,12 @@ if [[ -d $payload/repo-previous ]]; then
   repo=/srv/tictactoe-repo
   publish() { rm -rf "$repo"; mkdir -p /srv; cp -a "$payload/$1" "$repo"; }
   shown() { tictactoe status 2>&1 | head -6 | one_line; }
+  # Our packages installed now, as package=version (dpkg-query also lists removed ones whose
+  # configuration is kept).
+  installed() {
+    dpkg-query -W -f='${db:Status-Status} ${Package}=${Version}\n' tictactoe-gpio tictactoe-gpio-web 2>/dev/null \
+      | awk '$1 == "installed" {print $2}' | xargs
+  }
   ready() {
     wait_active -1
     for _ in $(seq 1 60); do tictactoe status >/dev/null 2>&1 && break; sleep 0.5; done
@@ -284,7 +290,7 @@ if [[ -d $payload/repo-previous ]]; then
 \"games\":$(tictactoe history --json 2>/dev/null | grep -c '"outcome"'),\
 \"digest\":\"$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
 \"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml),\
-\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web 2>/dev/null | xargs)\""
+\"versions\":\"$(installed)\""
   }
   publish repo-previous
   install -d -m 0755 /etc/apt/keyrings && install -m 0644 "$repo/tictactoe-gpio.gpg" /etc/apt/keyrings/tictactoe-gpio.gpg
@@ -305,7 +311,7 @@ if [[ -d $payload/repo-previous ]]; then
 \"update_warnings\":$(grep -c '^[WE]:' /tmp/repo-update.log),\"previous_status\":$previous_status,\
 \"wrong_key_refused\":$(grep -c 'NO_PUBKEY\|is not signed' /tmp/wrong-key.log),\
 \"candidate\":\"$(apt-cache policy tictactoe-gpio | sed -n 's/^ *Candidate: //p')\",\
-\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web | xargs)\"}"
+\"versions\":\"$(installed)\"}"
   sed "s/^/@@L repository: /" /tmp/repo-update.log | tail -5
   ready
   sed -i 's/^computer_think_ms = .*/computer_think_ms = 0/' /etc/tictactoe/tictactoe.toml
@@ -347,7 +353,7 @@ if [[ -d $payload/repo-previous ]]; then
   database_after_stop=$(sha256sum /var/lib/tictactoe/board.sqlite3 | cut -c1-16)
   tictactoe press 5 >/dev/null 2>&1; sleep 1
   report "{\"scenario\":\"downgraded\",\"status\":$downgrade_status,\"active\":\"$(systemctl is-active tictactoe.service)\",\
-\"shown\":\"$(shown)\",\"versions\":\"$(dpkg-query -W -f='${Package}=${Version} ' tictactoe-gpio tictactoe-gpio-web | xargs)\",\
+\"shown\":\"$(shown)\",\"versions\":\"$(installed)\",\
 \"said\":$(grep -c "cannot read the board's memory" /tmp/downgrade.log),\
 \"database_untouched\":\"$([[ $(sha256sum /var/lib/tictactoe/board.sqlite3 | cut -c1-16) == "$database_after_stop" ]] && echo yes || echo no)\",\
 \"its_state\":\"$(exists /var/lib/tictactoe/state.json)\"}"
