@@ -150,7 +150,7 @@ def test_apt_installs_the_package_and_its_library_offline(vm):
     assert installed["libqrencode"].startswith("4."), installed
     # The board's database: SQLite, which the image (any Debian 13: util-linux needs it) already has.
     assert installed["libsqlite3"].startswith("3."), installed
-    assert installed["version"] == (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
+    assert installed["version"] == this_release()
     print(f"apt install: {installed['ms']} ms")
 
 
@@ -604,6 +604,11 @@ def previous_release():
     return line.split()[0].removeprefix("v")
 
 
+def this_release():
+    """This tree's version, as its Debian changelog's latest entry names it."""
+    return (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0]
+
+
 def test_an_upgrade_from_the_repository_keeps_every_game_the_learner_and_the_edited_configuration(vm):
     """A maker's way (docs/RELEASES.md): a signed repository added with its key, the previous
     release installed from it and played (150 games, a learner taught three, a game under way,
@@ -613,7 +618,7 @@ def test_an_upgrade_from_the_repository_keeps_every_game_the_learner_and_the_edi
     files were imported into the database and kept beside it. apt refuses the repository under
     another key."""
     records, journal, lines = vm
-    this, previous = (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0], previous_release()
+    this, previous = this_release(), previous_release()
     added = records["repository-added"]
     assert added["update_status"] == 0 and added["update_warnings"] == 0, "\n".join(lines)
     assert added["previous_status"] == 0 and added["candidate"] == previous, added
@@ -644,7 +649,7 @@ def test_going_back_to_the_previous_release_and_up_again_remove_install_and_purg
     again brings back everything, with what the older release saved meanwhile kept aside.
     `apt remove` then `apt install` keeps the saved state and the edit; `purge` removes both."""
     records, _, lines = vm
-    this, previous = (ROOT / "packaging/debian/changelog").read_text().split("(")[1].split(")")[0], previous_release()
+    this, previous = this_release(), previous_release()
     before = records["played-previous"]
     down = records["downgraded"]
     assert down["status"] == 0 and down["active"] == "active", "\n".join(lines)
