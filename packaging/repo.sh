@@ -37,19 +37,18 @@ key_home=${REPO_KEY_HOME:-${XDG_CONFIG_HOME:-$HOME/.config}/tictactoe-gpio/repo-
 
 fail() { local status=$1; shift; echo "repo: $*" >&2; exit "$status"; }
 gpg_() { gpg --homedir "$key_home" --batch --quiet "$@"; }
-# The agent gpg starts for the key's home is stopped when we are done with it, unless it was
-# running before (the maker's own, when REPO_KEY_HOME is ~/.gnupg).
-agent_was_running=no
+# The agent gpg starts for the key's home is stopped when we are done with it, unless that home
+# is the maker's own GnuPG home, whose agent (perhaps their SSH agent too) is theirs.
+keep_agent=no
 note_agent() {
-  if [[ -d $key_home ]] && gpg-connect-agent --homedir "$key_home" --no-autostart /bye >/dev/null 2>&1; then
-    agent_was_running=yes
-  fi
+  local own=${GNUPGHOME:-$HOME/.gnupg}
+  if [[ $(realpath -m -- "$key_home") == "$(realpath -m -- "$own")" ]]; then keep_agent=yes; fi
   trap stop_agent EXIT
 }
 stop_agent() {
   # What a refused or failed run leaves of its own in the folder goes with it.
   if [[ -n $scratch_in ]]; then rm -f "$scratch_in/.key.gpg" "$scratch_in/.Release" "$scratch_in/.ftparchive.log"; fi
-  [[ $agent_was_running == yes ]] || gpgconf --homedir "$key_home" --kill gpg-agent 2>/dev/null || true
+  [[ $keep_agent == yes ]] || gpgconf --homedir "$key_home" --kill gpg-agent 2>/dev/null || true
 }
 scratch_in=
 
@@ -70,7 +69,6 @@ make_key() {
     return 0
   fi
   install -d -m 0700 "$key_home"
-  note_agent
   # Ed25519, no expiry, no passphrase: make repo runs unattended. Keep the folder as you would a
   # password (back it up: a repository signed by a new key makes every Pi refuse it until its
   # owner fetches the new key); `gpg --homedir DIR --passwd FINGERPRINT` adds a passphrase, which
@@ -128,7 +126,6 @@ build() {
 
   local fingerprint
   fingerprint=$(signing_key)
-  note_agent
   mkdir -p -- "$repo" 2>/dev/null && [[ -w $repo ]] || fail 73 "cannot make or write the folder $repo: name one you can write (REPO=)"
   repo=$(cd -- "$repo" && pwd)
   exec 9<"$repo"
@@ -222,6 +219,8 @@ build() {
   echo "$repo"
 }
 
+# Before any gpg call, which may start the agent.
+note_agent
 case ${1:-} in
   key) make_key ;;
   build) shift; [[ $# -ge 1 ]] || fail 64 "usage: repo.sh build FOLDER DEB..."; build "$@" ;;

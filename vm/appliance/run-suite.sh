@@ -63,7 +63,6 @@ if [[ -z ${APPLIANCE_POWER_CUTS:-} ]]; then
   cp -a "$payload/repo-previous" "$payload/repo-current"
   bash "$root/packaging/repo.sh" build "$payload/repo-current" "$payload"/tictactoe-gpio_*_arm64.deb \
     "$payload"/tictactoe-gpio-web_*_arm64.deb >/dev/null
-  gpgconf --homedir "$REPO_KEY_HOME" --kill gpg-agent 2>/dev/null || true
 fi
 
 debs=$(bash "$here/fetch-debs.sh" "$cache")
