@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb repo repo-key test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench docs hardware-docs clean
+.PHONY: fuzz sanitize setup setup-tests setup-bench setup-packaging play web build build-release install uninstall deb repo repo-key test unit-test quick spectral-test trixie-unit-test storage-test package-test kernel-test appliance-test power-cut-test power-cut-campaign browser-test hostile-test bench docs hardware-docs clean
 
 ## Install system packages and check the Swift toolchain.
 setup:
@@ -79,6 +79,22 @@ unit-test: setup
 quick: setup
 	$(SWIFT) build --build-tests
 	TEST_LAYERS=pure $(SWIFT) test --skip-build
+
+## Every parser of untrusted bytes fuzzed by libFuzzer under AddressSanitizer, SECONDS each (8:
+## about a minute for the eight), from fuzz/corpus/ and fuzz/dictionaries/; the TOML it accepts
+## held to Python's tomllib. A long run by hand: make fuzz SECONDS=3600 (TARGETS=request-head …
+## for some). A finding fails it, kept in test-results/fuzz/findings/ (docs/TESTING.md, "Fuzzing").
+SECONDS ?= 8
+TARGETS ?=
+fuzz: setup-tests
+	SWIFT=$(SWIFT) bash scripts/fuzz.sh $(SECONDS) $(TARGETS)
+
+## The unit, simulation and process tests under ThreadSanitizer, then AddressSanitizer
+## (SANITIZERS=thread or address for one), each in its own build folder; clean means every test
+## passes and no process writes a report. Suppressions, with their reasons, in sanitize/.
+SANITIZERS ?=
+sanitize: setup-tests
+	SWIFT=$(SWIFT) bash scripts/sanitize.sh $(SANITIZERS)
 
 ## The spectral tables the LEDs' light is weighed with (Sources/Game/Lights/SpectralTables.swift)
 ## against colour-science's copy of CVRL's CIE 2006 tables.

@@ -130,6 +130,12 @@ let package = Package(
         .executableTarget(
             name: "reference-docs",
             dependencies: ["BoardAPI", "BoardConfiguration", "BoardProtocol", "Console", "HardwareDocs", "TicTacToe", "ViewModel"], path: "Harness/reference-docs"),
+        // The parsers of untrusted bytes as libFuzzer targets, each with the properties its
+        // reading keeps (make fuzz, docs/TESTING.md); the executable is libFuzzer's when built
+        // with -sanitize=fuzzer -DFUZZING, else it replays files through a target.
+        .target(
+            name: "FuzzTargets", dependencies: ["Basics", "BoardConfiguration", "BoardMemory", "BoardProtocol", "ConfigurationFile", "WebRules"], path: "Harness/FuzzTargets"),
+        .executableTarget(name: "fuzz", dependencies: ["Basics", "FuzzTargets"], path: "Harness/fuzz"),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Basics", "TicTacToe"], path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"], path: "Tests/Shared/BasicsTests"),
@@ -173,6 +179,7 @@ let package = Package(
         .testTarget(
             name: "gpio-sim-harnessTests",
             dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"], path: "Tests/Harness/gpio-sim-harnessTests"),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], path: "Tests/Harness/FuzzTargetsTests"),
         .testTarget(name: "WebRulesTests", dependencies: ["Basics", "BoardProtocol", "TestSupport", "WebRules"], path: "Tests/Web/WebRulesTests"),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], path: "Tests/Web/ShareCodeTests"),
         .testTarget(
@@ -189,7 +196,7 @@ let package = Package(
             dependencies: ["BoardAPI", "BoardProtocol", "Basics", "Console", "Lights", "ViewModel", "Reactive", "TestSupport", "TicTacToe", "WiredBoard"], path: "Tests/Service/ConsoleTests"),
         // Runs the built executable as a user does (it is built with the tests: swift build
         // --build-tests), and holds the manifest's module graph to the sources.
-        .testTarget(name: "tictactoeTests", dependencies: ["TestSupport", "TicTacToe"], path: "Tests/Programs/tictactoeTests"),
+        .testTarget(name: "tictactoeTests", dependencies: ["Basics", "TestSupport", "TicTacToe"], path: "Tests/Programs/tictactoeTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,8 @@ make=(make --no-print-directory SWIFT="${SWIFT:-swift}")
 stage setup "${make[@]}" setup-tests
 background caches bash scripts/caches.sh
 stage unit-tests "${make[@]}" unit-test
+stage fuzz "${make[@]}" fuzz
+stage sanitize "${make[@]}" sanitize
 stage spectral "${make[@]}" spectral-test
 stage storage "${make[@]}" storage-test
 stage browser "${make[@]}" browser-test

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +23,7 @@ public final class PollLoop: Sendable {
     private let name: String
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let phase = Mutex(Phase.ready)
+    private let phase = Protected(Phase.ready)
     private let finished = DispatchSemaphore(value: 0)
 
     /// - Parameter name: which loop, for the thread's failure messages.
@@ -40,7 +39,7 @@ public final class PollLoop: Sendable {
 
     /// Runs `body` on the loop's thread. Does nothing when started or stopped already.
     public func start(_ body: @escaping @Sendable (PollLoop) -> Void) {
-        let starting = phase.withLock { phase in
+        let starting = phase.withValue { phase in
             guard phase == .ready else { return false }
             phase = .running
             return true
@@ -53,11 +52,11 @@ public final class PollLoop: Sendable {
     }
 
     /// Whether ``stop()`` has been called.
-    public var isStopping: Bool { phase.withLock { $0 == .stopping || $0 == .stopped } }
+    public var isStopping: Bool { phase.withValue { $0 == .stopping || $0 == .stopped } }
 
     /// Makes the loop's current or next wait return. Does nothing once the loop is stopping.
     public func wake() {
-        phase.withLock { phase in
+        phase.withValue { phase in
             if phase == .ready || phase == .running { signal() }
         }
     }
@@ -99,7 +98,7 @@ public final class PollLoop: Sendable {
     /// Stops the loop and waits for its body to return; see the contract.
     @discardableResult
     public func stop() -> Stopped {
-        let was = phase.withLock { phase -> Phase in
+        let was = phase.withValue { phase -> Phase in
             let was = phase
             if phase == .ready || phase == .running {
                 phase = .stopping
@@ -112,7 +111,7 @@ public final class PollLoop: Sendable {
         case .ready: break
         case .running: finished.wait()
         }
-        phase.withLock { phase in
+        phase.withValue { phase in
             phase = .stopped
             close(wakeRead)
             close(wakeWrite)

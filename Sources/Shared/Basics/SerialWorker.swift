@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs jobs one at a time, in the order submitted, on a thread of its own that starts when a
 /// job arrives and ends when none is left: for writes to a card that may stall.
@@ -15,13 +14,13 @@ import Synchronization
 /// - ``wait()`` returns once every job submitted before it was called has run; ``wait(atMost:)``
 ///   gives up after a while.
 public final class SerialWorker: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         var jobs: [@Sendable () -> Void] = []
         var running = false
     }
 
     private let name: String
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let busy = DispatchGroup()
 
     /// `name` says whose thread it is in a failure's message.
@@ -31,7 +30,7 @@ public final class SerialWorker: Sendable {
 
     /// Leaves `job` to run after those already submitted.
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        let start = state.withLock { state -> Bool in
+        let start = state.withValue { state -> Bool in
             state.jobs.append(job)
             guard !state.running else { return false }
             state.running = true
@@ -56,7 +55,7 @@ public final class SerialWorker: Sendable {
     }
 
     private func next() -> (@Sendable () -> Void)? {
-        state.withLock { state in
+        state.withValue { state in
             guard !state.jobs.isEmpty else {
                 state.running = false
                 return nil

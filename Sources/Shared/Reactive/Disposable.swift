@@ -1,5 +1,4 @@
 import Basics
-import Synchronization
 
 /// Something that can be stopped: an observation, a scheduled action, a binding.
 ///
@@ -11,16 +10,16 @@ public protocol Disposable: AnyObject, Sendable {
 
 /// Runs a closure once, on the first `dispose()`.
 public final class ActionDisposable: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Protected<(@Sendable () -> Void)?>
 
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Protected(action)
     }
 
-    public var isDisposed: Bool { action.withLock { $0 == nil } }
+    public var isDisposed: Bool { action.withValue { $0 == nil } }
 
     public func dispose() {
-        let pending = action.withLock { action in
+        let pending = action.withValue { action in
             defer { action = nil }
             return action
         }

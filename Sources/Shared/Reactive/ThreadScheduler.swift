@@ -25,6 +25,8 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue = TimerQueue()
     private var stopped = false
+    /// The thread has left its loop and detached itself: `thread` names no thread any more.
+    private var exited = false
     private var thread = pthread_t()
     private let name: String
 
@@ -46,11 +48,22 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         }, context)
     }
 
+    /// The last reference goes once the thread has left its loop (it holds one until then).
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
     public var now: MonotonicInstant { .now() }
 
     /// Asks for `SCHED_FIFO` at `priority` for the scheduler's thread. Returns `nil` on success,
     /// or the reason it was refused (no `CAP_SYS_NICE`, no `LimitRTPRIO`, …).
     public func requestRealtimePriority(_ priority: Int32) -> String? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard !exited else { return "the scheduler is stopped" }
         var parameters = sched_param()
         parameters.sched_priority = priority
         let status = pthread_setschedparam(thread, SCHED_FIFO, &parameters)
@@ -161,7 +174,11 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         // touches this scheduler.
         var dropped = TimerQueue()
         swap(&dropped, &queue)
+        exited = true
         pthread_mutex_unlock(mutex)
         withExtendedLifetime(dropped) {}
+        // Nobody joins it (``stop()`` may be called from an action on this very thread): a
+        // thread neither joined nor detached keeps its stack and its entry after it ends.
+        pthread_detach(pthread_self())
     }
 }

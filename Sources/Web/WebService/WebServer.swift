@@ -1,6 +1,5 @@
 import Basics
 import BoardProtocol
-import Synchronization
 import WebRules
 #if canImport(Glibc)
 import Glibc
@@ -97,7 +96,7 @@ public final class WebServer: @unchecked Sendable {
     let events: @Sendable (Event) -> Void
     private let listeners: [Int32]
     private let loop = PollLoop(named: "web")
-    private let counts = Mutex(Census())
+    private let counts = Protected(Census())
     private let link: BoardLink
     let hub: PageHub
     private var connections: [WebConnection] = []
@@ -121,9 +120,9 @@ public final class WebServer: @unchecked Sendable {
         for fd in listeners { Socket.makeNonBlocking(fd) }
     }
 
-    public var census: Census { counts.withLock { $0 } }
+    public var census: Census { counts.withValue { $0 } }
 
-    func count(_ change: (inout Census) -> Void) { counts.withLock { change(&$0) } }
+    func count(_ change: (inout Census) -> Void) { counts.withValue { change(&$0) } }
 
     public func start() {
         loop.start { [self] loop in serve(loop) }
@@ -162,7 +161,7 @@ public final class WebServer: @unchecked Sendable {
                 if !connection.serve(revents, on: self) {
                     ended.append(connection)
                 } else if connection.hasExpired(at: moment) {
-                    counts.withLock { $0.timedOut += 1 }
+                    counts.withValue { $0.timedOut += 1 }
                     events(.timedOut)
                     ended.append(connection)
                 }
@@ -172,7 +171,7 @@ public final class WebServer: @unchecked Sendable {
                 accept(from: listener)
             }
             let held = polled.map(\.held).max() ?? 0
-            counts.withLock {
+            counts.withValue {
                 $0.pages = hub.pageCount
                 $0.mostHeld = max($0.mostHeld, held)
             }
@@ -235,7 +234,7 @@ public final class WebServer: @unchecked Sendable {
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             connections.append(WebConnection(fd: client, address: address, limits: limits, now: now) { [events] in events(.clientBehind) })
-            counts.withLock {
+            counts.withValue {
                 $0.accepted += 1
                 $0.open = connections.count
             }
@@ -245,7 +244,7 @@ public final class WebServer: @unchecked Sendable {
 
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
         // Counted before the answer is sent: whoever reads the answer finds it counted.
-        counts.withLock {
+        counts.withValue {
             if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
         }
         events(event)
@@ -279,7 +278,7 @@ public final class WebServer: @unchecked Sendable {
         connections.removeAll { $0 === connection }
         if let page = connection.page { hub.leave(page) }
         Socket.hangUp(connection.fd)
-        counts.withLock {
+        counts.withValue {
             $0.open = connections.count
             $0.pages = hub.pageCount
         }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -65,7 +66,8 @@ struct Tictactoe {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
 
-        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        // Bytes that are not UTF-8 shown as U+FFFD, not lost (Foundation's reader gives up on them).
+        let read = { (path: String) in (try? TextFile.readBytes(path)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
         let signal = status & 0x7F
         return Outcome(
             status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal == 0 ? nil : signal,

@@ -306,4 +306,21 @@ struct RepositoryTests {
         #expect(files.count > 50, "the sources were not read")
         #expect(silent.isEmpty, "use require(_:_:) or fatalError: \(silent)")
     }
+
+    @Test("state shared between threads is behind Protected, never Synchronization's Mutex, which ThreadSanitizer cannot see (make sanitize)")
+    func locksSanitizerSees() throws {
+        var unseen: [String] = []
+        let files = ["Sources", "Harness", "Tests"].flatMap { folder in
+            FileManager.default.enumerator(at: repository.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL } ?? []
+        }
+        for file in files where file.pathExtension == "swift" && file.lastPathComponent != "Protected.swift" {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in source.components(separatedBy: "\n").enumerated() where !matches(#"(?<!\w)Mutex\s*[<(]"#, in: line).isEmpty {
+                unseen.append("\(file.lastPathComponent):\(number + 1)")
+            }
+        }
+        #expect(files.count > 100, "the sources were not read")
+        #expect(unseen.isEmpty, "use Protected (Sources/Shared/Basics/Protected.swift): \(unseen)")
+    }
 }

@@ -3,7 +3,6 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 import Testing
 
 @Suite("The servers' poll loop")
@@ -14,7 +13,7 @@ struct PollLoopTests {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
-        let turns = Mutex<[String]>([])
+        let turns = Protected<[String]>([])
         let turned = DispatchSemaphore(value: 0)
         let (reading, writing) = (ends[0], ends[1])
         loop.start { loop in
@@ -22,13 +21,13 @@ struct PollLoopTests {
                 if ready[0].revents != 0 {
                     var byte: UInt8 = 0
                     _ = read(reading, &byte, 1)
-                    turns.withLock { $0.append("read \(byte)") }
+                    turns.withValue { $0.append("read \(byte)") }
                 } else {
-                    turns.withLock { $0.append("woken") }
+                    turns.withValue { $0.append("woken") }
                 }
                 turned.signal()
             }
-            turns.withLock { $0.append("ended") }
+            turns.withValue { $0.append("ended") }
         }
         var byte: UInt8 = 7
         _ = write(writing, &byte, 1)
@@ -36,7 +35,7 @@ struct PollLoopTests {
         loop.wake()
         #expect(turned.wait(timeout: .now() + 20) == .success)
         #expect(loop.stop() == .ended)
-        #expect(turns.withLock { $0 } == ["read 7", "woken", "ended"])
+        #expect(turns.withValue { $0 } == ["read 7", "woken", "ended"])
         #expect(loop.isStopping)
         // Later calls do nothing, and write no wake-up into the closed pipe.
         loop.wake()
@@ -50,13 +49,13 @@ struct PollLoopTests {
         #expect(idle.stop() == .already)
 
         let loop = PollLoop(named: "pausing")
-        let paused = Mutex<Bool?>(nil)
+        let paused = Protected<Bool?>(nil)
         loop.start { loop in
             // An hour: only the stop ends it.
             let running = loop.pause(.seconds(3600))
-            paused.withLock { $0 = running }
+            paused.withValue { $0 = running }
         }
         #expect(loop.stop() == .ended)
-        #expect(paused.withLock { $0 } == false)
+        #expect(paused.withValue { $0 } == false)
     }
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make fuzz: every parser's fuzz target (Harness/FuzzTargets) run by libFuzzer for SECONDS each,
+# built with AddressSanitizer, from the committed corpus (fuzz/corpus/TARGET) and dictionary
+# (fuzz/dictionaries/TARGET.dict); then the TOML the configuration target accepted, held to
+# Python's tomllib (fuzz/toml_differential.py).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 8 seconds each, every target)
+#
+# What libFuzzer adds to a corpus stays in test-results/fuzz/corpus/TARGET (the next run starts
+# from it). A finding is kept in test-results/fuzz/findings/ and fails the run, and every later
+# one until it is fixed (each run replays the findings kept first, and drops those that pass);
+# the table of executions, edges and findings is test-results/fuzz/summary.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+seconds=${1:-8}
+shift || true
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a whole number of seconds, 1 or more (it is \"$seconds\")" >&2; exit 64; }
+
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(ls fuzz/corpus)
+for target in "${targets[@]}"; do
+  [[ -d fuzz/corpus/$target ]] || { echo "fuzz.sh: no target \"$target\"; the targets are $(ls fuzz/corpus | xargs)" >&2; exit 64; }
+done
+
+echo "== building the fuzz targets with libFuzzer and AddressSanitizer (.build-fuzz)"
+"$SWIFT" build --product fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --scratch-path .build-fuzz
+# The same targets without libFuzzer, to replay a finding and to print documents for tomllib.
+"$SWIFT" build --product fuzz
+fuzzer=.build-fuzz/debug/fuzz replay=.build/debug/fuzz
+
+results=test-results/fuzz
+mkdir -p "$results/findings" "$results/logs"
+summary=$results/summary.tsv
+printf 'target\tseconds\texecutions\texecutions_per_second\tedges\tfeatures\tcorpus\tfindings\n' > "$summary"
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$PWD/sanitize/leak.supp:print_suppressions=0"
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+found=0
+
+for target in "${targets[@]}"; do
+  work=$results/corpus/$target
+  mkdir -p "$work"
+  dictionary=()
+  [[ -f fuzz/dictionaries/$target.dict ]] && dictionary=(-dict="fuzz/dictionaries/$target.dict")
+  log=$results/logs/$target.log
+  : > "$log"
+  # A finding kept from an earlier run fails this one until it passes.
+  for kept in "$results/findings/$target-"*; do
+    [[ -f $kept ]] || continue
+    if FUZZ_TARGET=$target TMPDIR=$state "$fuzzer" "$kept" >> "$log" 2>&1; then rm -f "$kept"; fi
+  done
+  echo "== $target: $seconds s"
+  status=0
+  # The state targets write their files under TMPDIR: a folder this run removes.
+  # Inputs up to 64 KiB: past every limit a reader holds (a request head's 8 KiB, a line's 4 KiB),
+  # so that the limits themselves are fuzzed; a database's seeds are larger.
+  FUZZ_TARGET=$target TMPDIR=$state "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_len=65536 -len_control=200 -artifact_prefix="$results/findings/$target-" "${dictionary[@]}" "$work" "fuzz/corpus/$target" \
+    >> "$log" 2>&1 || status=$?
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  per_second=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  edges=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
+  features=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
+  corpus=$(find "$work" -type f | wc -l)
+  findings=$(find "$results/findings" -name "$target-*" -type f | wc -l)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$seconds" "${executions:-0}" "${per_second:-0}" "${edges:-0}" "${features:-0}" "$corpus" "$findings" >> "$summary"
+  echo "   ${executions:-0} executions (${per_second:-0} a second), ${edges:-0} edges, ${features:-0} features, $corpus inputs kept"
+  if [[ $status != 0 || $findings != 0 ]]; then
+    found=$((found + 1))
+    grep -E '^(fuzz: |==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' "$log" | head -20 || true
+    echo "   FOUND (libFuzzer exited $status): the input is in $results/findings/; replay it as the run did with"
+    echo "   FUZZ_TARGET=$target $fuzzer $results/findings/$target-… (or $replay $target FILE, without the sanitizer);"
+    echo "   once fixed, add it to fuzz/corpus/$target/ as regression-<what it was>"
+  elif [[ ${executions:-0} -lt 1 ]]; then
+    found=$((found + 1))
+    echo "   NOTHING RAN: libFuzzer executed no input (its log: $log)"
+  fi
+done
+
+if [[ " ${targets[*]} " == *" configuration "* ]]; then
+  echo "== configuration: what this reader accepts, read by Python's tomllib"
+  # Each file tomllib reads otherwise is kept as a finding, as a crash is.
+  "$replay" configuration --json fuzz/corpus/configuration "$results/corpus/configuration" \
+    | python3 fuzz/toml_differential.py "$results/findings/configuration-tomllib-" || found=$((found + 1))
+fi
+column -t -s $'\t' "$summary"
+[[ $found == 0 ]] || { echo "fuzz.sh: $found targets found a fault (above)" >&2; exit 1; }
