@@ -35,7 +35,8 @@ summary=$results/summary.tsv
 printf 'target\tseconds\texecutions\texecutions_per_second\tedges\tfeatures\tcorpus\tfindings\n' > "$summary"
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$PWD/sanitize/leak.supp:print_suppressions=0"
-state=$(mktemp -d)
+# In memory where the machine has it: the state targets write a folder for each input.
+state=$(mktemp -d -p "$( [[ -d /dev/shm && -w /dev/shm ]] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'rm -rf "$state"' EXIT
 found=0
 
