@@ -81,8 +81,8 @@ quick: setup
 	TEST_LAYERS=pure $(SWIFT) test --skip-build
 
 ## Every parser of untrusted bytes fuzzed by libFuzzer under AddressSanitizer, SECONDS each (8:
-## about a minute for the eight), from fuzz/corpus/ and fuzz/dictionaries/; the TOML it accepts
-## held to Python's tomllib. A long run by hand: make fuzz SECONDS=3600 (TARGETS=request-head …
+## about a minute of fuzzing for the eight), from fuzz/corpus/ and fuzz/dictionaries/; the TOML
+## documents its runs keep held to Python's tomllib. A long run by hand: make fuzz SECONDS=3600 (TARGETS=request-head …
 ## for some). A finding fails it, kept in test-results/fuzz/findings/ (docs/TESTING.md, "Fuzzing").
 SECONDS ?= 8
 TARGETS ?=
@@ -188,4 +188,4 @@ setup-bench:
 	@bash scripts/setup-host.sh --bench
 
 clean:
-	rm -rf .build .build-static .build-trixie .build-arm64 dist Benchmarks/.build
+	rm -rf .build .build-static .build-trixie .build-arm64 .build-fuzz .build-thread .build-address dist Benchmarks/.build

@@ -24,7 +24,10 @@ for target in "${targets[@]}"; do
 done
 
 echo "== building the fuzz targets with libFuzzer and AddressSanitizer (.build-fuzz)"
-"$SWIFT" build --product fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --scratch-path .build-fuzz
+# SwiftPM's --sanitize=fuzzer links libFuzzer but, in an incremental build, does not always pass
+# the coverage instrumentation to every module: -Xswiftc asks it of each (a run checks it got edges).
+"$SWIFT" build --product fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+  --scratch-path .build-fuzz
 # The same targets without libFuzzer, to replay a finding and to print documents for tomllib.
 "$SWIFT" build --product fuzz
 fuzzer=.build-fuzz/debug/fuzz replay=.build/debug/fuzz
@@ -75,9 +78,9 @@ for target in "${targets[@]}"; do
     echo "   FOUND (libFuzzer exited $status): the input is in $results/findings/; replay it as the run did with"
     echo "   FUZZ_TARGET=$target $fuzzer $results/findings/$target-… (or $replay $target FILE, without the sanitizer);"
     echo "   once fixed, add it to fuzz/corpus/$target/ as regression-<what it was>"
-  elif [[ ${executions:-0} -lt 1 ]]; then
+  elif [[ ${executions:-0} -lt 1 || ${edges:-0} -lt 1 ]]; then
     found=$((found + 1))
-    echo "   NOTHING RAN: libFuzzer executed no input (its log: $log)"
+    echo "   NOTHING MEASURED: libFuzzer ran ${executions:-0} inputs over ${edges:-0} edges: is .build-fuzz instrumented? (its log: $log)"
   fi
 done
 

@@ -54,9 +54,9 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 @main struct Replay {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first, let target = FuzzTargets.named(name) else {
-            fail(64, "usage: fuzz TARGET [--json] FILE|FOLDER...; the targets are \(FuzzTargets.names.joined(separator: ", "))")
-        }
+        let targets = "the targets are \(FuzzTargets.names.joined(separator: ", "))"
+        guard let name = arguments.first else { fail(64, "usage: fuzz TARGET [--json] FILE|FOLDER...; \(targets)") }
+        guard let target = FuzzTargets.named(name) else { fail(64, "no target \(name.quoted()); \(targets)") }
         arguments.removeFirst()
         let json = arguments.first == "--json"
         if json {
