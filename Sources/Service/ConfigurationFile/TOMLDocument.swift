@@ -450,8 +450,12 @@ private struct Parser {
         case "nan", "+nan", "-nan": return .float(.nan)
         default: break
         }
+        // A date begins with a year's four digits and a hyphen, a time with two digits and a
+        // colon: no number does (a float's exponent puts an "e" before its sign: 2.1e-251).
         let scalars = Array(token.unicodeScalars)
-        if scalars.count >= 5, scalars[2] == ":" || (scalars.count >= 8 && scalars[4] == "-") {
+        let digit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        if (scalars.count >= 5 && scalars[2] == ":" && scalars[..<2].allSatisfy(digit))
+            || (scalars.count >= 8 && scalars[4] == "-" && scalars[..<4].allSatisfy(digit)) {
             return isDateTime(token) ? .dateTime(token) : nil
         }
         if case .value(let integer) = integer(token) { return .integer(integer) }

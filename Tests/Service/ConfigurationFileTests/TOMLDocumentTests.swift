@@ -92,6 +92,15 @@ struct TOMLDocumentTests {
         #expect(document.tables["t"]?.entries["b"] == .init(value: .string("x"), line: 4))
     }
 
+    @Test("a float whose exponent's sign stands where a date has its hyphen is a float, and a date is still a date (found by make fuzz)")
+    func exponentNotDate() throws {
+        let document = try TOMLDocument(parsing: "a = 2.1e-251\nb = 1.5E+300\nc = 1979-05-27\nd = 07:32:00\n")
+        #expect(document.top.entries["a"]?.value == .float(2.1e-251))
+        #expect(document.top.entries["b"]?.value == .float(1.5e300))
+        #expect(document.top.entries["c"]?.value == .dateTime("1979-05-27"))
+        #expect(document.top.entries["d"]?.value == .dateTime("07:32:00"))
+    }
+
     @Test("a syntax error names its line and column and what is wrong", arguments: badTOML)
     func syntaxError(_ bad: BadTOML) {
         #expect(throws: TOMLSyntaxError(line: bad.line, column: bad.column, message: bad.message)) {

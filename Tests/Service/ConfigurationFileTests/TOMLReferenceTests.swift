@@ -105,6 +105,8 @@ private struct TOMLGenerator {
         case 2: return "\(below(1000))e\(pick(["", "+", "-"]))\(below(40))"
         case 3: return "\(pick(["", "-", "+"]))\(grouped(String(below(100_000)))).\(grouped(String(below(100_000))))"
         case 4: return "\(below(10)).\(below(1000))E\(pick(["", "-"]))0\(below(9))"
+        // A sign where a date has its first hyphen (2.1e-251): a float, not a date.
+        case 5: return "\(below(10)).\(below(10))\(pick(["e", "E"]))\(pick(["-", "+"]))\(100 + below(208))"
         default: return String(Double(Int64(bitPattern: random.next()) >> below(60)) / 1000)
         }
     }
