@@ -3,6 +3,7 @@ import Basics
 import BoardSimulation
 import Lights
 import Reactive
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +30,10 @@ final class LEDLog: Sendable {
             printError("--leds \(file.quoted()): \(TextFile.describeErrno(errno)); give a file in a folder you can write to.")
             throw ExitStatus.cannotCreate
         }
-        let last = Protected<Frame?>(nil)
+        let last = Locked<Frame?>(nil)
         looking = timer.schedule(every: .milliseconds(10)) { [fd] in
             let frame = board.seenFrame
-            guard last.withValue({ seen in seen == frame ? false : { seen = frame; return true }() }) else { return }
+            guard last.withLock({ seen in seen == frame ? false : { seen = frame; return true }() }) else { return }
             let cells = frame.cells.map { "\"\($0)\"" }.joined(separator: ",")
             let line = "{\"ms\":\(board.scheduler.now.nanoseconds / 1_000_000),\"cells\":[\(cells)],\"x\":\(frame.xStatus),\"o\":\(frame.oStatus)}\n"
             _ = TextFile.writeAll(fd, Array(line.utf8))

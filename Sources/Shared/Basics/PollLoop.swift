@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ public final class PollLoop: Sendable {
     private let name: String
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let phase = Protected(Phase.ready)
+    private let phase = Locked(Phase.ready)
     private let finished = DispatchSemaphore(value: 0)
 
     /// - Parameter name: which loop, for the thread's failure messages.
@@ -39,7 +40,7 @@ public final class PollLoop: Sendable {
 
     /// Runs `body` on the loop's thread. Does nothing when started or stopped already.
     public func start(_ body: @escaping @Sendable (PollLoop) -> Void) {
-        let starting = phase.withValue { phase in
+        let starting = phase.withLock { phase in
             guard phase == .ready else { return false }
             phase = .running
             return true
@@ -52,11 +53,11 @@ public final class PollLoop: Sendable {
     }
 
     /// Whether ``stop()`` has been called.
-    public var isStopping: Bool { phase.withValue { $0 == .stopping || $0 == .stopped } }
+    public var isStopping: Bool { phase.withLock { $0 == .stopping || $0 == .stopped } }
 
     /// Makes the loop's current or next wait return. Does nothing once the loop is stopping.
     public func wake() {
-        phase.withValue { phase in
+        phase.withLock { phase in
             if phase == .ready || phase == .running { signal() }
         }
     }
@@ -98,7 +99,7 @@ public final class PollLoop: Sendable {
     /// Stops the loop and waits for its body to return; see the contract.
     @discardableResult
     public func stop() -> Stopped {
-        let was = phase.withValue { phase -> Phase in
+        let was = phase.withLock { phase -> Phase in
             let was = phase
             if phase == .ready || phase == .running {
                 phase = .stopping
@@ -111,7 +112,7 @@ public final class PollLoop: Sendable {
         case .ready: break
         case .running: finished.wait()
         }
-        phase.withValue { phase in
+        phase.withLock { phase in
             phase = .stopped
             close(wakeRead)
             close(wakeWrite)

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs jobs one at a time, in the order submitted, on a thread of its own that starts when a
 /// job arrives and ends when none is left: for writes to a card that may stall.
@@ -20,7 +21,7 @@ public final class SerialWorker: Sendable {
     }
 
     private let name: String
-    private let state = Protected(State())
+    private let state = Locked(State())
     private let busy = DispatchGroup()
 
     /// `name` says whose thread it is in a failure's message.
@@ -30,7 +31,7 @@ public final class SerialWorker: Sendable {
 
     /// Leaves `job` to run after those already submitted.
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        let start = state.withValue { state -> Bool in
+        let start = state.withLock { state -> Bool in
             state.jobs.append(job)
             guard !state.running else { return false }
             state.running = true
@@ -55,7 +56,7 @@ public final class SerialWorker: Sendable {
     }
 
     private func next() -> (@Sendable () -> Void)? {
-        state.withValue { state in
+        state.withLock { state in
             guard !state.jobs.isEmpty else {
                 state.running = false
                 return nil

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -27,7 +28,7 @@ import Musl
 public final class ShutdownSignal: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
-    private let first = Protected<Int32??>(nil)
+    private let first = Locked<Int32??>(nil)
 
     public init(_ signals: [Int32] = endingSignals) {
         var ends: [Int32] = [-1, -1]
@@ -60,12 +61,12 @@ public final class ShutdownSignal: Sendable {
     /// Blocks the calling thread until the first of the signals and returns it, or `nil` when
     /// ``interrupt()`` came first.
     public func wait() -> Int32? {
-        if let known = first.withValue({ $0 }) { return known }
+        if let known = first.withLock({ $0 }) { return known }
         var byte: UInt8 = 0
         var count: Int
         repeat { count = read(readEnd, &byte, 1) } while count < 0 && errno == EINTR
         let caught: Int32? = count == 1 && byte != 0 ? Int32(byte) : nil
-        if caught != nil { first.withValue { $0 = caught } }
+        if caught != nil { first.withLock { $0 = caught } }
         return caught
     }
 

@@ -1,4 +1,5 @@
 import Basics
+import Synchronization
 
 /// Something that can be stopped: an observation, a scheduled action, a binding.
 ///
@@ -10,16 +11,16 @@ public protocol Disposable: AnyObject, Sendable {
 
 /// Runs a closure once, on the first `dispose()`.
 public final class ActionDisposable: Disposable {
-    private let action: Protected<(@Sendable () -> Void)?>
+    private let action: Locked<(@Sendable () -> Void)?>
 
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Protected(action)
+        self.action = Locked(action)
     }
 
-    public var isDisposed: Bool { action.withValue { $0 == nil } }
+    public var isDisposed: Bool { action.withLock { $0 == nil } }
 
     public func dispose() {
-        let pending = action.withValue { action in
+        let pending = action.withLock { action in
             defer { action = nil }
             return action
         }

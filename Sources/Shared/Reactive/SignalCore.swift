@@ -21,7 +21,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     }
 
     private let delivery: any DeliveryGuard
-    private let state: Protected<State>
+    private let state: Locked<State>
     /// How many observers the list holds, written under the state lock: a value sent while
     /// there are none is dropped without entering a delivery (an unobserved pipe costs a load).
     private let observerCount = Atomic(0)
@@ -38,7 +38,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     /// A core with `handles` owners to begin with (see ``retainHandle()``), confined to `loop`'s
     /// actions when one is given.
     init(handles: Int = 1, loop: (any Scheduler)? = nil) {
-        state = Protected(State(handles: handles))
+        state = Locked(State(handles: handles))
         if let loop { delivery = LoopDelivery(loop) } else { delivery = LockedDelivery() }
     }
 
@@ -53,11 +53,11 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Another object now hands out observations of this core; balance with ``handleReleased()``.
-    func retainHandle() { state.withValue { $0.handles += 1 } }
+    func retainHandle() { state.withLock { $0.handles += 1 } }
 
     /// An owner went away: with none left and no observer, nobody can ever observe it again.
     func handleReleased() {
-        let unused = state.withValue { state -> Bool in
+        let unused = state.withLock { state -> Bool in
             state.handles -= 1
             return state.handles == 0 && state.observers.isEmpty && state.status == .alive
         }
@@ -68,7 +68,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     /// terminated while it was being set up disposes it at once.
     func attach(upstream: (any Disposable)?) {
         guard let upstream else { return }
-        let kept = state.withValue { state -> Bool in
+        let kept = state.withLock { state -> Bool in
             guard state.status == .alive else { return false }
             state.upstream = upstream
             return true
@@ -78,7 +78,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
 
     func add(_ observer: Observer<Value>) -> any Disposable {
         let entry = ObserverEntry(observer)
-        let added = state.withValue { state -> Bool in
+        let added = state.withLock { state -> Bool in
             guard state.status == .alive else { return false }
             state.observers.append(entry)
             listDidChange(&state)
@@ -95,7 +95,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
         // Deliveries check the flag before each observer. No waiting for a delivery in flight:
         // its observer may be waiting for this very thread.
         entry.isActive.store(false, ordering: .releasing)
-        let unused = state.withValue { state -> Bool in
+        let unused = state.withLock { state -> Bool in
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
                 listDidChange(&state)
@@ -184,7 +184,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     /// Delivers the completion to the shared list itself, emptied: an observer added during the
     /// delivery it ends is in that one, and not yet in the deliverer's copy.
     private func deliverCompletion() -> Bool {
-        guard let observers = state.withValue({ state -> ContiguousArray<ObserverEntry<Value>>? in
+        guard let observers = state.withLock({ state -> ContiguousArray<ObserverEntry<Value>>? in
             guard state.status == .alive else { return nil }
             state.status = .completed
             defer {
@@ -216,7 +216,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     private func takeListIfChanged() {
         guard listChanged.load(ordering: .acquiring) else { return }
         listChanged.store(false, ordering: .relaxed)
-        replaceDeliveryList(with: state.withValue { $0.observers })
+        replaceDeliveryList(with: state.withLock { $0.observers })
     }
 
     /// Lets go of the deliverer's copy, for a guard that cannot keep it between deliveries.
@@ -237,7 +237,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     }
 
     private func terminate() {
-        state.withValue { state in
+        state.withLock { state in
             if state.status == .alive { state.status = .terminated }
             state.observers = []
             listDidChange(&state)
@@ -247,7 +247,7 @@ final class SignalCore<Value: Sendable>: @unchecked Sendable {
     }
 
     private func disposeUpstream() {
-        let upstream = state.withValue { state -> (any Disposable)? in
+        let upstream = state.withLock { state -> (any Disposable)? in
             defer { state.upstream = nil }
             return state.upstream
         }

@@ -1,5 +1,6 @@
 import Basics
 import BoardProtocol
+import Synchronization
 import WebRules
 #if canImport(Glibc)
 import Glibc
@@ -96,7 +97,7 @@ public final class WebServer: @unchecked Sendable {
     let events: @Sendable (Event) -> Void
     private let listeners: [Int32]
     private let loop = PollLoop(named: "web")
-    private let counts = Protected(Census())
+    private let counts = Locked(Census())
     private let link: BoardLink
     let hub: PageHub
     private var connections: [WebConnection] = []
@@ -120,9 +121,9 @@ public final class WebServer: @unchecked Sendable {
         for fd in listeners { Socket.makeNonBlocking(fd) }
     }
 
-    public var census: Census { counts.withValue { $0 } }
+    public var census: Census { counts.withLock { $0 } }
 
-    func count(_ change: (inout Census) -> Void) { counts.withValue { change(&$0) } }
+    func count(_ change: (inout Census) -> Void) { counts.withLock { change(&$0) } }
 
     public func start() {
         loop.start { [self] loop in serve(loop) }
@@ -161,7 +162,7 @@ public final class WebServer: @unchecked Sendable {
                 if !connection.serve(revents, on: self) {
                     ended.append(connection)
                 } else if connection.hasExpired(at: moment) {
-                    counts.withValue { $0.timedOut += 1 }
+                    counts.withLock { $0.timedOut += 1 }
                     events(.timedOut)
                     ended.append(connection)
                 }
@@ -171,7 +172,7 @@ public final class WebServer: @unchecked Sendable {
                 accept(from: listener)
             }
             let held = polled.map(\.held).max() ?? 0
-            counts.withValue {
+            counts.withLock {
                 $0.pages = hub.pageCount
                 $0.mostHeld = max($0.mostHeld, held)
             }
@@ -234,7 +235,7 @@ public final class WebServer: @unchecked Sendable {
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             connections.append(WebConnection(fd: client, address: address, limits: limits, now: now) { [events] in events(.clientBehind) })
-            counts.withValue {
+            counts.withLock {
                 $0.accepted += 1
                 $0.open = connections.count
             }
@@ -244,7 +245,7 @@ public final class WebServer: @unchecked Sendable {
 
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
         // Counted before the answer is sent: whoever reads the answer finds it counted.
-        counts.withValue {
+        counts.withLock {
             if event == .turnedAway { $0.turnedAway += 1 } else { $0.turnedAwayFromAddress += 1 }
         }
         events(event)
@@ -278,7 +279,7 @@ public final class WebServer: @unchecked Sendable {
         connections.removeAll { $0 === connection }
         if let page = connection.page { hub.leave(page) }
         Socket.hangUp(connection.fd)
-        counts.withValue {
+        counts.withLock {
             $0.open = connections.count
             $0.pages = hub.pageCount
         }

@@ -1,5 +1,6 @@
 import Basics
 import BoardProtocol
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -92,11 +93,11 @@ public final class WebService: Sendable {
 /// against them, and reading them (`getifaddrs`, over netlink) on each was most of a cheap
 /// request's cost. An address given to the machine is answered to within a second.
 final class MachineAddresses: Sendable {
-    private let known = Protected<(addresses: Set<String>, read: MonotonicInstant?)>(([], nil))
+    private let known = Locked<(addresses: Set<String>, read: MonotonicInstant?)>(([], nil))
 
     func current() -> Set<String> {
         let now = MonotonicInstant.now()
-        return known.withValue { known in
+        return known.withLock { known in
             if let read = known.read, now - read < .seconds(1) { return known.addresses }
             known = (Machine.addresses, now)
             return known.addresses

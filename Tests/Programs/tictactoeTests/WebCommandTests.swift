@@ -1,6 +1,7 @@
+import Basics
 import Dispatch
 import Foundation
-import Basics
+import Synchronization
 import Testing
 import TestSupport
 import TicTacToe
@@ -132,20 +133,20 @@ struct WebCommandTests {
         let page = try web.page()
         // The page reads as it sends, as a browser does: a page that reads nothing is sent only
         // the newest of what it has not read.
-        let counts = Protected((fromBoard: 0, tooMany: 0))
+        let counts = Locked((fromBoard: 0, tooMany: 0))
         let reading = DispatchGroup()
         DispatchQueue.global().async(group: reading) {
-            while counts.withValue({ $0.fromBoard + $0.tooMany }) < 100, let text = page.nextText() {
+            while counts.withLock({ $0.fromBoard + $0.tooMany }) < 100, let text = page.nextText() {
                 if text.contains("too many commands") {
-                    counts.withValue { $0.tooMany += 1 }
+                    counts.withLock { $0.tooMany += 1 }
                 } else if text.contains(#""type":"ok""#) || text.contains(#""type":"error""#) {
-                    counts.withValue { $0.fromBoard += 1 }
+                    counts.withLock { $0.fromBoard += 1 }
                 }
             }
         }
         for index in 0..<100 { page.sendText(#"{"command":"press","cell":\#(index % 9 + 1)}"#) }
         #expect(reading.wait(timeout: .now() + 30) == .success)
-        let (fromBoard, tooMany) = counts.withValue { $0 }
+        let (fromBoard, tooMany) = counts.withLock { $0 }
         #expect(fromBoard <= 10)
         #expect(fromBoard + tooMany == 100)
         #expect(try moves(board) <= 10)

@@ -3,6 +3,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import Testing
 
 @Suite("The servers' poll loop")
@@ -13,7 +14,7 @@ struct PollLoopTests {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
-        let turns = Protected<[String]>([])
+        let turns = Locked<[String]>([])
         let turned = DispatchSemaphore(value: 0)
         let (reading, writing) = (ends[0], ends[1])
         loop.start { loop in
@@ -21,13 +22,13 @@ struct PollLoopTests {
                 if ready[0].revents != 0 {
                     var byte: UInt8 = 0
                     _ = read(reading, &byte, 1)
-                    turns.withValue { $0.append("read \(byte)") }
+                    turns.withLock { $0.append("read \(byte)") }
                 } else {
-                    turns.withValue { $0.append("woken") }
+                    turns.withLock { $0.append("woken") }
                 }
                 turned.signal()
             }
-            turns.withValue { $0.append("ended") }
+            turns.withLock { $0.append("ended") }
         }
         var byte: UInt8 = 7
         _ = write(writing, &byte, 1)
@@ -35,7 +36,7 @@ struct PollLoopTests {
         loop.wake()
         #expect(turned.wait(timeout: .now() + 20) == .success)
         #expect(loop.stop() == .ended)
-        #expect(turns.withValue { $0 } == ["read 7", "woken", "ended"])
+        #expect(turns.withLock { $0 } == ["read 7", "woken", "ended"])
         #expect(loop.isStopping)
         // Later calls do nothing, and write no wake-up into the closed pipe.
         loop.wake()
@@ -49,13 +50,13 @@ struct PollLoopTests {
         #expect(idle.stop() == .already)
 
         let loop = PollLoop(named: "pausing")
-        let paused = Protected<Bool?>(nil)
+        let paused = Locked<Bool?>(nil)
         loop.start { loop in
             // An hour: only the stop ends it.
             let running = loop.pause(.seconds(3600))
-            paused.withValue { $0 = running }
+            paused.withLock { $0 = running }
         }
         #expect(loop.stop() == .ended)
-        #expect(paused.withValue { $0 } == false)
+        #expect(paused.withLock { $0 } == false)
     }
 }

@@ -2,6 +2,7 @@ import Basics
 import BoardProtocol
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,10 +13,10 @@ import Glibc
 final class FakeBoard: Sendable {
     let path: String
     private let listener: Int32
-    private let accepted = Protected(0)
+    private let accepted = Locked(0)
     private let closing: Bool
     private let delay: Duration
-    private let stopping = Protected(false)
+    private let stopping = Locked(false)
     private let acceptorEnded = DispatchSemaphore(value: 0)
 
     init(closing: Bool = false, delay: Duration = .milliseconds(200)) throws {
@@ -32,11 +33,11 @@ final class FakeBoard: Sendable {
             while true {
                 // The listening socket is non-blocking (the board's server polls it).
                 var polled = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                guard poll(&polled, 1, 50) >= 0, !stopping.withValue({ $0 }) else { return }
+                guard poll(&polled, 1, 50) >= 0, !stopping.withLock({ $0 }) else { return }
                 guard polled.revents & Int16(POLLIN) != 0 else { continue }
                 let fd = accept(listener, nil, nil)
                 guard fd >= 0 else { continue }
-                self.accepted.withValue { $0 += 1 }
+                self.accepted.withLock { $0 += 1 }
                 if closing {
                     close(fd)
                 } else {
@@ -46,7 +47,7 @@ final class FakeBoard: Sendable {
         }
     }
 
-    var connections: Int { accepted.withValue { $0 } }
+    var connections: Int { accepted.withLock { $0 } }
 
     private func converse(_ fd: Int32) {
         defer { close(fd) }
@@ -65,7 +66,7 @@ final class FakeBoard: Sendable {
     }
 
     func stop() {
-        stopping.withValue { $0 = true }
+        stopping.withLock { $0 = true }
         acceptorEnded.wait()
         close(listener)
         unlink(path)

@@ -1,6 +1,7 @@
 import Basics
 import Dispatch
 import Foundation
+import Synchronization
 import TestSupport
 @testable import WebService
 
@@ -10,33 +11,33 @@ let pageFolder = repositoryRoot
 
 /// A clock the test moves.
 final class VirtualClock: Sendable {
-    private let instant = Protected(MonotonicInstant(nanoseconds: 1_000_000_000_000))
-    func now() -> MonotonicInstant { instant.withValue { $0 } }
-    func advance(by duration: Duration) { instant.withValue { $0 += duration } }
+    private let instant = Locked(MonotonicInstant(nanoseconds: 1_000_000_000_000))
+    func now() -> MonotonicInstant { instant.withLock { $0 } }
+    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }
 
 /// The server's events as they come, for a test to wait on.
 final class ServerEvents: Sendable {
-    private let events = Protected<[WebServer.Event]>([])
+    private let events = Locked<[WebServer.Event]>([])
     private let arrived = DispatchSemaphore(value: 0)
 
     func record(_ event: WebServer.Event) {
-        events.withValue { $0.append(event) }
+        events.withLock { $0.append(event) }
         arrived.signal()
     }
 
     /// Waits (at most 20 s) until `count` events satisfying `matching` have come since the start.
     @discardableResult
     func wait(for count: Int = 1, _ matching: (WebServer.Event) -> Bool) -> Bool {
-        while events.withValue({ $0.filter(matching).count }) < count {
+        while events.withLock({ $0.filter(matching).count }) < count {
             guard arrived.wait(timeout: .now() + 20) == .success else { return false }
         }
         return true
     }
 
-    func count(_ matching: (WebServer.Event) -> Bool) -> Int { events.withValue { $0.filter(matching).count } }
+    func count(_ matching: (WebServer.Event) -> Bool) -> Int { events.withLock { $0.filter(matching).count } }
 
-    var all: [WebServer.Event] { events.withValue { $0 } }
+    var all: [WebServer.Event] { events.withLock { $0 } }
 }
 
 /// The web view in this process, on a free port of loopback, with a virtual clock; no board

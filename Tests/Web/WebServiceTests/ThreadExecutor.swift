@@ -1,5 +1,6 @@
 import Basics
 import Dispatch
+import Synchronization
 
 /// A thread of its own for a test's tasks that block (sockets it waits on, the server's events):
 /// on the shared cooperative pool, which keeps about one thread per core, they would hold up the
@@ -13,7 +14,7 @@ final class ThreadExecutor: TaskExecutor, Sendable {
         var open = true
     }
 
-    private let queue = Protected(Queue())
+    private let queue = Locked(Queue())
     private let ready = DispatchSemaphore(value: 0)
 
     init() {
@@ -24,7 +25,7 @@ final class ThreadExecutor: TaskExecutor, Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let queued = queue.withValue { queue in
+        let queued = queue.withLock { queue in
             if queue.open { queue.jobs.append(job) }
             return queue.open
         }
@@ -38,14 +39,14 @@ final class ThreadExecutor: TaskExecutor, Sendable {
 
     /// Ends the thread once the jobs queued so far have run.
     func shutdown() {
-        queue.withValue { $0.open = false }
+        queue.withLock { $0.open = false }
         ready.signal()
     }
 
     /// The next job, waiting for one; nil once shut down and drained.
     private func next() -> UnownedJob? {
         while true {
-            let (job, open) = queue.withValue { queue -> (UnownedJob?, Bool) in
+            let (job, open) = queue.withLock { queue -> (UnownedJob?, Bool) in
                 queue.jobs.isEmpty ? (nil, queue.open) : (queue.jobs.removeFirst(), true)
             }
             if let job { return job }
