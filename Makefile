@@ -82,12 +82,14 @@ quick: setup
 
 ## Every parser of untrusted bytes fuzzed by libFuzzer under AddressSanitizer, SECONDS each (8:
 ## about a minute of fuzzing for the eight), from fuzz/corpus/ and fuzz/dictionaries/; the TOML
-## documents its runs keep held to Python's tomllib. A long run by hand: make fuzz SECONDS=3600 (TARGETS=request-head …
-## for some). A finding fails it, kept in test-results/fuzz/findings/ (docs/TESTING.md, "Fuzzing").
+## documents its runs keep held to Python's tomllib. A long run by hand: make fuzz SECONDS=3600
+## JOBS=2 (two targets at a time; TARGETS=request-head … for some). A finding fails it, kept in
+## test-results/fuzz/findings/ (docs/TESTING.md, "Fuzzing").
 SECONDS ?= 8
 TARGETS ?=
+JOBS ?= 1
 fuzz: setup-tests
-	SWIFT=$(SWIFT) bash scripts/fuzz.sh $(SECONDS) $(TARGETS)
+	SWIFT=$(SWIFT) JOBS=$(JOBS) bash scripts/fuzz.sh $(SECONDS) $(TARGETS)
 
 ## The unit, simulation and process tests under ThreadSanitizer, then AddressSanitizer
 ## (SANITIZERS=thread or address for one), each in its own build folder; clean means every test

@@ -11,7 +11,7 @@ public enum APIRequestTarget: FuzzTarget {
 
     public static func check(_ bytes: [UInt8]) -> String? {
         let whole = lines(of: [bytes[...]])
-        for cut in [bytes.map { [$0][...] }, pieces(of: bytes)] {
+        for cut in [singleBytes(of: bytes), pieces(of: bytes)] {
             guard lines(of: cut) == whole else { return "the bytes make other lines when cut into pieces" }
         }
         for line in whole {

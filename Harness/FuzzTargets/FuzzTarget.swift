@@ -31,6 +31,13 @@ public enum FuzzTargets {
     public static var names: [String] { all.map { $0.name } }
 }
 
+/// `bytes` one at a time, as a client that sends a byte a packet is read: slices of the one
+/// array, since an array a byte made the targets spend most of their time in the sanitizer's
+/// allocator.
+func singleBytes(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    bytes.indices.map { bytes[$0..<$0 + 1] }
+}
+
 /// Cuts `bytes` into pieces at places the bytes themselves choose, so that the same input is
 /// always cut the same way: what a reader must read alike however the network splits it.
 func pieces(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {

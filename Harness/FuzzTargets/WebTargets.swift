@@ -118,7 +118,7 @@ struct Reading: Equatable, CustomStringConvertible {
         let upgrade = bytes.reduce(0) { $0 ^ $1 } & 1 == 1
         let whole = Reading(of: [bytes[...]], frames: frames, upgrade: upgrade)
         let others = [
-            Reading(of: bytes.map { [$0][...] }, frames: frames, upgrade: upgrade),
+            Reading(of: singleBytes(of: bytes), frames: frames, upgrade: upgrade),
             Reading(of: pieces(of: bytes), frames: frames, upgrade: upgrade),
             Reading(of: [bytes[...]], frames: frames, upgrade: upgrade, most: 1),
         ]

@@ -8,16 +8,19 @@ public struct LineBuffer: Sendable {
         case tooLong
     }
 
-    private var partial: [UInt8] = []
+    // Usable from inline so that `append` is specialised where it is called: generic, it
+    // boxed every slice it took apart (what a reader calls with is always a concrete type).
+    @usableFromInline var partial: [UInt8] = []
     /// Dropping the rest of a line that was too long.
-    private var skipping = false
-    private let limit: Int
+    @usableFromInline var skipping = false
+    @usableFromInline let limit: Int
 
     public init(limit: Int = APIRequest.maximumLineLength) {
         self.limit = limit
     }
 
     /// The lines `bytes` completes, in order; a trailing part waits for the next bytes.
+    @inlinable
     public mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Line] {
         var lines: [Line] = []
         var rest = bytes[...]
