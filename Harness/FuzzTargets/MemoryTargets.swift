@@ -80,16 +80,7 @@ enum StateDirectory {
         rmdir(directory)
     }
 
-    private static func files(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    private static func files(in directory: String) -> [String] { TextFile.names(in: directory) ?? [] }
 }
 
 /// Release 0.4's saved game, `state.json`, imported at the first start.

@@ -79,14 +79,8 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     /// The files of `path`, a folder's sorted by name; a file itself.
     static func files(_ path: String) -> [String] {
-        guard let stream = opendir(path) else { return [path] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(path + "/" + name) }
-        }
-        return names.sorted()
+        guard let names = TextFile.names(in: path) else { return [path] }
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
     }
 
     static func quotedJSON(_ text: String) -> String {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Basics
 import GPIO
 import GPIODShim
 import Reactive
@@ -42,7 +43,7 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
 
     /// Every GPIO chip in `/dev`, in name order. Chips that cannot be opened are left out.
     public static func availableChips(devices: String = "/dev") -> [ChipDescription] {
-        return directoryEntries(devices).filter { $0.hasPrefix("gpiochip") }
+        return (TextFile.names(in: devices) ?? []).filter { $0.hasPrefix("gpiochip") }
             .sorted { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
             .compactMap { entry in
                 let path = devices + "/" + entry
@@ -144,20 +145,6 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
         defer { lock.unlock() }
         return body()
     }
-}
-
-/// The names in directory `path`, or none when it cannot be read.
-private func directoryEntries(_ path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
 }
 
 /// A plain mutex for the chip handle: libgpiod objects are not thread-safe.

@@ -188,6 +188,21 @@ extension TextFile {
         return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
+    /// The names in folder `path` (not `.` and `..`), in no order; nil when it is no folder or
+    /// cannot be read.
+    public static func names(in path: String) -> [String]? {
+        guard let stream = opendir(path) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The temporary files that writes of `paths` interrupted by a crash or a power cut left
     /// beside them (see ``isTemporaryName(_:of:)``), by full path, sorted; only regular files and
     /// links: a directory at such a name is not one (nothing this program makes) and is left
@@ -196,12 +211,7 @@ extension TextFile {
         var found: [String] = []
         for (folder, files) in Dictionary(grouping: paths, by: { directory(of: $0) }) {
             let names = Set(files.map { path in path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path })
-            guard let stream = opendir(folder) else { continue }
-            defer { closedir(stream) }
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
+            for name in self.names(in: folder) ?? [] {
                 guard names.contains(where: { isTemporaryName(name, of: $0) }) else { continue }
                 let full = (files[0].contains("/") ? folder + "/" : "") + name
                 var status = stat()

@@ -165,6 +165,19 @@ struct TextFileTests {
         #expect(try TextFile.read(path) == "new")
     }
 
+    @Test("a folder's names are every entry but . and .., hidden ones and folders included; no folder has none")
+    func names() throws {
+        let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(TextFile.names(in: directory) == [])
+        try TextFile.write("a", to: directory + "/state.json")
+        try TextFile.write("b", to: directory + "/.hidden")
+        #expect(mkdir(directory + "/inner", 0o755) == 0)
+        #expect(TextFile.names(in: directory)?.sorted() == [".hidden", "inner", "state.json"])
+        #expect(TextFile.names(in: directory + "/state.json") == nil)
+        #expect(TextFile.names(in: directory + "/missing") == nil)
+    }
+
     @Test("a failed write names its errno and leaves the old file whole")
     func failedWrite() throws {
         let directory = folder()
