@@ -50,8 +50,23 @@ let package = Package(
         // (docs/BENCHMARKS.md, docs/images/learning/).
         .executableTarget(
             name: "LearnerCurves",
-            dependencies: [.product(name: "TicTacToeGPIO", package: project)],
+            dependencies: ["LearnerRuns", .product(name: "TicTacToeGPIO", package: project)],
             path: "Tools/LearnerCurves",
+            swiftSettings: optimized
+        ),
+        // Seeded runs of fresh learners, and the figures both learner tools take from them.
+        .target(
+            name: "LearnerRuns",
+            dependencies: [.product(name: "TicTacToeGPIO", package: project)],
+            path: "Tools/LearnerRuns",
+            swiftSettings: optimized
+        ),
+        // How the board's learner rules were found, among rules of Michie's kind (not in make
+        // bench: it takes several minutes; docs/BENCHMARKS.md has its table).
+        .executableTarget(
+            name: "LearnerRulesSearch",
+            dependencies: ["LearnerRuns", .product(name: "TicTacToeGPIO", package: project)],
+            path: "Tools/LearnerRulesSearch",
             swiftSettings: optimized
         ),
     ],

@@ -112,24 +112,31 @@ struct BenchFigures {
             + "\(page.pages) pages open, \(Format.megabytes(memory.afterPresses)) after the presses (goal: at most 40 MB).\n"
     }
 
-    /// How the matchbox learner learns, over seeded games.
+    /// How the matchbox learner learns, over seeded games: Michie's rules beside the board's,
+    /// then the board's against each level.
     var learner: String {
         guard let results = learnerResults else { return Self.notMeasured("learner.json", by: "Benchmarks/Tools/LearnerCurves") }
-        let rows = results.rows.map { row -> [String] in
-            switch row.kind {
-            case "games":
-                let games = { (value: Double?) in Format.grouped(Int(value ?? 0)) }
-                return [row.against, row.figure, "\(games(row.median)) (\(games(row.low))–\(games(row.high)))", "\(games(row.min))–\(games(row.max))"]
-            case "share":
-                return [row.against, row.figure, "\(Format.percent(row.median)) (\(Format.percent(row.low))–\(Format.percent(row.high)))",
-                        "\(Format.percent(row.min))–\(Format.percent(row.max))"]
-            default:
-                return [row.against, row.figure, [row.won, row.drew, row.lost].map(Format.percent).joined(separator: " · "), ""]
+        let late = results.late.count == 2 ? "\(results.late[0])–\(results.late[1])" : "?"
+        let opponent = { (level: Int) in level == 4 ? "level 4 (perfect)" : level == 1 ? "level 1 (random)" : "level \(level)" }
+        let rows = results.comparisons.map { row -> [String] in
+            let side = row.side == "first" ? "first" : "second"
+            if row.figure == "games" {
+                let shown = { (spread: BenchResults.Learner.Spread) in "\(Format.grouped(Int(spread.median))) · \(Format.grouped(Int(spread.p90)))" }
+                return [side, opponent(row.against), "games until \(results.unbeaten) in a row not lost (median · p90)",
+                        shown(row.michie), shown(row.quick), Format.ratio(row.quick.median / max(row.michie.median, 1))]
             }
+            let ratio = row.michie.mean > 0 ? Format.ratio(row.quick.mean / row.michie.mean) : ""
+            return [side, opponent(row.against), "lost in games \(late)", Format.percent(row.michie.mean), Format.percent(row.quick.mean), ratio]
         }
-        let source = results.measured.map { Self.measured($0, "\(results.seeds) seeds, every game seeded") }
-            ?? "\(results.seeds) seeds, every game seeded.\n\n"
-        return source + Format.table(["against", "figure", "median (quartiles)", "range"], rows, right: [])
+        let levels = results.levels.map { level in
+            [opponent(level.level), [level.won, level.drew, level.lost].map(Format.percent).joined(separator: " · ")]
+        }
+        let source = results.measured.map { Self.measured($0, "\(results.seeds) seeds of \(Format.grouped(results.games)) games each, every game seeded") }
+            ?? "\(results.seeds) seeds of \(Format.grouped(results.games)) games each, every game seeded.\n\n"
+        return source
+            + Format.table(["the learner plays", "against", "figure", "Michie's rules", "quick rules", "quick ÷ Michie's"], rows, right: [])
+            + "\nThe quick rules against each level, starters taking turns:\n\n"
+            + Format.table(["against", "won · drew · lost, games \(late)"], levels, right: [])
     }
 
     // MARK: Parts

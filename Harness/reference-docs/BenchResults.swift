@@ -75,26 +75,42 @@ enum BenchResults {
         }
     }
 
-    /// `Benchmarks/Tools/LearnerCurves`: the learner's figures over the seeds.
+    /// `Benchmarks/Tools/LearnerCurves`: the learner's figures over the seeds, Michie's rules
+    /// beside the board's.
     struct Learner: Codable, Sendable {
-        struct Row: Codable, Sendable {
-            var against: String
+        /// One rules' figure over the seeds.
+        struct Spread: Codable, Sendable {
+            var mean: Double
+            var median: Double
+            var p90: Double
+        }
+
+        struct Comparison: Codable, Sendable {
+            /// `first` or `second`: who starts every game.
+            var side: String
+            /// The computer's level.
+            var against: Int
+            /// `games` (until `unbeaten` in a row not lost) or `lost` (the share lost in `late`).
             var figure: String
-            /// `games`, `share` (0–1) or `outcomes`.
-            var kind: String
-            var median: Double?
-            var low: Double?
-            var high: Double?
-            var min: Double?
-            var max: Double?
-            var won: Double?
-            var drew: Double?
-            var lost: Double?
+            var michie: Spread
+            var quick: Spread
+        }
+
+        /// The board's rules against one level, starters taking turns, in `late`.
+        struct Level: Codable, Sendable {
+            var level: Int
+            var won: Double
+            var drew: Double
+            var lost: Double
         }
 
         var measured: Context?
         var seeds: Int
-        var rows: [Row]
+        var games: Int
+        var unbeaten: Int
+        var late: [Int]
+        var comparisons: [Comparison]
+        var levels: [Level]
     }
 
     /// `browser/bench_page.py`: the web view's figures, times in milliseconds.

@@ -1,147 +1,96 @@
 import Foundation
+import LearnerRuns
 import Matchboxes
 import TicTacToe
 
-// How the matchbox learner learns, measured in simulation over many seeds: run by `make bench`,
-// which writes the plots into docs/images/learning/ and the figures into
-// Benchmarks/results/learner.json, from which `make docs` writes docs/BENCHMARKS.md's table.
+// How the matchbox learner learns, Michie's rules beside the board's (quick), measured in
+// simulation over many seeds, with the learner first and second: run by `make bench`, which
+// writes the plots into docs/images/learning/ and the figures into Benchmarks/results/learner.json,
+// from which `make docs` writes docs/BENCHMARKS.md's tables.
 // Every game is seeded, so the same build writes the same figures and files.
 //
 //   LearnerCurves FOLDER [RESULTS]    the figures on standard output and into RESULTS (JSON,
 //                                     with $BENCH_CONTEXT as its "measured"), the plots into FOLDER
 
-let seeds: [UInt64] = Array(1...20)
+let seeds: [UInt64] = Array(1...200)
 let folder = CommandLine.arguments.dropFirst().first ?? "."
 let resultsFile = CommandLine.arguments.dropFirst(2).first
+/// The rules side by side: Michie's, and the board's.
+let compared: [(name: String, rules: LearnerRules)] = [("michie", .michie), ("quick", .quick)]
+let games = 1000
+let late = LearnerRuns.late, unbeaten = LearnerRuns.unbeaten
+typealias Side = LearnerRuns.Side
 
-/// A fresh learner's results, game by game, against the computer at `level`, starters taking
-/// turns (X first), the learner's and the computer's draws seeded from `seed`.
-func results(against level: ComputerLevel, games: Int, seed: UInt64) -> [LearnerResult] {
-    var learner = MatchboxLearner()
-    var computer = ComputerPlayer(level: level, random: SeededRandom(seed: seed &* 1_000_003))
-    var random = SeededRandom(seed: seed)
-    return (0..<games).map { game in
-        TrainingGame.play(&learner, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random)
-    }
-}
-
-/// The game (counting from 1) that ends the first run of `run` draws in a row, or nil.
-func firstRun(of run: Int, in results: [LearnerResult]) -> Int? {
-    var length = 0
-    for (index, result) in results.enumerated() {
-        length = result == .drew ? length + 1 : 0
-        if length == run { return index + 1 }
-    }
-    return nil
-}
-
-/// The share (0–1) of `result` in games `range` (counting from 1).
-func share(of result: LearnerResult, in results: [LearnerResult], games range: ClosedRange<Int>) -> Double {
-    let slice = results[(range.lowerBound - 1)..<range.upperBound]
-    return Double(slice.filter { $0 == result }.count) / Double(slice.count)
-}
-
-/// The median and the quartiles of `values`.
-func quartiles(_ values: [Double]) -> (low: Double, median: Double, high: Double) {
-    let sorted = values.sorted()
-    func at(_ fraction: Double) -> Double {
-        let position = fraction * Double(sorted.count - 1)
-        let below = Int(position.rounded(.down)), above = min(below + 1, sorted.count - 1)
-        return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
-    }
-    return (at(0.25), at(0.5), at(0.75))
-}
-
-func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
-func spread(_ values: [Double], _ shown: (Double) -> String) -> String {
-    let q = quartiles(values)
-    return "\(shown(q.median)) (\(shown(q.low))–\(shown(q.high)))"
-}
+func number(_ value: Double) -> String { String(format: "%.6g", value) }
 
 // MARK: The figures
 
-/// One row of the table: a figure over the seeds, against one opponent.
-struct Row {
-    enum Figure {
-        /// Games, over the seeds: the median, the quartiles and the range.
-        case games([Double])
-        /// Shares of games (0–1), over the seeds: the median, the quartiles and the range.
-        case share([Double])
-        /// The median share of games won, drawn and lost.
-        case outcomes(won: Double, drew: Double, lost: Double)
-    }
-
-    var against: String
+/// One figure of the learning table, for both rules: over the seeds, the mean, the median and
+/// the 90th percentile.
+struct Comparison {
+    var side: Side
+    var against: ComputerLevel
+    /// `games` (games until `unbeaten` not lost in a row) or `lost` (the share lost in `late`).
     var figure: String
-    var values: Figure
-
-    var markdown: String {
-        switch values {
-        case .games(let values):
-            return "| \(against) | \(figure) | \(spread(values) { String(Int($0)) }) | \(Int(values.min() ?? 0))–\(Int(values.max() ?? 0)) |"
-        case .share(let values):
-            return "| \(against) | \(figure) | \(spread(values, percent)) | \(percent(values.min() ?? 0))–\(percent(values.max() ?? 0)) |"
-        case .outcomes(let won, let drew, let lost):
-            return "| \(against) | \(figure) | \([won, drew, lost].map(percent).joined(separator: " · ")) | |"
-        }
-    }
+    var values: [String: [Double]]
 
     var json: String {
-        func number(_ value: Double) -> String { String(format: "%.6g", value) }
-        func summary(_ values: [Double]) -> String {
-            let q = quartiles(values)
-            return "\"median\": \(number(q.median)), \"low\": \(number(q.low)), \"high\": \(number(q.high)), \"min\": \(number(values.min() ?? 0)), \"max\": \(number(values.max() ?? 0))"
+        let each = compared.map { rules in
+            let values = self.values[rules.name] ?? []
+            return "\"\(rules.name)\": {\"mean\": \(number(LearnerRuns.mean(values))), \"median\": \(number(LearnerRuns.percentile(values, 0.5))), \"p90\": \(number(LearnerRuns.percentile(values, 0.9)))}"
         }
-        let head = "\"against\": \"\(against)\", \"figure\": \"\(figure)\""
-        switch values {
-        case .games(let values): return "{\(head), \"kind\": \"games\", \(summary(values))}"
-        case .share(let values): return "{\(head), \"kind\": \"share\", \(summary(values))}"
-        case .outcomes(let won, let drew, let lost):
-            return "{\(head), \"kind\": \"outcomes\", \"won\": \(number(won)), \"drew\": \(number(drew)), \"lost\": \(number(lost))}"
-        }
+        return "{\"side\": \"\(side.rawValue)\", \"against\": \(against.rawValue), \"figure\": \"\(figure)\", " + each.joined(separator: ", ") + "}"
     }
 }
 
-var rows: [Row] = []
-let perfectGames = 20000
-let againstPerfect = seeds.map { results(against: .perfect, games: perfectGames, seed: $0) }
-let runs = againstPerfect.map { firstRun(of: 20, in: $0).map(Double.init) ?? Double(perfectGames) }
-let lastLoss = againstPerfect.map { Double(($0.lastIndex(of: .lost) ?? -1) + 1) }
-rows.append(Row(against: "level 4 (perfect)", figure: "games until 20 draws in a row", values: .games(runs)))
-rows.append(Row(against: "level 4 (perfect)", figure: "its last loss in \(perfectGames) games, at game", values: .games(lastLoss)))
-for range in [1...1000, 4001...5000, 9001...10000, 14001...15000, 19001...20000] {
-    let losses = againstPerfect.map { share(of: .lost, in: $0, games: range) }
-    rows.append(Row(against: "level 4 (perfect)", figure: "lost, games \(range.lowerBound)–\(range.upperBound)", values: .share(losses)))
+var comparisons: [Comparison] = []
+/// The runs the plots draw: by rules' name, side and level.
+var curves: [String: [[LearnerResult]]] = [:]
+for side in Side.allCases {
+    for level in [ComputerLevel.perfect, .random] {
+        var held: [String: [Double]] = [:], lost: [String: [Double]] = [:]
+        for rules in compared {
+            let runs = LearnerRuns.everySeed(seeds, rules.rules, against: level, starter: side.starter, games: games)
+            curves["\(rules.name) \(side.rawValue) \(level.rawValue)"] = runs
+            held[rules.name] = runs.map { Double(LearnerRuns.firstRun(in: $0)) }
+            lost[rules.name] = runs.map { LearnerRuns.share(of: .lost, in: $0, games: late) }
+        }
+        if level == .perfect { comparisons.append(Comparison(side: side, against: level, figure: "games", values: held)) }
+        comparisons.append(Comparison(side: side, against: level, figure: "lost", values: lost))
+    }
 }
-let againstRandom = seeds.map { results(against: .random, games: 1000, seed: $0) }
-for range in [1...100, 901...1000] {
-    let losses = againstRandom.map { share(of: .lost, in: $0, games: range) }
-    rows.append(Row(against: "level 1 (random)", figure: "lost, games \(range.lowerBound)–\(range.upperBound)", values: .share(losses)))
+/// The board's rules against each level, starters taking turns: games won, drawn and lost late.
+let levels = ComputerLevel.allCases.map { level -> (ComputerLevel, [[LearnerResult]]) in
+    (level, LearnerRuns.everySeed(seeds, .quick, against: level, starter: nil, games: games))
 }
-var curves: [(ComputerLevel, [[LearnerResult]])] = [(.random, againstRandom)]
-for level in ComputerLevel.allCases {
-    let played = level == .random ? againstRandom : level == .perfect ? againstPerfect.map { Array($0.prefix(1000)) }
-        : seeds.map { results(against: level, games: 1000, seed: $0) }
-    if level != .random { curves.append((level, played)) }
-    let shares = LearnerResult.allCases.map { result in quartiles(played.map { share(of: result, in: $0, games: 901...1000) }).median }
-    rows.append(Row(against: "level \(level.rawValue)", figure: "won · drew · lost, games 901–1000", values: .outcomes(won: shares[0], drew: shares[1], lost: shares[2])))
+
+print("Matchbox learner, \(seeds.count) seeds, \(games) games each (median · p90 of games, mean share lost)")
+for comparison in comparisons {
+    let cells = compared.map { rules -> String in
+        let values = comparison.values[rules.name] ?? []
+        return comparison.figure == "games"
+            ? "\(rules.name) \(Int(LearnerRuns.percentile(values, 0.5))) · \(Int(LearnerRuns.percentile(values, 0.9)))"
+            : "\(rules.name) \(String(format: "%.1f %%", LearnerRuns.mean(values) * 100))"
+    }
+    print("\(comparison.side.rawValue) player, level \(comparison.against.rawValue), \(comparison.figure): " + cells.joined(separator: ", "))
 }
-print("Matchbox learner, \(seeds.count) seeds (median, quartiles in brackets)")
-print("| against | figure | median (quartiles) | range |")
-print("| --- | --- | --- | --- |")
-for row in rows { print(row.markdown) }
+let levelRows = levels.map { level, runs -> String in
+    let shares = LearnerResult.allCases.map { result in LearnerRuns.mean(runs.map { LearnerRuns.share(of: result, in: $0, games: late) }) }
+    return "{\"level\": \(level.rawValue), \"won\": \(number(shares[0])), \"drew\": \(number(shares[1])), \"lost\": \(number(shares[2]))}"
+}
 if let resultsFile {
     let context = ProcessInfo.processInfo.environment["BENCH_CONTEXT"] ?? "null"
-    let json = "{\n  \"measured\": \(context),\n  \"seeds\": \(seeds.count),\n  \"rows\": [\n    "
-        + rows.map(\.json).joined(separator: ",\n    ") + "\n  ]\n}\n"
+    let json = "{\n  \"measured\": \(context),\n  \"seeds\": \(seeds.count),\n  \"games\": \(games),\n  \"unbeaten\": \(unbeaten),\n"
+        + "  \"late\": [\(late.lowerBound), \(late.upperBound)],\n  \"comparisons\": [\n    "
+        + comparisons.map(\.json).joined(separator: ",\n    ") + "\n  ],\n  \"levels\": [\n    " + levelRows.joined(separator: ",\n    ") + "\n  ]\n}\n"
     try Data(json.utf8).write(to: URL(fileURLWithPath: resultsFile))
     print("results: \(resultsFile)")
 }
 
 // MARK: The plots
 
-/// One plot: for each curve, the median over seeds of the share of games lost in each group of
-/// `group` games, as a line; the quartiles as a band around it.
+/// One plot: for each curve, the share of games lost in each group of `group` games, over all
+/// the seeds (the rate the table gives), as a line.
 func plot(title: String, curves: [(name: String, results: [[LearnerResult]])], games: Int, group: Int) -> String {
     let width = 640.0, height = 320.0, left = 56.0, right = 28.0, top = 36.0, bottom = 44.0
     let plotWidth = width - left - right, plotHeight = height - top - bottom
@@ -162,15 +111,12 @@ func plot(title: String, curves: [(name: String, results: [[LearnerResult]])], g
     for tick in stride(from: 0, through: games, by: games / 4) {
         svg += "<text x=\"\(x(tick))\" y=\"\(height - bottom + 16)\" text-anchor=\"middle\">\(tick)</text>\n"
     }
-    svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 8)\" text-anchor=\"middle\">games played (lost, per \(group) games: median of \(seeds.count) seeds, quartiles shaded)</text>\n"
+    svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 8)\" text-anchor=\"middle\">games played (share lost in each \(group), over \(seeds.count) seeds)</text>\n"
     for (index, curve) in curves.enumerated() {
         let groups = stride(from: 0, to: games, by: group).map { start in
-            quartiles(curve.results.map { share(of: .lost, in: $0, games: (start + 1)...(start + group)) })
+            LearnerRuns.mean(curve.results.map { LearnerRuns.share(of: .lost, in: $0, games: (start + 1)...(start + group)) })
         }
-        let middle = groups.indices.map { x($0 * group + group / 2) }
-        let band = zip(middle, groups).map { "\($0),\(y($1.high))" } + zip(middle, groups).reversed().map { "\($0),\(y($1.low))" }
-        svg += "<polygon points=\"\(band.joined(separator: " "))\" fill=\"#000\" fill-opacity=\"0.08\"/>\n"
-        let line = zip(middle, groups).map { "\($0),\(y($1.median))" }.joined(separator: " ")
+        let line = groups.indices.map { "\(x($0 * group + group / 2)),\(y(groups[$0]))" }.joined(separator: " ")
         svg += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"\(dashes[index % dashes.count])\"/>\n"
         let legendY = top + 14 + Double(index) * 16
         svg += "<line x1=\"\(width - right - 150)\" x2=\"\(width - right - 120)\" y1=\"\(legendY - 4)\" y2=\"\(legendY - 4)\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"\(dashes[index % dashes.count])\"/>"
@@ -180,15 +126,19 @@ func plot(title: String, curves: [(name: String, results: [[LearnerResult]])], g
 }
 
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-let levels = plot(
-    title: "The learner's losses against each level of the computer",
-    curves: curves.map { ("level \($0.0.rawValue)", $0.1) }, games: 1000, group: 50)
-try Data(levels.utf8).write(to: URL(fileURLWithPath: folder + "/against-each-level.svg"))
-let perfect = plot(
-    title: "The learner's losses against the perfect computer, \(perfectGames) games",
-    curves: [("level 4", againstPerfect)], games: perfectGames, group: 500)
-try Data(perfect.utf8).write(to: URL(fileURLWithPath: folder + "/against-perfect.svg"))
-print("plots: \(folder)/against-each-level.svg, \(folder)/against-perfect.svg")
+for level in [ComputerLevel.perfect, .random] {
+    let plotted = compared.flatMap { rules in
+        Side.allCases.map { side in ("\(rules.name), \(side.rawValue)", curves["\(rules.name) \(side.rawValue) \(level.rawValue)"] ?? []) }
+    }
+    let name = level == .perfect ? "against-perfect" : "against-random"
+    let svg = plot(title: "Lost against \(level == .perfect ? "the perfect computer" : "the random player"), Michie's rules and the quick ones",
+                   curves: plotted, games: games, group: 50)
+    try Data(svg.utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name).svg"))
+}
+let each = plot(title: "The learner's losses against each level of the computer (the board's rules)",
+                curves: levels.map { ("level \($0.0.rawValue)", $0.1) }, games: games, group: 50)
+try Data(each.utf8).write(to: URL(fileURLWithPath: folder + "/against-each-level.svg"))
+print("plots: \(folder)/against-perfect.svg, \(folder)/against-random.svg, \(folder)/against-each-level.svg")
 
 // MARK: Its boxes, drawn
 
@@ -196,7 +146,7 @@ print("plots: \(folder)/against-each-level.svg, \(folder)/against-perfect.svg")
 /// computer (seed 1): each free cell shows its beads as a number and a disc whose area grows
 /// with them; a taken cell its mark.
 func boxes(after games: Int) -> String {
-    var trained = MatchboxLearner()
+    var trained = MatchboxLearner(rules: .quick)
     var computer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: 1_000_003))
     var random = SeededRandom(seed: 1)
     for game in 0..<games { _ = TrainingGame.play(&trained, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random) }
@@ -213,7 +163,7 @@ func boxes(after games: Int) -> String {
 
     """
     for (index, (name, board)) in positions.enumerated() {
-        for (column, learner) in [MatchboxLearner(), trained].enumerated() {
+        for (column, learner) in [MatchboxLearner(rules: .quick), trained].enumerated() {
             let left = gap / 2 + Double(index) * (2 * side + 2 * gap) + Double(column) * (side + gap / 2)
             let beads = learner.beads(on: board), most = max(1, beads.max() ?? 1)
             svg += "<text x=\"\(left)\" y=\"\(top - 8)\">\(column == 0 ? "fresh" : "after \(games) games")</text>\n"

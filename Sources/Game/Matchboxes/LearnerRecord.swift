@@ -37,13 +37,15 @@ public struct LearnerRecord: Sendable, Hashable {
         games = 0
     }
 
-    /// A record read back: `nil` unless every ten but the last holds ten games, the last one to
-    /// ten, no more than ``keptTens`` are given, and `games` counts at least those.
+    /// A record read back: `nil` unless the tens are the ones `games` games leave, as ``add(_:)``
+    /// keeps them: every ten but the last holds ten games, the last holds what is left over (one
+    /// to ten), and there are as many tens as the games fill, or ``keptTens`` once they fill more.
     public init?(tens: [Tally], games: Int) {
         let counts = [tens.map(\.won), tens.map(\.drew), tens.map(\.lost)].joined()
-        guard tens.count <= Self.keptTens, counts.allSatisfy({ $0 >= 0 }),
-              tens.dropLast().allSatisfy({ $0.games == 10 }), tens.last.map({ (1...10).contains($0.games) }) ?? true,
-              games >= tens.reduce(0, { $0 + $1.games }), games <= Int(Int32.max) else { return nil }
+        guard (0...Int(Int32.max)).contains(games), counts.allSatisfy({ $0 >= 0 }) else { return nil }
+        let filled = (games + 9) / 10
+        guard tens.count == min(filled, Self.keptTens), tens.dropLast().allSatisfy({ $0.games == 10 }),
+              tens.last.map({ $0.games == games - 10 * (filled - 1) }) ?? true else { return nil }
         self.tens = tens
         self.games = games
     }

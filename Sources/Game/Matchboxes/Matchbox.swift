@@ -36,6 +36,11 @@ public struct Matchbox: Sendable, Hashable {
         }
     }
 
+    /// Every move's beads halved, rounded up: a move that had beads keeps at least one.
+    mutating func halve() {
+        beads = beads.map { ($0 + 1) / 2 }
+    }
+
     /// The cell whose compartment holds the `bead`-th bead (counting from zero, in reading order).
     func cell(holding bead: Int) -> Int? {
         var left = bead

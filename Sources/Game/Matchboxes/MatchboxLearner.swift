@@ -17,6 +17,9 @@ import TicTacToe
 ///   in as a fresh one, and counted in ``refills`` when refilled. Michie's machine resigned
 ///   instead; a board has no resignation to show, and refilling keeps what the other boxes
 ///   learnt while this position starts over.
+/// - A move that would pass ``LearnerRules/mostBeads`` halves its whole box instead (each
+///   count rounded up, so no move it could draw is lost): the box keeps its proportions, what
+///   it learnt, where a cap would have flattened its best move towards the others.
 /// - With one free cell there is no choice: the learner takes it, and nothing is learnt there.
 public struct MatchboxLearner: Sendable, Hashable {
     public let rules: LearnerRules
@@ -91,7 +94,8 @@ public struct MatchboxLearner: Sendable, Hashable {
                 var box = boxes[key].map { $0.total == 0 ? fresh(key) : $0 } ?? fresh(key)
                 if boxes[key]?.total == 0 { refills += 1 }
                 let cell = turning.image[move.index], kind = key.ownSymmetries.map { $0.image[cell] }.min() ?? cell
-                box.beads[kind] = min(max(box.beads[kind] + change, 0), rules.mostBeads)
+                box.beads[kind] = max(box.beads[kind] + change, 0)
+                while box.beads[kind] > rules.mostBeads { box.halve() }
                 boxes[key] = box
             }
             guard let next = try? board.playing(move) else { return }

@@ -22,13 +22,14 @@ public struct BoardSettings: Sendable, Hashable {
     /// The LEDs the board is built with, as their datasheet rates them: how dim O must be for
     /// every eye to read it as the dimmer (``dimCycle``).
     public var leds: LEDPart
-    /// How the matchbox learner counts its beads (Michie's rules by default).
+    /// How the matchbox learner counts its beads (the board's quick rules by default; Michie's are
+    /// one setting away).
     public var learner: LearnerRules
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
         scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
-        marks: MarkStyle = .standard, leds: LEDPart = .standard, learner: LearnerRules = .michie
+        marks: MarkStyle = .standard, leds: LEDPart = .standard, learner: LearnerRules = .quick
     ) {
         self.learner = learner
         self.opponent = opponent

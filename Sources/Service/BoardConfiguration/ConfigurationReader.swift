@@ -3,6 +3,7 @@ import ConfigurationFile
 import Devices
 import GPIO
 import Lights
+import Matchboxes
 import ViewModel
 import TicTacToe
 import WiredBoard
@@ -42,7 +43,7 @@ struct ConfigurationReader {
             pins[group] = try lines(key)
         case .polarity(let field):
             if let polarity = try polarity(key) { pins[keyPath: field] = polarity }
-        case .name, .opponent, .duration, .marks, .figure, .beads:
+        case .name, .opponent, .duration, .marks, .figure, .learnerRules, .beads:
             try read(key, into: &configuration.settings)
         case .web(let web):
             // The web view's own reading: the board checks the table as the web view reads it.
@@ -81,11 +82,23 @@ struct ConfigurationReader {
             }
             if let problem = key.problem(withFigure: number) { throw error(key.path, "\(key.path) \(problem)") }
             settings[keyPath: field] = number
+        case .learnerRules(let field):
+            // Read before the bead keys (the schema's order), which change the rules it names.
+            if let named = try namedRules(key) { settings[keyPath: field] = named.rules }
         case .beads(let field, _):
             if let number = try wholeNumber(key, of: "beads") { settings[keyPath: field] = number }
         case .chip, .pins, .polarity, .web:
             return
         }
+    }
+
+    /// The learner's rules the key names; nil when the file leaves it out.
+    private func namedRules(_ key: ConfigurationSchema.Key) throws(ConfigurationError) -> LearnerRules.Named? {
+        guard let text = try string(key) else { return nil }
+        guard let named = LearnerRules.Named(rawValue: text) else {
+            throw error(key.path, "\(key.path) is \(text.quoted()); it must be \(key.allowed).")
+        }
+        return named
     }
 
     /// The key's whole number of `unit`s, checked against its range; nil when the file leaves it out.

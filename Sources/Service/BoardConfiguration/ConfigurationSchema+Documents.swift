@@ -32,7 +32,8 @@ extension ConfigurationSchema {
     public static var referenceTable: String {
         var rows = ["| key | default | allowed | meaning |", "| --- | --- | --- | --- |"]
         for key in keys {
-            rows.append("| `\(key.path)` | `\(key.defaultText)` | \(key.allowed) | \(key.documentation) |")
+            let value = key.isLeftOut ? "the rules'" : "`\(key.defaultText)`"
+            rows.append("| `\(key.path)` | \(value) | \(key.allowed) | \(key.documentation) |")
         }
         return rows.joined(separator: "\n") + "\n"
     }
@@ -41,11 +42,12 @@ extension ConfigurationSchema {
         var text = key.documentation
         switch key.value {
         case .duration, .name, .beads: text += " Allowed: \(key.allowed)."
-        case .opponent, .marks, .figure: text += " Allowed: \(key.allowed)."
+        case .opponent, .marks, .figure, .learnerRules: text += " Allowed: \(key.allowed)."
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break
         }
-        return comment(text) + ["\(key.name) = \(key.defaultText)"]
+        // A key that changes what another sets is shown, not set: set, it would undo that one's choice.
+        return comment(text) + ["\(key.isLeftOut ? "# " : "")\(key.name) = \(key.defaultText)"]
     }
 
     /// `text` as `# ` lines of at most 100 characters, broken between words.

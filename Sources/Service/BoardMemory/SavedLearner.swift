@@ -46,7 +46,7 @@ struct SavedLearner: Codable, Equatable {
         }
         let tallies = tens.compactMap { $0.count == 3 ? LearnerRecord.Tally(won: $0[0], drew: $0[1], lost: $0[2]) : nil }
         guard tallies.count == tens.count, let record = LearnerRecord(tens: tallies, games: games) else {
-            throw .invalid("the learner's record (games \(games), \(tens.count) tens) is not one: each ten must be [won, drew, lost] of ten games (the last of one to ten), at most \(LearnerRecord.keptTens) tens, and games at least their sum")
+            throw .invalid("the learner's record (games \(games), \(tens.count) tens) is not one: each ten must be [won, drew, lost] of ten games but the last, which holds the games left over, as many tens as the games fill (at most \(LearnerRecord.keptTens))")
         }
         return MatchboxLearner(rules: rules, boxes: opened, refills: refills, record: record)
     }

@@ -19,17 +19,26 @@ struct LearnerRecordTests {
         #expect(record.tens.first?.games == 10 && record.tens.last?.games == 5, "the oldest tens went, whole")
     }
 
-    @Test("a record read back must be whole tens but the last, within the bound, with games counting them")
+    @Test("a record read back must be the tens its game count leaves: whole tens but the last, as many as the games fill, within the bound")
     func readBack() {
-        let ten = LearnerRecord.Tally(won: 4, drew: 4, lost: 2)
+        let ten = LearnerRecord.Tally(won: 4, drew: 4, lost: 2), five = LearnerRecord.Tally(drew: 3, lost: 2)
         #expect(LearnerRecord(tens: [ten, LearnerRecord.Tally(won: 1)], games: 11) != nil)
-        #expect(LearnerRecord(tens: [ten], games: 9_999) != nil, "older tens were dropped")
+        #expect(LearnerRecord(tens: [], games: 0) != nil)
+        let kept = Array(repeating: ten, count: LearnerRecord.keptTens - 1)
+        #expect(LearnerRecord(tens: kept + [five], games: 10_005) != nil, "older tens were dropped")
+        #expect(LearnerRecord(tens: kept + [ten], games: 20_000) != nil)
+        #expect(LearnerRecord(tens: kept + [five], games: 10_006) == nil, "the last ten holds the games left over")
+        #expect(LearnerRecord(tens: [ten], games: 9_999) == nil, "tens missing for the games counted")
+        #expect(LearnerRecord(tens: [ten, ten], games: 10) == nil, "more tens than the games")
+        #expect(LearnerRecord(tens: [ten, five], games: 25) == nil)
+        #expect(LearnerRecord(tens: [], games: 3) == nil)
         #expect(LearnerRecord(tens: [LearnerRecord.Tally(won: 1), ten], games: 11) == nil, "a partial ten before the last")
         #expect(LearnerRecord(tens: [ten], games: 9) == nil)
         #expect(LearnerRecord(tens: [LearnerRecord.Tally(won: 11)], games: 11) == nil)
         #expect(LearnerRecord(tens: [LearnerRecord.Tally(won: 12, lost: -2)], games: 10) == nil)
         #expect(LearnerRecord(tens: [LearnerRecord.Tally()], games: 0) == nil, "an empty ten")
-        #expect(LearnerRecord(tens: Array(repeating: ten, count: LearnerRecord.keptTens + 1), games: 20_000) == nil)
+        #expect(LearnerRecord(tens: kept + [ten, ten], games: 10_010) == nil, "past the bound")
+        #expect(LearnerRecord(tens: [ten], games: -10) == nil)
     }
 }
 

@@ -48,7 +48,8 @@ private func mutated(_ key: ConfigurationSchema.Key, _ value: String?) -> String
     for index in lines.indices {
         let line = lines[index]
         if line.hasPrefix("[") { table = String(line.dropFirst().dropLast()) }
-        if table == key.table, line.hasPrefix(key.name + " = ") {
+        // A key the file leaves out is there as a comment.
+        if table == key.table, line.hasPrefix(key.name + " = ") || key.isLeftOut && line.hasPrefix("# " + key.name + " = ") {
             lines[index] = value.map { "\(key.name) = \($0)" } ?? ""
         }
     }
@@ -74,6 +75,7 @@ struct ConfigurationSchemaTests {
             case .chip: changed = "\"gpiochip4\""
             case .name: changed = "\"Ada\""
             case .opponent: changed = "\"computer-3\""
+            case .learnerRules: changed = key.defaultText == "\"michie\"" ? "\"quick\"" : "\"michie\""
             // GPIO7 is spare in the standard map.
             case .pins(let group) where group.lineCount == 1: changed = "7"
             case .pins: changed = "[7" + key.defaultText.drop(while: { $0 != "," })

@@ -2,6 +2,7 @@ import ConfigurationFile
 import Devices
 import Foundation
 import GPIO
+import Matchboxes
 import Testing
 import WiredBoard
 @testable import BoardConfiguration
@@ -112,6 +113,10 @@ private let badFiles: [BadFile] = [
             message: "lights.green_intensity_mcd must be a number of mcd from the LED's datasheet, not text (\"20 mcd\")."),
     BadFile(name: "an intensity of nothing", text: edited("red_intensity_mcd = 40", "red_intensity_mcd = 0.5"), at: "red_intensity_mcd = 0.5",
             message: "lights.red_intensity_mcd is 0.5 mcd; it must be between 1 and 100000."),
+    BadFile(name: "learner rules by no name", text: edited("rules = \"quick\"", "rules = \"menace\""), at: "rules = \"menace\"",
+            message: "learner.rules is \"menace\"; it must be \"quick\" or \"michie\"."),
+    BadFile(name: "a bead count out of range", text: edited("# loss_beads = 3", "loss_beads = 21"), at: "loss_beads = 21",
+            message: "learner.loss_beads is 21 beads; it must be between 0 and 20."),
     BadFile(name: "a wavelength not a number", text: edited("green_wavelength_nm = 570", "green_wavelength_nm = nan"), at: "green_wavelength_nm = nan",
             message: "lights.green_wavelength_nm must be a number of nm from the LED's datasheet, not a decimal number (nan)."),
 ]
@@ -140,6 +145,21 @@ struct ConfigurationTests {
         #expect(configuration.settings.pins.buttonPolarity == .activeHigh)
         #expect(configuration.settings.game.idleSleep == .seconds(60))
         #expect(configuration.settings.scanRowPeriod == .microseconds(250))
+    }
+
+    @Test("the learner's rules by name, and a bead key changes one count of them, wherever the file writes it")
+    func learnerRules() throws {
+        #expect(try Configuration.parse(defaultText, file: "t.toml").settings.learner == .quick)
+        let michie = try Configuration.parse(edited("rules = \"quick\"", "rules = \"michie\""), file: "t.toml")
+        #expect(michie.settings.learner == .michie)
+        // The bead key first in the file: the rules it names are still read first.
+        let changed = try Configuration.parse(
+            edited("rules = \"quick\"", "loss_beads = 7\nrules = \"michie\"\n# first_move_beads = 1\nfirst_move_beads = 9"), file: "t.toml")
+        var expected = LearnerRules.michie
+        expected.initialBeads[0] = 9
+        expected.loss = 7
+        #expect(changed.settings.learner == expected)
+        #expect(LearnerRules.Named(expected) == nil && LearnerRules.Named(.michie) == .michie)
     }
 
     @Test("a bad file is refused with its line, the key and what to do", arguments: badFiles)
