@@ -126,7 +126,9 @@ struct BenchFigures {
                         shown(row.michie), shown(row.quick), Format.ratio(row.quick.median / max(row.michie.median, 1))]
             }
             let ratio = row.michie.mean > 0 ? Format.ratio(row.quick.mean / row.michie.mean) : ""
-            return [side, opponent(row.against), "lost in games \(late)", Format.percent(row.michie.mean), Format.percent(row.quick.mean), ratio]
+            // A rate under 1 % to two places, so that the ratio beside it can be read from them.
+            let rate = { (share: Double) in share < 0.01 ? String(format: "%.2f %%", share * 100) : Format.percent(share) }
+            return [side, opponent(row.against), "lost in games \(late)", rate(row.michie.mean), rate(row.quick.mean), ratio]
         }
         let levels = results.levels.map { level in
             [opponent(level.level), [level.won, level.drew, level.lost].map(Format.percent).joined(separator: " · ")]
