@@ -8,23 +8,24 @@ import Glibc
 #endif
 
 /// A board's socket in the test: it greets each connection with a `hello` and a `state`, and
-/// answers each line with `ok` after `delay`; or, `closing`, it accepts and closes at once (a
-/// full board). Counts the connections it accepted.
+/// answers each line with `ok`, each answer held until the test calls ``answer()``; or,
+/// `closing`, it accepts and closes at once (a full board). Counts the connections it accepted
+/// (``acceptedSoFar()``), without the test ever waiting on the clock.
 final class FakeBoard: Sendable {
     let path: String
     private let listener: Int32
     private let accepted = Locked(0)
+    private let probes = Locked(0)
     private let closing: Bool
-    private let delay: Duration
+    private let answers = DispatchSemaphore(value: 0)
     private let stopping = Locked(false)
     private let acceptorEnded = DispatchSemaphore(value: 0)
 
-    init(closing: Bool = false, delay: Duration = .milliseconds(200)) throws {
+    init(closing: Bool = false) throws {
         let folder = try TextFile.makeTemporaryDirectory(prefix: "fake-board")
         path = folder + "/board.sock"
         listener = try UnixSocket.listen(at: path)
         self.closing = closing
-        self.delay = delay
         let listener = listener, closing = closing
         Thread.detachNewThread { [self] in
             // The listening socket is closed only once this has ended (stop()): its number is
@@ -47,7 +48,25 @@ final class FakeBoard: Sendable {
         }
     }
 
-    var connections: Int { accepted.withLock { $0 } }
+    /// The connections clients made before this call, every one accepted: it connects a probe
+    /// of its own and waits until the board has accepted it (the probe reads the greeting, or
+    /// the close), and the board accepts in the order clients connected.
+    func acceptedSoFar() throws -> Int {
+        let probe = try UnixSocket.connect(to: path)
+        defer { close(probe) }
+        // Bounded, so that a board that stopped accepting fails the test rather than hangs it.
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(probe, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        guard read(probe, &byte, 1) >= 0 else { throw ProbeNotAccepted() }
+        let made = probes.withLock { $0 += 1; return $0 }
+        return accepted.withLock { $0 } - made
+    }
+
+    struct ProbeNotAccepted: Error {}
+
+    /// Lets the board send one answer it holds (or the next one, when it holds none yet).
+    func answer() { answers.signal() }
 
     private func converse(_ fd: Int32) {
         defer { close(fd) }
@@ -59,7 +78,7 @@ final class FakeBoard: Sendable {
             let count = read(fd, &buffer, buffer.count)
             guard count > 0 else { return }
             for case .complete(_) in lines.append(buffer[..<count]) {
-                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+                answers.wait()
                 guard Socket.sendAll(fd, Array((#"{"type":"ok","command":"status","text":"fine"}"# + "\n").utf8)) else { return }
             }
         }
