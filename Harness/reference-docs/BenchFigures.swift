@@ -121,7 +121,9 @@ struct BenchFigures {
         let rows = results.comparisons.map { row -> [String] in
             let side = row.side == "first" ? "first" : "second"
             if row.figure == "games" {
-                let shown = { (spread: BenchResults.Learner.Spread) in "\(Format.grouped(Int(spread.median))) · \(Format.grouped(Int(spread.p90)))" }
+                let shown = { (spread: BenchResults.Learner.Spread) in
+                    "\(Format.grouped(Int(spread.median.rounded()))) · \(Format.grouped(Int(spread.p90.rounded())))"
+                }
                 return [side, opponent(row.against), "games until \(results.unbeaten) in a row not lost (median · p90)",
                         shown(row.michie), shown(row.quick), Format.ratio(row.quick.median / max(row.michie.median, 1))]
             }

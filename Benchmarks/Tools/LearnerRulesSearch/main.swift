@@ -52,9 +52,10 @@ func name(_ rules: LearnerRules) -> String {
     "\(rules.initialBeads.map(String.init).joined(separator: "-")) beads, +\(rules.win) win, +\(rules.draw) draw, −\(rules.loss) loss"
 }
 
-/// How much slower than `baseline` on its worse side: what the search keeps smallest.
+/// How many times `baseline` on its worse side: what the search keeps smallest. (A baseline of
+/// none would make any figure infinitely worse; none of Michie's is.)
 func worse(_ figures: [Side: Double], than baseline: [Side: Double]) -> Double {
-    Side.allCases.map { (figures[$0] ?? .infinity) / max(baseline[$0] ?? 1, 1) }.max() ?? .infinity
+    Side.allCases.map { (figures[$0] ?? .infinity) / max(baseline[$0] ?? 1, 1e-9) }.max() ?? .infinity
 }
 
 // 1.

@@ -33,19 +33,19 @@ public struct LearnerRules: Sendable, Hashable {
     public static let michie = LearnerRules(initialBeads: [4, 3, 2, 1], win: 3, draw: 1, loss: 1)
 
     /// The board's: one bead of each move in every fresh box, one bead for a win, five for a
-    /// draw, five taken for a loss. Found by measurement among rules of Michie's kind, over many
-    /// seeded learners on either side (docs/BENCHMARKS.md, "The matchbox learner", has the
-    /// figures and how they were found): a fresh box of few beads is swayed by its first games,
-    /// a move that held is played again and one that lost is dropped at once, so it learns to
-    /// hold the perfect player in far fewer games; a win that earns little keeps it from
-    /// settling on a trap that a weak player fell into once.
+    /// draw, five taken for a loss. Chosen from near the top of a search by measurement among
+    /// rules of Michie's kind, over many seeded learners on either side (docs/BENCHMARKS.md, "The
+    /// matchbox learner", has the figures and the search): a draw that earns as much as a loss
+    /// costs, both large beside a fresh box's beads, plays a move that held again and drops one
+    /// that lost at once, so it learns to hold the perfect player in far fewer games.
     public static let quick = LearnerRules(initialBeads: [1, 1, 1, 1], win: 1, draw: 5, loss: 5)
 
     /// The learner's rules by the name the configuration gives them (`learner.rules`).
     public enum Named: String, Sendable, CaseIterable {
         /// ``LearnerRules/quick``: the board's.
         case quick
-        /// ``LearnerRules/michie``: Michie's own, for the history lesson.
+        /// ``LearnerRules/michie``: Michie's own, for the history lesson (a board may change
+        /// their counts).
         case michie
 
         public var rules: LearnerRules {
@@ -53,12 +53,6 @@ public struct LearnerRules: Sendable, Hashable {
             case .quick: .quick
             case .michie: .michie
             }
-        }
-
-        /// The name of `rules`, if they are one of these.
-        public init?(_ rules: LearnerRules) {
-            guard let named = Self.allCases.first(where: { $0.rules == rules }) else { return nil }
-            self = named
         }
     }
 

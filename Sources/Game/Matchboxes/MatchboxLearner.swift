@@ -95,7 +95,8 @@ public struct MatchboxLearner: Sendable, Hashable {
                 if boxes[key]?.total == 0 { refills += 1 }
                 let cell = turning.image[move.index], kind = key.ownSymmetries.map { $0.image[cell] }.min() ?? cell
                 box.beads[kind] = max(box.beads[kind] + change, 0)
-                while box.beads[kind] > rules.mostBeads { box.halve() }
+                // Halving stops at one bead: a limit under one would never be met.
+                while box.beads[kind] > max(rules.mostBeads, 1) { box.halve() }
                 boxes[key] = box
             }
             guard let next = try? board.playing(move) else { return }

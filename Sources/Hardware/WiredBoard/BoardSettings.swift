@@ -22,16 +22,21 @@ public struct BoardSettings: Sendable, Hashable {
     /// The LEDs the board is built with, as their datasheet rates them: how dim O must be for
     /// every eye to read it as the dimmer (``dimCycle``).
     public var leds: LEDPart
-    /// How the matchbox learner counts its beads (the board's quick rules by default; Michie's are
-    /// one setting away).
-    public var learner: LearnerRules
+    /// Which rules the matchbox learner follows: the board's quick ones by default, or Michie's
+    /// with ``michieCounts``.
+    public var learnerRules: LearnerRules.Named
+    /// The counts Michie's rules follow when ``learnerRules`` names them: his own by default, or
+    /// a maker's (the configuration's bead keys).
+    public var michieCounts: LearnerRules
 
     public init(
         pins: PinMap = .standard, buttons: ButtonTimings = ButtonTimings(), game: GameTimings = GameTimings(),
         scanRowPeriod: Duration = .microseconds(500), players: PlayerNames = PlayerNames(), opponent: Opponent = .person,
-        marks: MarkStyle = .standard, leds: LEDPart = .standard, learner: LearnerRules = .quick
+        marks: MarkStyle = .standard, leds: LEDPart = .standard,
+        learnerRules: LearnerRules.Named = .quick, michieCounts: LearnerRules = .michie
     ) {
-        self.learner = learner
+        self.learnerRules = learnerRules
+        self.michieCounts = michieCounts
         self.opponent = opponent
         self.marks = marks
         self.leds = leds
@@ -41,6 +46,9 @@ public struct BoardSettings: Sendable, Hashable {
         self.scanRowPeriod = scanRowPeriod
         self.players = players
     }
+
+    /// The rules the learner follows.
+    public var learner: LearnerRules { learnerRules == .michie ? michieCounts : .quick }
 
     /// Below this many times a second the eye sees a lit LED flicker.
     public static let minimumFrameRate = 100

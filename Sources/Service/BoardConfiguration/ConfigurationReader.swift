@@ -30,6 +30,7 @@ struct ConfigurationReader {
         configuration.settings.pins = try validated(pins)
         try checkTogether(configuration.settings.buttons)
         try checkTogether(configuration.settings)
+        try chooseLearnerRules(&configuration.settings)
         return configuration
     }
 
@@ -83,8 +84,7 @@ struct ConfigurationReader {
             if let problem = key.problem(withFigure: number) { throw error(key.path, "\(key.path) \(problem)") }
             settings[keyPath: field] = number
         case .learnerRules(let field):
-            // Read before the bead keys (the schema's order), which change the rules it names.
-            if let named = try namedRules(key) { settings[keyPath: field] = named.rules }
+            if let named = try namedRules(key) { settings[keyPath: field] = named }
         case .beads(let field, _):
             if let number = try wholeNumber(key, of: "beads") { settings[keyPath: field] = number }
         case .chip, .pins, .polarity, .web:
@@ -136,6 +136,24 @@ struct ConfigurationReader {
             throw error(scanRow.path, "\(why) Not even the shortest \(scanRow.path) is short enough for that: use \(otherwise)")
         }
         throw error(scanRow.path, "\(why) Use \(scanRow.path) of at most \(us.count(of: settings.longestScanRow)) µs, \(otherwise)")
+    }
+
+    /// The learner's rules when the file sets a count of Michie's: left out, they are his (a file
+    /// of release 0.5, which had no `rules`, keeps the counts it changed); named quick, the
+    /// counts would do nothing, so the file is refused rather than read otherwise than it says.
+    private func chooseLearnerRules(_ settings: inout BoardSettings) throws(ConfigurationError) {
+        guard settings.michieCounts != LearnerRules.michie else { return }
+        let rules = ConfigurationSchema.learnerRules
+        guard value(rules) != nil else {
+            settings.learnerRules = .michie
+            return
+        }
+        guard settings.learnerRules == .quick else { return }
+        let changed = ConfigurationSchema.learnerKeys.first { key in
+            if case .beads(let field, _) = key.value { settings[keyPath: field] != BoardSettings()[keyPath: field] } else { false }
+        }
+        let path = changed?.path ?? rules.path
+        throw error(path, "\(path) changes a count of Michie's rules, but \(rules.path) is \"quick\", whose counts are its own: write \(rules.path) = \"michie\" to play by your counts, or remove \(path).")
     }
 
     /// The limits one key alone cannot say.

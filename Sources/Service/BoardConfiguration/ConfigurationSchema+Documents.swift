@@ -7,8 +7,10 @@ import WiredBoard
 
 /// The two documents written from the schema: the default file and the reference table in docs/CONFIGURATION.md.
 extension ConfigurationSchema {
-    /// `Hardware/tictactoe.toml`: every key at its default, each with its documentation as a
-    /// comment. `tictactoe check-config --print-default` prints it; a test holds the file to it.
+    /// Every key at its default, each with its documentation as a comment: `tictactoe check-config
+    /// --print-default`. The file the package installs (`Hardware/tictactoe.toml`) is the one the
+    /// previous release installed, so that dpkg never asks about an edited copy; it lacks the keys
+    /// added since and reads as the same defaults, which a test holds.
     public static var defaultFile: String {
         var lines = [
             "# tictactoe-gpio configuration: the board's wiring, timings and player names.",
@@ -32,8 +34,7 @@ extension ConfigurationSchema {
     public static var referenceTable: String {
         var rows = ["| key | default | allowed | meaning |", "| --- | --- | --- | --- |"]
         for key in keys {
-            let value = key.isLeftOut ? "the rules'" : "`\(key.defaultText)`"
-            rows.append("| `\(key.path)` | \(value) | \(key.allowed) | \(key.documentation) |")
+            rows.append("| `\(key.path)` | `\(key.defaultText)` | \(key.allowed) | \(key.documentation) |")
         }
         return rows.joined(separator: "\n") + "\n"
     }
@@ -46,8 +47,7 @@ extension ConfigurationSchema {
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break
         }
-        // A key that changes what another sets is shown, not set: set, it would undo that one's choice.
-        return comment(text) + ["\(key.isLeftOut ? "# " : "")\(key.name) = \(key.defaultText)"]
+        return comment(text) + ["\(key.name) = \(key.defaultText)"]
     }
 
     /// `text` as `# ` lines of at most 100 characters, broken between words.

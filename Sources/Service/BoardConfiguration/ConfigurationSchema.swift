@@ -37,9 +37,9 @@ public enum ConfigurationSchema {
         /// A figure of the LEDs' datasheet: a number of `unit`, a decimal allowed, within `range`.
         case figure(WritableKeyPath<BoardSettings, Double> & Sendable, unit: String, range: ClosedRange<Double>)
         /// The learner's rules by name (``LearnerRules/Named``).
-        case learnerRules(WritableKeyPath<BoardSettings, LearnerRules> & Sendable)
-        /// A whole number of the learner's beads within `range`, in place of what the rules give;
-        /// left out (and so in the default file), the rules' own.
+        case learnerRules(WritableKeyPath<BoardSettings, LearnerRules.Named> & Sendable)
+        /// A whole number of the learner's beads within `range`: one of the counts Michie's rules
+        /// follow.
         case beads(WritableKeyPath<BoardSettings, Int> & Sendable, range: ClosedRange<Int>)
         /// A key of the web view's table, which the web view's settings define and read.
         case web(WebSettings.Key)
@@ -55,12 +55,6 @@ public enum ConfigurationSchema {
 
         /// `table.name`, or `name` at the top level: how messages and documents name the key.
         public var path: String { ConfigurationDocument.path(table: table, key: name) }
-
-        /// Whether the default file leaves the key out (written as a comment): it changes what
-        /// another key chose (a bead count of the learner's rules), so the default is that key's.
-        public var isLeftOut: Bool {
-            if case .beads = value { true } else { false }
-        }
     }
 
     /// A section of the file: its name, what it is for, and its keys.
@@ -149,28 +143,23 @@ public enum ConfigurationSchema {
     public static let ledKeys = LEDPart.Die.allCases.flatMap { [wavelength($0), intensity($0)] }
 
     public static let learnerRules = Key(
-        table: "learner", name: "rules", value: .learnerRules(\.learner),
-        documentation: "How the learner counts its beads: \"quick\", the board's, found by measurement to learn far faster; \"michie\", Michie's own of 1961. Each one's counts are below; docs/PLAYING.md tells the two apart.")
+        table: "learner", name: "rules", value: .learnerRules(\.learnerRules),
+        documentation: "Which rules the learner counts its beads by: \"quick\", the board's (one bead of each move in a fresh box, one more for a win, five for a draw, five taken for a loss), chosen by measurement: it learns far faster; \"michie\", Michie's machine of 1961, with the counts below. Left out: \"quick\", or \"michie\" when a count below is not Michie's own (a file of release 0.5 that changed one keeps it).")
 
     /// The beads of each move in a fresh box, for each of the learner's four moves.
     public static let initialBeads = LearnerRules.moveNames.indices.map { move in
-        Key(table: "learner", name: "\(LearnerRules.moveNames[move])_move_beads", value: .beads(\.learner.initialBeads[move], range: 1...20),
-            documentation: "Beads of each move in a fresh box for the learner's \(LearnerRules.moveNames[move]) move of a game, in place of the rules' \(rulesGive { "\($0.initialBeads[move])" }).")
+        Key(table: "learner", name: "\(LearnerRules.moveNames[move])_move_beads", value: .beads(\.michieCounts.initialBeads[move], range: 1...20),
+            documentation: "Under Michie's rules, beads of each move in a fresh box for the learner's \(LearnerRules.moveNames[move]) move of a game\(move == 0 ? " (his own: 4, 3, 2 and 1 for its four moves: early boxes learn slowly, late ones fast)" : "").")
     }
     public static let learnerKeys = [learnerRules] + initialBeads + [
-        Key(table: "learner", name: "win_beads", value: .beads(\.learner.win, range: 0...20),
-            documentation: "Beads added to each move the learner drew after a game it won, in place of the rules' \(rulesGive { "\($0.win)" })."),
-        Key(table: "learner", name: "draw_beads", value: .beads(\.learner.draw, range: 0...20),
-            documentation: "Beads added to each move the learner drew after a drawn game, in place of the rules' \(rulesGive { "\($0.draw)" })."),
-        Key(table: "learner", name: "loss_beads", value: .beads(\.learner.loss, range: 0...20),
-            documentation: "Beads taken from each move the learner drew (never below none) after a game it lost, in place of the rules' \(rulesGive { "\($0.loss)" })."),
+        Key(table: "learner", name: "win_beads", value: .beads(\.michieCounts.win, range: 0...20),
+            documentation: "Under Michie's rules, beads added to each move the learner drew, after a game it won."),
+        Key(table: "learner", name: "draw_beads", value: .beads(\.michieCounts.draw, range: 0...20),
+            documentation: "Under Michie's rules, beads added to each move the learner drew, after a drawn game."),
+        Key(table: "learner", name: "loss_beads", value: .beads(\.michieCounts.loss, range: 0...20),
+            documentation: "Under Michie's rules, beads taken from each move the learner drew (never below none), after a game it lost."),
     ]
-    static let learnerDocumentation = "How the matchbox learner (players.opponent = \"learner\") counts its beads. Its boxes are kept with the game; these change how it learns from now on, not what it has learnt. The bead keys, left out here, change one count of the rules each."
-
-    /// What each of the learner's named rules gives for one count: "1 (quick) or 4 (michie)".
-    private static func rulesGive(_ count: (LearnerRules) -> String) -> String {
-        LearnerRules.Named.allCases.map { "\(count($0.rules)) (\($0.rawValue))" }.joined(separator: " or ")
-    }
+    static let learnerDocumentation = "How the matchbox learner (players.opponent = \"learner\") counts its beads (docs/PLAYING.md). Its boxes are kept with the game; these change how it learns from now on, not what it has learnt."
 
     /// What the `[lights]` table's LED figures are for.
     static let ledsDocumentation = "The LEDs, from their datasheet (the defaults are a typical 5 mm red/green bi-colour part, Hardware/README.md). O is lit one frame in the fewest that give X \(written(DimCycle.margin)) times O's light to a normal, a protan and a deutan eye (docs/CONFIGURATION.md, \"Why O is dim\"); tictactoe selftest shows X's mark beside O's to check. The status LEDs are taken to match the matrix's dies."
@@ -259,7 +248,7 @@ extension ConfigurationSchema.Key {
         case .duration(let key, let unit, _, _): return "\(unit.count(of: settings[keyPath: key]))"
         case .marks(let key): return "\"\(settings[keyPath: key].rawValue)\""
         case .figure(let key, _, _): return ConfigurationSchema.written(settings[keyPath: key])
-        case .learnerRules(let key): return "\"\(LearnerRules.Named(settings[keyPath: key])?.rawValue ?? "")\""
+        case .learnerRules(let key): return "\"\(settings[keyPath: key].rawValue)\""
         case .beads(let key, _): return "\(settings[keyPath: key])"
         case .web(let key): return key.defaultText
         }

@@ -20,7 +20,7 @@ struct LearnerOnTheBoardTests {
         var random = SeededRandom(seed: 10)
         for game in 0..<30 { _ = TrainingGame.play(&trained, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random) }
         let rules = LearnerRules(initialBeads: [9, 8, 7, 6], win: 5, draw: 2, loss: 4)
-        let settings = BoardSettings(opponent: .learner, learner: rules)
+        let settings = BoardSettings(opponent: .learner, learnerRules: .michie, michieCounts: rules)
         let saved = GameSnapshot(board: Board(starter: .x), nextStarter: .o, opponent: .learner, scores: [:], learner: trained)
         let board = try GameBoard(chip: chip, settings: settings, scheduler: scheduler, restoring: saved, random: SeededRandom(seed: 11))
         defer { board.shutdown() }
