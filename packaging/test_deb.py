@@ -298,3 +298,10 @@ def test_the_shipped_configuration_is_the_previous_releases():
     assert previous.returncode == 0, previous.stderr
     assert (ROOT / "Hardware/tictactoe.toml").read_text() == previous.stdout, \
         "Hardware/tictactoe.toml differs from the previous release's: an edited copy on a Pi would stop apt upgrade at dpkg's question"
+    # And every release's a board may be upgraded from (the tags a clone has).
+    tags = subprocess.run(["git", "-C", str(ROOT), "tag", "--list", "v*"], capture_output=True, text=True).stdout.split()
+    for tag in tags:
+        shipped = subprocess.run(["git", "-C", str(ROOT), "show", f"{tag}:Hardware/tictactoe.toml"], capture_output=True, text=True)
+        if shipped.returncode == 0:
+            assert (ROOT / "Hardware/tictactoe.toml").read_text() == shipped.stdout, \
+                f"Hardware/tictactoe.toml differs from {tag}'s: an edited copy on a Pi would stop apt upgrade at dpkg's question"

@@ -1,7 +1,7 @@
 /// How the learner's beads are counted: what a fresh box holds and what the end of a game does
 /// to the beads drawn in it. Michie's rules (1961, as he reported them in 1963) are
 /// ``michie``.
-public struct LearnerRules: Sendable, Hashable {
+public struct LearnerRules: Sendable, Hashable, CustomStringConvertible {
     /// Beads of each move in a fresh box, by the learner's move in the game it is for: the first
     /// move's boxes hold `initialBeads[0]` of each move, the second's `initialBeads[1]`, and so
     /// on (a position with `n` marks is the learner's move `n / 2 + 1`). Michie: 4, 3, 2, 1 —
@@ -54,6 +54,11 @@ public struct LearnerRules: Sendable, Hashable {
             case .michie: .michie
             }
         }
+    }
+
+    /// Its counts in a few words: "4-3-2-1 beads, +3 a win, +1 a draw, −1 a loss".
+    public var description: String {
+        "\(initialBeads.map(String.init).joined(separator: "-")) beads, +\(win) a win, +\(draw) a draw, −\(loss) a loss"
     }
 
     /// The learner's four moves, by the words the configuration names them with.

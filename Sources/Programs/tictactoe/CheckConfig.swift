@@ -26,7 +26,10 @@ struct CheckConfig: ParsableCommand {
             let settings = configuration.settings, pins = settings.pins
             // With dim marks, how dim the LEDs' figures make O, and how often it still comes on.
             let dim = settings.marks == .colour ? "" : "; O lit \(settings.dimCycle), \(Int(settings.slowestRefreshRate)) times a second"
-            say("\(file): OK. Chip \(configuration.chip ?? "auto (the Raspberry Pi header chip)"); \(pins.inputOffsets.count) button lines, \(pins.outputOffsets.count) LED lines; \(Int(settings.scanFrameRate)) matrix frames a second\(dim).")
+            // Which rules the learner plays by, for a file may choose them without naming them.
+            let learner = settings.learnerRules == .quick ? "the quick rules"
+                : settings.michieCounts == .michie ? "Michie's rules" : "Michie's rules with this file's counts (\(settings.michieCounts))"
+            say("\(file): OK. Chip \(configuration.chip ?? "auto (the Raspberry Pi header chip)"); \(pins.inputOffsets.count) button lines, \(pins.outputOffsets.count) LED lines; \(Int(settings.scanFrameRate)) matrix frames a second\(dim); the learner by \(learner).")
         } catch {
             printError(error.description)
             throw ExitStatus.badConfiguration

@@ -5,7 +5,8 @@ import ViewModel
 import WiredBoard
 
 /// The board's configuration file: the chip, the pin map with its polarities, timings and
-/// player names. `Hardware/tictactoe.toml` is the default and documents every key.
+/// player names. `Hardware/tictactoe.toml` is the file the package installs (the previous
+/// release's); ``ConfigurationSchema/defaultFile`` documents every key.
 ///
 /// ``load(file:)`` refuses a file the board cannot work with and says why: unknown keys, wrong
 /// types, wrong counts, a line used twice, reserved lines, LEDs on GPIO2/3, impossible timings.

@@ -149,11 +149,16 @@ struct ConfigurationReader {
             return
         }
         guard settings.learnerRules == .quick else { return }
-        let changed = ConfigurationSchema.learnerKeys.first { key in
-            if case .beads(let field, _) = key.value { settings[keyPath: field] != BoardSettings()[keyPath: field] } else { false }
+        // Every count changed at once, each with his, so that one edit mends the file.
+        let defaults = BoardSettings()
+        let changed = ConfigurationSchema.learnerKeys.compactMap { key -> String? in
+            guard case .beads(let field, _) = key.value, settings[keyPath: field] != defaults[keyPath: field] else { return nil }
+            return "\(key.path) (his: \(defaults[keyPath: field]))"
         }
-        let path = changed?.path ?? rules.path
-        throw error(path, "\(path) changes a count of Michie's rules, but \(rules.path) is \"quick\", whose counts are its own: write \(rules.path) = \"michie\" to play by your counts, or remove \(path).")
+        let first = ConfigurationSchema.learnerKeys.first { key in
+            if case .beads(let field, _) = key.value { settings[keyPath: field] != defaults[keyPath: field] } else { false }
+        }
+        throw error(first?.path ?? rules.path, "\(changed.joined(separator: ", ")) \(changed.count == 1 ? "changes a count" : "change counts") of Michie's rules, but \(rules.path) is \"quick\", whose counts are its own: write \(rules.path) = \"michie\" to play by yours, or set \(changed.count == 1 ? "it" : "them") back to his.")
     }
 
     /// The limits one key alone cannot say.

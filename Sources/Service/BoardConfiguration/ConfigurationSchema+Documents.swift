@@ -15,10 +15,11 @@ extension ConfigurationSchema {
         var lines = [
             "# tictactoe-gpio configuration: the board's wiring, timings and player names.",
             "#",
-            "# The service installs this file as \(InstalledConfiguration.path), and `tictactoe check-config",
+            "# Every key at its default, written from the program's schema (`tictactoe check-config",
+            "# --print-default`); the service reads \(InstalledConfiguration.path), and `tictactoe check-config",
             "# FILE` checks an edited copy. Line numbers are BCM numbers (GPIO17 is 17) on the 40-pin header:",
             "# use GPIO2–27, never GPIO0/1 (HAT EEPROM) or GPIO14/15 (serial console), and no LED on GPIO2/3",
-            "# (fixed pull-ups). Written from the program's schema: `tictactoe check-config --print-default`.",
+            "# (fixed pull-ups).",
             "",
         ]
         lines += entry(chip)

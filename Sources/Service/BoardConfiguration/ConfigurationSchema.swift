@@ -15,9 +15,11 @@ import WiredBoard
 /// `tictactoe-web` reads with, knowing nothing of the board); they are listed here as they are.
 ///
 /// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
-/// limits (`--idle-sleep`, the player names), the default file `Hardware/tictactoe.toml`
-/// (``defaultFile``, `tictactoe check-config --print-default`) and docs/CONFIGURATION.md's table
-/// (``referenceTable``); tests hold the two documents to it.
+/// limits (`--idle-sleep`, the player names), the whole default file (``defaultFile``,
+/// `tictactoe check-config --print-default`) and docs/CONFIGURATION.md's table
+/// (``referenceTable``). The file the package installs, `Hardware/tictactoe.toml`, is the
+/// previous release's (dpkg would ask about an edited copy of a changed one): tests hold it to
+/// read as the same defaults.
 public enum ConfigurationSchema {
     /// What a key holds, and where its value goes.
     public enum Value: Sendable {
@@ -144,7 +146,7 @@ public enum ConfigurationSchema {
 
     public static let learnerRules = Key(
         table: "learner", name: "rules", value: .learnerRules(\.learnerRules),
-        documentation: "Which rules the learner counts its beads by: \"quick\", the board's (one bead of each move in a fresh box, one more for a win, five for a draw, five taken for a loss), chosen by measurement: it learns far faster; \"michie\", Michie's machine of 1961, with the counts below. Left out: \"quick\", or \"michie\" when a count below is not Michie's own (a file of release 0.5 that changed one keeps it).")
+        documentation: "Which rules the learner counts its beads by: \"quick\", the board's (one bead of each move in a fresh box, one more for a win, five for a draw, five taken for a loss), chosen by measurement: it learns far faster; \"michie\", Michie's machine of 1961, with the counts below. Left out: \"quick\", or \"michie\" when a count below is not Michie's own (a file of release 0.4 or 0.5 that changed one keeps it); \"quick\" with a count changed is refused.")
 
     /// The beads of each move in a fresh box, for each of the learner's four moves.
     public static let initialBeads = LearnerRules.moveNames.indices.map { move in

@@ -117,9 +117,13 @@ private let badFiles: [BadFile] = [
             message: "learner.rules is \"menace\"; it must be \"quick\" or \"michie\"."),
     BadFile(name: "a bead count out of range", text: edited("loss_beads = 1", "loss_beads = 21"), at: "loss_beads = 21",
             message: "learner.loss_beads is 21 beads; it must be between 0 and 20."),
+    BadFile(name: "counts of Michie's with the quick rules", text: edited("[learner]\n", "[learner]\nrules = \"quick\"\n").replacingOccurrences(of: "win_beads = 3", with: "win_beads = 4")
+                .replacingOccurrences(of: "loss_beads = 1", with: "loss_beads = 7"),
+            at: "win_beads = 4",
+            message: "learner.win_beads (his: 3), learner.loss_beads (his: 1) change counts of Michie's rules, but learner.rules is \"quick\", whose counts are its own: write learner.rules = \"michie\" to play by yours, or set them back to his."),
     BadFile(name: "a count of Michie's with the quick rules", text: edited("[learner]\n", "[learner]\nrules = \"quick\"\n").replacingOccurrences(of: "draw_beads = 1", with: "draw_beads = 2"),
             at: "draw_beads = 2",
-            message: "learner.draw_beads changes a count of Michie's rules, but learner.rules is \"quick\", whose counts are its own: write learner.rules = \"michie\" to play by your counts, or remove learner.draw_beads."),
+            message: "learner.draw_beads (his: 1) changes a count of Michie's rules, but learner.rules is \"quick\", whose counts are its own: write learner.rules = \"michie\" to play by yours, or set it back to his."),
     BadFile(name: "a wavelength not a number", text: edited("green_wavelength_nm = 570", "green_wavelength_nm = nan"), at: "green_wavelength_nm = nan",
             message: "lights.green_wavelength_nm must be a number of nm from the LED's datasheet, not a decimal number (nan)."),
 ]
@@ -156,6 +160,7 @@ struct ConfigurationTests {
         #expect(try Configuration.parse(defaultText, file: "t.toml").settings.learner == .quick)
         let named = try Configuration.parse(edited("[learner]\n", "[learner]\nrules = \"michie\"\n"), file: "t.toml")
         #expect(named.settings.learner == .michie)
+        // His own counts, written out in the file, beside quick: accepted.
         let quick = try Configuration.parse(edited("[learner]\n", "[learner]\nrules = \"quick\"\n"), file: "t.toml")
         #expect(quick.settings.learner == .quick)
         // A count changed in a file of 0.5: Michie's rules with it.
@@ -164,9 +169,8 @@ struct ConfigurationTests {
         expected.initialBeads[0] = 9
         expected.loss = 7
         #expect(changed.settings.learnerRules == .michie && changed.settings.learner == expected)
-        // Named michie after its counts, in file order: still his rules with them.
-        let after = try Configuration.parse(edited("loss_beads = 1", "loss_beads = 7\nrules = \"michie\""), file: "t.toml")
-        #expect(after.settings.learner.loss == 7 && after.settings.learnerRules == .michie)
+        // No learner table at all: the quick rules.
+        #expect(try Configuration.parse(replacingSection("learner", with: ""), file: "t.toml").settings.learner == .quick)
     }
 
     @Test("a bad file is refused with its line, the key and what to do", arguments: badFiles)

@@ -258,8 +258,8 @@ struct TOMLReferenceTests {
     /// (the figures in the closing note of issue 19).
     static let generated = 800, mutatedGenerated = 2400, mutatedConfiguration = 800
 
-    /// The configuration's own file, every key in it (the board's schema writes it; a test of
-    /// BoardConfiguration holds the two equal).
+    /// The configuration file the package installs (the previous release's; a test of
+    /// BoardConfiguration holds it to read as the schema's defaults).
     static let defaultFile = repositoryRoot
         .appendingPathComponent(InstalledConfiguration.projectCopy)
 
