@@ -20,7 +20,8 @@ shift || true
 jobs=${JOBS:-1}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: JOBS must be a whole number of targets run at a time, 1 or more (it is \"$jobs\")" >&2; exit 64; }
 
-targets=("$@")
+# Each target once, in the order given: two runs of one target side by side would share its corpus.
+mapfile -t targets < <(printf '%s\n' "$@" | awk 'NF && !seen[$0]++')
 [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(ls fuzz/corpus)
 for target in "${targets[@]}"; do
   [[ -d fuzz/corpus/$target ]] || { echo "fuzz.sh: no target \"$target\"; the targets are $(ls fuzz/corpus | xargs)" >&2; exit 64; }
@@ -53,7 +54,6 @@ found=0
 fuzz_target() {
   local target=$1 work=$results/corpus/$1 log=$results/logs/$1.log report=$results/logs/$1.report
   mkdir -p "$work"
-  rm -f "$results/logs/$target.found"
   local dictionary=()
   [[ -f fuzz/dictionaries/$target.dict ]] && dictionary=(-dict="fuzz/dictionaries/$target.dict")
   : > "$log"
@@ -98,13 +98,21 @@ fuzz_target() {
 # JOBS targets at a time, each on a core of its own: past the cores, each only runs slower.
 running=0
 for target in "${targets[@]}"; do
-  if [[ $running -ge $jobs ]]; then wait -n; running=$((running - 1)); fi
+  # What an earlier run left is not this one's: a target that leaves no report failed.
+  rm -f "$results/logs/$target."{report,row,found}
+  # A job's status is not needed here (its files say how it went), and must not stop the loop.
+  if [[ $running -ge $jobs ]]; then wait -n || true; running=$((running - 1)); fi
   echo "== $target: $seconds s (log: $results/logs/$target.log)"
   fuzz_target "$target" &
   running=$((running + 1))
 done
-wait
+wait || true
 for target in "${targets[@]}"; do
+  if [[ ! -f $results/logs/$target.report || ! -f $results/logs/$target.row ]]; then
+    found=$((found + 1))
+    echo "== $target: its run ended before it reported (its log: $results/logs/$target.log)"
+    continue
+  fi
   cat "$results/logs/$target.report"
   cat "$results/logs/$target.row" >> "$summary"
   [[ ! -e $results/logs/$target.found ]] || found=$((found + 1))

@@ -37,9 +37,11 @@ final class ServedBoard: @unchecked Sendable {
         path = directory + "/board.sock"
         var settings = BoardSettings()
         settings.opponent = opponent
+        // The loop is a real thread: no timer may come due while a test looks (a refused cell's
+        // flicker, every 50 ms by default, turned it back to X's red on a busy machine).
         settings.game = GameTimings(
             illegalFlash: .seconds(3600), blinkHalfPeriod: .seconds(3600), idleSleep: .seconds(36_000),
-            computerThinking: thinking, opponentShown: .seconds(3600))
+            computerThinking: thinking, opponentShown: .seconds(3600), flickerHalfPeriod: .seconds(3600))
         chip = SimulatedChip(clock: loop)
         let (loop, chip) = (loop, chip)
         board = try GameBoard(chip: chip, settings: settings, scheduler: loop, random: SeededRandom(seed: 7))
