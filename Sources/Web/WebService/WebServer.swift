@@ -208,39 +208,40 @@ public final class WebServer: @unchecked Sendable {
         return Int32(max(1, wait.nanoseconds / 1_000_000 + 1))
     }
 
+    /// Takes one waiting connection: one a turn, so that a connection is always accepted in a
+    /// turn that read the clock after it was made (the turn that polled it ready), never in a
+    /// turn that began before it and went on accepting.
     private func accept(from listener: Int32) {
-        while true {
-            var peer = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
-            }
-            guard client >= 0 else { return }
-            Socket.makeNonBlocking(client)
-            let address = Self.addressKey(peer)
-            guard connections.count < limits.connections else {
-                turnAway(client, saying: "The board has as many visitors as it can take: try later.", event: .turnedAway)
-                continue
-            }
-            guard connections.count(where: { $0.address == address }) < limits.perAddress else {
-                turnAway(client, saying: "Your device has as many connections open to the board as it may: close a page of it, or try later.", event: .turnedAwayFromAddress)
-                continue
-            }
-            // The kernel's own buffer for the client, bounded too: left to itself it grows to
-            // megabytes for a client that takes nothing, where the server's limits cannot see.
-            var sendBuffer = Int32(limits.buffer)
-            setsockopt(client, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
-            // A page's frames are small writes: each goes out at once, not held by Nagle's
-            // algorithm until the client acknowledges the one before (which it delays by 40 ms).
-            var noDelay: Int32 = 1
-            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            connections.append(WebConnection(fd: client, address: address, limits: limits, now: now) { [events] in events(.clientBehind) })
-            counts.withLock {
-                $0.accepted += 1
-                $0.open = connections.count
-            }
-            events(.accepted)
+        var peer = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let client = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
         }
+        guard client >= 0 else { return }
+        Socket.makeNonBlocking(client)
+        let address = Self.addressKey(peer)
+        guard connections.count < limits.connections else {
+            turnAway(client, saying: "The board has as many visitors as it can take: try later.", event: .turnedAway)
+            return
+        }
+        guard connections.count(where: { $0.address == address }) < limits.perAddress else {
+            turnAway(client, saying: "Your device has as many connections open to the board as it may: close a page of it, or try later.", event: .turnedAwayFromAddress)
+            return
+        }
+        // The kernel's own buffer for the client, bounded too: left to itself it grows to
+        // megabytes for a client that takes nothing, where the server's limits cannot see.
+        var sendBuffer = Int32(limits.buffer)
+        setsockopt(client, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+        // A page's frames are small writes: each goes out at once, not held by Nagle's
+        // algorithm until the client acknowledges the one before (which it delays by 40 ms).
+        var noDelay: Int32 = 1
+        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        connections.append(WebConnection(fd: client, address: address, limits: limits, now: now) { [events] in events(.clientBehind) })
+        counts.withLock {
+            $0.accepted += 1
+            $0.open = connections.count
+        }
+        events(.accepted)
     }
 
     private func turnAway(_ client: Int32, saying text: String, event: Event) {
