@@ -151,14 +151,12 @@ struct ConfigurationReader {
         guard settings.learnerRules == .quick else { return }
         // Every count changed at once, each with his, so that one edit mends the file.
         let defaults = BoardSettings()
-        let changed = ConfigurationSchema.learnerKeys.compactMap { key -> String? in
+        let changed = ConfigurationSchema.learnerKeys.compactMap { key -> (path: String, his: Int)? in
             guard case .beads(let field, _) = key.value, settings[keyPath: field] != defaults[keyPath: field] else { return nil }
-            return "\(key.path) (his: \(defaults[keyPath: field]))"
+            return (key.path, defaults[keyPath: field])
         }
-        let first = ConfigurationSchema.learnerKeys.first { key in
-            if case .beads(let field, _) = key.value { settings[keyPath: field] != defaults[keyPath: field] } else { false }
-        }
-        throw error(first?.path ?? rules.path, "\(changed.joined(separator: ", ")) \(changed.count == 1 ? "changes a count" : "change counts") of Michie's rules, but \(rules.path) is \"quick\", whose counts are its own: write \(rules.path) = \"michie\" to play by yours, or set \(changed.count == 1 ? "it" : "them") back to his.")
+        let named = changed.map { "\($0.path) (his: \($0.his))" }.joined(separator: ", ")
+        throw error(changed.first?.path ?? rules.path, "\(named) \(changed.count == 1 ? "changes a count" : "change counts") of Michie's rules, but \(rules.path) is \"quick\", whose counts are its own: write \(rules.path) = \"michie\" to play by yours, or set \(changed.count == 1 ? "it" : "them") back to his.")
     }
 
     /// The limits one key alone cannot say.
