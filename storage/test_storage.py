@@ -214,6 +214,17 @@ def committing_threads(found, board_pid):
     return threads
 
 
+def test_the_trace_reader_takes_paths_from_arguments_not_from_the_bytes_written():
+    """A WAL frame's random salt once held `\\"/` and was read as a path, so a kill at that
+    write looked like a kill somewhere else (CI, stop 62). strace's own lines, as it prints them."""
+    written = trace.calls(r'''41 pwrite64(8</s/board.sqlite3-import-wal>, "\0\r\365{\"/\273m\0214$&) = 3 <\"/x>"..., 24, 90672) = ?
+42 renameat2(AT_FDCWD</w>, "/s/a \"b\"", AT_FDCWD</w>, "/s/a.imported", RENAME_NOREPLACE <unfinished ...>
+42 <... renameat2 resumed>) = 0''')
+    assert [(c.name, c.paths, c.result) for c in written] == [
+        ("pwrite64", ("/s/board.sqlite3-import-wal",), "?"),
+        ("renameat2", (r'/s/a \"b\"', "/s/a.imported"), "0")]
+
+
 def step_key(call, folder):
     return f"{call.name} {' '.join(p.replace(str(folder), '') for p in call.paths)}"
 

@@ -10,7 +10,11 @@ from dataclasses import dataclass
 
 CALL = re.compile(r"^(\d+)\s+([a-z0-9_]+)\((.*)$")
 RESUMED = re.compile(r"^(\d+)\s+<\.\.\. ([a-z0-9_]+) resumed>(.*)$")
-PATHS = re.compile(r'"(/[^"]*)"|<(/[^>]*)>')
+# A string argument as strace prints it, escapes and all: a buffer's bytes may hold `"`, `<` or `/`.
+LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+DESCRIPTOR_PATH = re.compile(r"<(/[^>]*)>")
+# Calls whose string argument is a buffer of data, never a path (a WAL frame may well begin with "/").
+DATA_CALLS = {"read", "pread64", "write", "pwrite64", "readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2"}
 RESULT = re.compile(r"\)\s+=\s+(-?\d+|\?)")
 
 
@@ -25,7 +29,9 @@ class Call:
     def paths(self):
         # Not the working directory strace shows beside AT_FDCWD: the call's own paths.
         text = re.sub(r"AT_FDCWD<[^>]*>", "AT_FDCWD", self.text)
-        return tuple(sorted({a or b for a, b in PATHS.findall(text)}))
+        literals = [m[1:-1] for m in LITERAL.findall(text)]
+        named = [] if self.name in DATA_CALLS else [s for s in literals if s.startswith("/")]
+        return tuple(sorted({*named, *DESCRIPTOR_PATH.findall(LITERAL.sub('""', text))}))
 
     @property
     def what(self):
@@ -47,13 +53,13 @@ def calls(text):
                 call = Call(thread, name, rest, None)
                 open_calls[thread] = call
             else:
-                r = RESULT.search(rest)
+                r = RESULT.search(LITERAL.sub('""', rest))
                 call = Call(thread, name, rest, r.group(1) if r else None)
             found.append(call)
         elif m := RESUMED.match(line):
             call = open_calls.pop(int(m.group(1)), None)
             if call is not None:
-                r = RESULT.search(m.group(3))
+                r = RESULT.search(LITERAL.sub('""', m.group(3)))
                 call.result = r.group(1) if r else None
                 call.text += m.group(3)
     return found
