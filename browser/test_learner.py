@@ -139,14 +139,26 @@ def test_the_plot_decodes_to_the_records_tens(browser, quick):
     page = browser.open(quick.web.url)
     page.wait_for(f"page.state && page.state.learner.games === {state['learner']['games']}")
     plot = page.evaluate(PLOT)
-    assert [line["result"] for line in plot["lines"]] == ["won", "drew", "lost"]
+    assert [line["result"] for line in plot["lines"]] == ["lost-latest", "won", "drew", "lost"]
+    rate, *results = plot["lines"]
     # The gridlines at 0, 5 and 10 games give the scale; every point's height decodes to a count.
     zero, _, ten = plot["grid"]
+    decoded = lambda ys: [round((zero - y) / (zero - ten) * 10, 1) for y in ys]  # noqa: E731
+    # The loss rate over the latest hundred games, per ten games, at each ten (all 25 games here):
+    # its last point is the board's own `latest`, which the panel's words give too.
+    latest = state["learner"]["latest"]
+    assert sum(latest) == state["learner"]["games"] == 25, latest
+    played = [sum(ten_) for ten_ in tens]
+    expected = [round(10 * sum(t[2] for t in tens[:i + 1]) / sum(played[:i + 1]), 1) for i in range(len(tens))]
+    assert decoded(rate["ys"]) == expected and expected[-1] == round(10 * latest[2] / 25, 1), (decoded(rate["ys"]), expected, latest)
+    words = f"Of its latest 25 games, it lost {latest[2]} ({round(100 * latest[2] / 25)}%)."
+    assert words in plot["words"], plot["words"]
+    assert words in page.evaluate("document.getElementById('learner-record').textContent")
     # The latest ten, under way (25 games: 5 in it), is drawn as a rate per ten games.
     in_last = state["learner"]["games"] % 10 or 10
     assert in_last < 10, "the plot's test needs a ten under way"
-    for which, line in enumerate(plot["lines"]):
-        from_geometry = [round((zero - y) / (zero - ten) * 10, 1) for y in line["ys"]]
+    for which, line in enumerate(results):
+        from_geometry = decoded(line["ys"])
         rates = [ten_[which] * (10 / in_last if index == len(tens) - 1 else 1) for index, ten_ in enumerate(tens)]
         assert from_geometry == [round(rate, 1) for rate in rates], (line["result"], from_geometry, tens)
         assert line["counts"] == " ".join(str(ten_[which]) for ten_ in tens)

@@ -294,10 +294,19 @@ function drawLearner(state) {
   if (!learner) return;
   const games = learner.games === 1 ? "1 game" : `${learner.games} games`;
   $("learner-record").textContent = `${sentence(games)} since it was last reset: won ${learner.won}, drew ${learner.drew}, lost ${learner.lost}. `
-    + `Matchboxes opened: ${learner.boxes} of ${learnerBoxes}.`;
+    + latestWords(learner) + `Matchboxes opened: ${learner.boxes} of ${learnerBoxes}.`;
   $("reset-games").textContent = games;
   drawLearnerBox(state);
   drawRecord(learner);
+}
+
+// How it plays now: its latest games (about a hundred, the board's `latest`), where its record
+// since the reset is mostly what it did while it knew little.
+function latestWords(learner) {
+  const latest = learner.latest;
+  if (!latest || learner.games === 0) return "";
+  const games = latest[0] + latest[1] + latest[2];
+  return `Of its latest ${games === 1 ? "game" : `${games} games`}, it lost ${latest[2]} (${Math.round(100 * latest[2] / games)}%). `;
 }
 
 function drawLearnerBox(state) {
@@ -336,7 +345,7 @@ function drawRecord(learner) {
   // point does not dive for want of games, and its words say how many it has had.
   const inLast = learner.games % 10 || 10;
   const per = (ten, index) => (index === tens.length - 1 ? 10 / inLast : 1);
-  chart.append(svg("desc", { id: "learner-plot-words" }, recordWords(tens, first, inLast, learner.tens === undefined || learner.tens === null)));
+  chart.append(svg("desc", { id: "learner-plot-words" }, recordWords(tens, first, inLast, learner.tens === undefined || learner.tens === null) + (tens.length > 0 ? " " + latestWords(learner) : "")));
   const inner = { x: plot.left, y: plot.top, w: plot.width - plot.left - plot.right, h: plot.height - plot.top - plot.bottom };
   const y = (count) => inner.y + inner.h * (1 - count / 10);
   const x = (index) => inner.x + (tens.length > 1 ? inner.w * index / (tens.length - 1) : inner.w / 2);
@@ -349,6 +358,13 @@ function drawRecord(learner) {
     chart.append(svg("text", { class: "axis", x: inner.x, y: plot.height - 6, "text-anchor": "start" }, `games ${first * 10 - 9}–${Math.min(first * 10, learner.games)}`));
     if (tens.length > 1) chart.append(svg("text", { class: "axis", x: inner.x + inner.w, y: plot.height - 6, "text-anchor": "end" }, `${last * 10 - 9}–${learner.games}`));
   }
+  // Its loss rate over its latest hundred games (the rate the benchmark reads, docs/BENCHMARKS.md)
+  // at each ten, in losses per ten games: from the tenth ten shown on, or from the first ten.
+  const rate = latestRates(tens, first, inLast);
+  if (rate.length > 0) {
+    const points = rate.map(({ index, perTen }) => `${x(index).toFixed(2)},${y(perTen).toFixed(2)}`).join(" ");
+    chart.append(svg("polyline", { class: "lost-latest", points, "data-result": "lost-latest", "data-rates": rate.map(({ perTen }) => perTen.toFixed(2)).join(" ") }));
+  }
   ["won", "drew", "lost"].forEach((result, which) => {
     const points = tens.map((ten, index) => `${x(index).toFixed(2)},${y(ten[which] * per(ten, index)).toFixed(2)}`).join(" ");
     const line = svg("polyline", { class: result, points, "data-result": result, "data-counts": tens.map((ten) => ten[which]).join(" ") });
@@ -357,6 +373,21 @@ function drawRecord(learner) {
   });
   chart.dataset.first = String(first);
   holder.replaceChildren(chart);
+}
+
+// The board's `latest` window (LearnerRecord.latestTens): the browser test holds the plot's last
+// point to the board's own figure.
+const latestTens = 10;
+function latestRates(tens, first, inLast) {
+  const rates = [];
+  tens.forEach((ten, index) => {
+    const from = index - latestTens + 1;
+    if (from < 0 && first > 1) return; // its window began before the tens shown
+    const window = tens.slice(Math.max(from, 0), index + 1);
+    const games = window.length * 10 - (index === tens.length - 1 ? 10 - inLast : 0);
+    rates.push({ index, perTen: 10 * window.reduce((sum, t) => sum + t[2], 0) / games });
+  });
+  return rates;
 }
 
 // The plot in words, for a screen reader: the tens it shows, the first and the latest.

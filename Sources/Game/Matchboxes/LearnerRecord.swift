@@ -24,7 +24,18 @@ public struct LearnerRecord: Sendable, Hashable {
     /// Every game since the last reset, kept or not.
     public private(set) var games: Int
     /// Games won, drawn and lost since the last reset, over the kept tens.
-    public var total: Tally {
+    public var total: Tally { Self.sum(tens[...]) }
+
+    /// How many of the latest tens ``latest`` adds up: a hundred games, the window the
+    /// benchmark's late loss rate is taken over (docs/BENCHMARKS.md).
+    public static let latestTens = 10
+
+    /// Its latest games, about a hundred: the last ``latestTens`` tens, which hold from 91 games
+    /// (the latest ten just begun) to 100 once it has played that many, and every game before.
+    /// Tells what it knows now, where ``total`` is mostly what it did while it knew little.
+    public var latest: Tally { Self.sum(tens.suffix(Self.latestTens)) }
+
+    private static func sum(_ tens: ArraySlice<Tally>) -> Tally {
         tens.reduce(into: Tally()) { sum, ten in
             sum.won += ten.won
             sum.drew += ten.drew

@@ -50,14 +50,15 @@ extension ViewState {
 
 extension ViewState.Learner {
     /// The session's learner as the API shows it: its box only when it is to move, its last
-    /// ``tensShown`` tens of games.
+    /// ``tensShown`` tens of games, and its latest games added up.
     public init(_ state: SessionState) {
-        let learner = state.learner, total = learner.record.total
+        let learner = state.learner, total = learner.record.total, latest = learner.record.latest
         let toMove = state.opponent == .learner && state.board.turn == .o
         self.init(
             games: learner.record.games, won: total.won, drew: total.drew, lost: total.lost, boxes: learner.boxes.count,
             box: toMove ? learner.beads(on: state.board) : nil,
-            tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] })
+            tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] },
+            latest: [latest.won, latest.drew, latest.lost])
     }
 }
 

@@ -65,13 +65,18 @@ public struct ViewState: Codable, Sendable, Hashable {
         /// latest. The first one shown is ten number `(games + 9) / 10 - tens.count + 1`. `nil`
         /// from a board older than this field.
         public var tens: [[Int]]?
+        /// Its latest games, about a hundred (``LearnerRecord/latest``: the last ten tens, 91 to
+        /// 100 games once it has played that many), as `[won, drew, lost]`: how it plays now,
+        /// which its record since the reset hides. `nil` from a board older than this field.
+        public var latest: [Int]?
 
         /// The most tens a state carries: enough for a curve, few enough that every state
         /// message stays small (at most about 900 bytes more).
         public static let tensShown = 100
 
-        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil) {
+        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil, latest: [Int]? = nil) {
             self.tens = tens
+            self.latest = latest
             self.games = games
             self.won = won
             self.drew = drew
@@ -89,6 +94,7 @@ public struct ViewState: Codable, Sendable, Hashable {
             try container.encode(boxes, forKey: .boxes)
             try container.encode(box, forKey: .box)
             try container.encode(tens, forKey: .tens)
+            try container.encode(latest, forKey: .latest)
         }
     }
 

@@ -56,3 +56,24 @@ extension LearnerRecordTests {
         #expect(read == record)
     }
 }
+
+extension LearnerRecordTests {
+    @Test("its latest games are the last ten tens: every game up to 100, then 91 to 100 as a ten fills, counted game by game")
+    func latest() {
+        var record = LearnerRecord()
+        var played: [LearnerResult] = []
+        var random = SeededRandom(seed: 54)
+        #expect(record.latest == LearnerRecord.Tally())
+        for game in 1...137 {
+            let result = LearnerResult.allCases[Int.random(in: 0..<3, using: &random)]
+            record.add(result)
+            played.append(result)
+            // The window, from the results themselves: the games of the tens that hold the last ten of them.
+            let window = played.suffix(game <= 100 ? game : 90 + ((game - 1) % 10 + 1))
+            let expected = LearnerRecord.Tally(
+                won: window.filter { $0 == .won }.count, drew: window.filter { $0 == .drew }.count, lost: window.filter { $0 == .lost }.count)
+            #expect(record.latest == expected, "after game \(game)")
+        }
+        #expect(record.latest.games == 97 && record.total.games == 137)
+    }
+}

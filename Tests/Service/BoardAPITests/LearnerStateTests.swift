@@ -93,3 +93,30 @@ extension ViewState {
         return copy
     }
 }
+
+extension LearnerStateTests {
+    @Test("its latest games go out as [won, drew, lost] and status says its losses among them, in numbers; a board that sends none or nonsense gets no line")
+    func latest() throws {
+        let state = try Self.session([5], games: 123)
+        let view = ViewState(state, players: PlayerNames(), marks: .standard)
+        let latest = state.learner.record.latest
+        #expect(latest.games == 93, "tens 4 to 13: games 31 to 123")
+        #expect(view.learner?.latest == [latest.won, latest.drew, latest.lost])
+        let json = String(decoding: try JSONEncoder().encode(view), as: UTF8.self)
+        #expect(json.contains("\"latest\":[\(latest.won),\(latest.drew),\(latest.lost)]"), "\(json)")
+        let percent = Int((100 * Double(latest.lost) / 93).rounded())
+        #expect(RemoteWatch.plain(view).contains("lost \(latest.lost) of its latest 93 games (\(percent)%)"), "\(RemoteWatch.plain(view))")
+
+        var older = view
+        older.learner?.latest = nil
+        #expect(!RemoteWatch.plain(older).contains("of its latest"))
+        for nonsense in [[1, 2], [Int.max, Int.max, 1], [-1, 0, 3], [0, 0, 0], [60, 50, 1]] {
+            var sent = view
+            sent.learner?.latest = nonsense
+            #expect(!RemoteWatch.plain(sent).contains("of its latest"), "\(nonsense)")
+        }
+        var one = view
+        one.learner?.latest = [0, 0, 1]
+        #expect(RemoteWatch.plain(one).contains("lost 1 of its latest game (100%)"))
+    }
+}
