@@ -204,7 +204,7 @@ COUNT_RESETS = """(() => {
   WebSocket.prototype.send = function (data) {
     try {
       const message = JSON.parse(data);
-      if (message.command === "reset-learner") window.resetsSent.push(message.games);
+      if (message.command === "reset-learner") window.resetsSent.push([message.games, message.resets ?? null]);
     } catch (error) {}
     return send.call(this, data);
   };
@@ -267,8 +267,24 @@ def test_reset_is_asked_twice_each_no_keeps_the_learner_and_a_late_yes_acts_on_n
     assert learner["boxes"] == 0 and learner["won"] + learner["drew"] + learner["lost"] == 0 and learner["tens"] == []
     page.wait_for("document.getElementById('learner-record').textContent.startsWith('0 games')")
     assert "The learner was reset: it starts again with fresh matchboxes." in said(page)
-    # The page sent two resets in all: the test's own for 3 games, and the yes and yes.
-    assert page.evaluate("window.resetsSent") == [3, 4]
+    assert learner["resets"] == 1, learner
+    # A question about this fresh learner (0 games, 1 reset), and meanwhile another client resets
+    # it: the next learner has 0 games too, but it is another one, so the question closes.
+    changed = page.evaluate("reasonWords['learner-changed']")
+    assert said(page)[-1] != changed, said(page)
+    tap(page, "#learner-reset")
+    page.wait_for("document.getElementById('reset-first').open")
+    assert quick.client.command("reset-learner", games=0, resets=1)["type"] == "ok"
+    page.wait_for("!document.getElementById('reset-first').open && page.resetAsked === null")
+    assert said(page)[-1] == changed, said(page)
+    assert quick.client.latest["learner"]["resets"] == 2
+    # And the board itself refuses a yes for the learner before, at the same count of games.
+    page.evaluate("page.socket.send(JSON.stringify({command: 'reset-learner', games: 0, resets: 1}))")
+    page.wait_for("window.reasons.filter((reason) => reason === 'learner-changed').length === 2")
+    assert quick.client.latest["learner"]["resets"] == 2
+    # The page sent three resets in all: the test's own two, and the yes and yes, which named the
+    # learner by both counts.
+    assert page.evaluate("window.resetsSent") == [[3, None], [4, 0], [0, 1]], page.evaluate("window.resetsSent")
 
 
 def test_a_reset_mid_game_is_refused_in_the_pages_words(browser, quick):

@@ -636,6 +636,9 @@ def test_an_upgrade_from_the_repository_keeps_every_game_the_learner_and_the_edi
     # the games the previous release showed (its last 100), the same answer byte for byte.
     for key in ["shown", "history", "games", "digest"]:
         assert upgraded[key] == before[key], (key, before, upgraded)
+    # And the running board, restarted by the upgrade, holds those beads: its status says the
+    # digest the previous release saved (that release's status gave none).
+    assert before["live_digest"] == "" and upgraded["live_digest"] == before["digest"], (before, upgraded)
     assert upgraded["config_kept"] == 1 and upgraded["prompted"] == 0, upgraded
     assert (upgraded["database"], upgraded["state_imported"], upgraded["history_imported"], upgraded["old_state"]) == ("yes", "yes", "yes", "no")
     # Release 0.4 showed its last 100 games but its journal held every game since its last
@@ -661,6 +664,7 @@ def test_going_back_to_the_previous_release_and_up_again_remove_install_and_purg
     assert again["status"] == 0 and again["prompted"] == 0 and again["kept_aside"] >= 1, again
     for key in ["shown", "history", "games", "digest", "config_kept"]:
         assert again[key] == before[key], (key, before, again)
+    assert again["live_digest"] == before["digest"], (before, again)
     assert again["versions"] == f"tictactoe-gpio={this} tictactoe-gpio-web={this}", again
 
     removed = records["removed-upgraded"]
@@ -672,5 +676,6 @@ def test_going_back_to_the_previous_release_and_up_again_remove_install_and_purg
     assert installed["versions"] == f"tictactoe-gpio={this}", installed
     for key in ["shown", "history", "games", "digest", "config_kept"]:
         assert installed[key] == before[key], (key, before, installed)
+    assert installed["live_digest"] == before["digest"], (before, installed)
     purged = records["purged-upgraded"]
     assert purged["status"] == 0 and (purged["state"], purged["config"], purged["binary"]) == ("no", "no", "no"), purged

@@ -14,7 +14,7 @@ const page = {
   pongDue: null,
   historyAsked: false, // since this connection, or the board's return
   opponentAsked: null, // the opponent chosen while the page asks whether to give the game up
-  resetAsked: null, // the learner's count of games when its reset was asked for, while the page asks
+  resetAsked: null, // the learner asked about, { games, resets } as the board counted them, while the page asks
 };
 
 const $ = (id) => document.getElementById(id);
@@ -226,7 +226,8 @@ function drawState(state, previous) {
       }
     }
     // A question about the learner is moot once it changed: its yes would reset another learner.
-    if (page.resetAsked !== null && (!state.learner || state.learner.games !== page.resetAsked)) {
+    if (page.resetAsked !== null && (!state.learner || state.learner.games !== page.resetAsked.games
+        || (state.learner.resets ?? null) !== page.resetAsked.resets)) {
       page.resetAsked = null;
       for (const id of ["reset-first", "reset-second"]) if ($(id).open) $(id).close();
       say(reasonWords["learner-changed"]);
@@ -402,7 +403,7 @@ function recordWords(tens, first, inLast, unsent) {
 }
 
 // The learner's reset, asked twice; each question can say no, and a yes acts only on the learner
-// asked about (the board refuses a reset asked for at another count of games).
+// asked about (the board refuses a reset asked for at another count of games or of resets).
 function askReset() {
   if (!connected() || !page.play || !page.state || !page.state.learner) {
     // Says why it cannot go, without sending: a reset is only ever sent after both questions.
@@ -411,7 +412,7 @@ function askReset() {
     else say("The board has not said how its learner stands yet: try again in a moment.");
     return;
   }
-  page.resetAsked = page.state.learner.games;
+  page.resetAsked = { games: page.state.learner.games, resets: page.state.learner.resets ?? null };
   $("reset-first").showModal();
 }
 
@@ -624,10 +625,11 @@ $("reset-first-yes").addEventListener("click", () => {
   if (page.resetAsked !== null) $("reset-second").showModal();
 });
 $("reset-second-yes").addEventListener("click", () => {
-  const games = page.resetAsked;
+  const asked = page.resetAsked;
   page.resetAsked = null;
   $("reset-second").close();
-  if (games !== null) sendChange({ command: "reset-learner", games });
+  // Both counts: the games alone would take a learner reset and played as far meanwhile for it.
+  if (asked !== null) sendChange({ command: "reset-learner", games: asked.games, ...(asked.resets === null ? {} : { resets: asked.resets }) });
 });
 for (const id of ["reset-first-no", "reset-second-no"]) $(id).addEventListener("click", () => $(id).closest("dialog").close());
 // However a question closes without going on (a no, Escape), nothing stays asked.

@@ -29,18 +29,33 @@ public struct MatchboxLearner: Sendable, Hashable {
     public private(set) var refills: Int
     /// Its results, game by game, since it was made.
     public private(set) var record: LearnerRecord
+    /// How many learners came before this one on the board: each reset makes a fresh learner
+    /// one more. With ``LearnerRecord/games`` it names the learner's beads as they stand: beads
+    /// change only when it learns (a game more) or is reset (a reset more), so a reset asked
+    /// about one learner is told from another at the same count of games, and what is worked
+    /// out from its beads (its ``digest``) is worked out once for each.
+    public let resets: Int
 
-    public init(rules: LearnerRules = .michie, boxes: [BoxKey: Matchbox] = [:], refills: Int = 0, record: LearnerRecord = LearnerRecord()) {
+    public init(
+        rules: LearnerRules = .michie, boxes: [BoxKey: Matchbox] = [:], refills: Int = 0, record: LearnerRecord = LearnerRecord(), resets: Int = 0
+    ) {
         self.rules = rules
         self.boxes = boxes
         self.refills = refills
         self.record = record
+        self.resets = resets
     }
 
-    /// The same learner (boxes, refills and record) following `rules` from now on: the rules of
-    /// the board's configuration, over the boxes its saved game kept.
+    /// A fresh learner in its place: no box opened, no game in its record, the same rules, one
+    /// more reset.
+    public func reset() -> MatchboxLearner {
+        MatchboxLearner(rules: rules, resets: resets + 1)
+    }
+
+    /// The same learner (boxes, refills, record and resets) following `rules` from now on: the
+    /// rules of the board's configuration, over the boxes its saved game kept.
     public func following(_ rules: LearnerRules) -> MatchboxLearner {
-        MatchboxLearner(rules: rules, boxes: boxes, refills: refills, record: record)
+        MatchboxLearner(rules: rules, boxes: boxes, refills: refills, record: record, resets: resets)
     }
 
     /// The learner's move on `board` (the player to move is the learner): a bead drawn from

@@ -84,10 +84,10 @@ final class GameSession: @unchecked Sendable {
 
     /// The board's API asked for a fresh learner: one change of state, or none when refused.
     /// Not a press: it neither wakes the lights nor counts as someone at the board.
-    func resetLearner(ifGames expected: Int?) -> LearnerReset {
+    func resetLearner(ifGames expected: Int?, resets expectedResets: Int?) -> LearnerReset {
         // Tried on a copy first: a refusal must not announce a state (confined: nothing changes between).
         var trial = state.value
-        let outcome = trial.resetLearner(ifGames: expected)
+        let outcome = trial.resetLearner(ifGames: expected, resets: expectedResets)
         if outcome == .done { state.modify { $0.learner = trial.learner } }
         return outcome
     }

@@ -87,9 +87,11 @@ public final class GameViewModel: Sendable {
     /// A named opponent plays O from a new game on, shown as the gesture shows it.
     public let chooseOpponent: Action<Opponent, Void>
 
-    /// The board's API asks for a fresh learner (``SessionState/resetLearner(ifGames:)``); call
-    /// on the game's scheduler. The state changes once when it is done, not at all otherwise.
-    public func resetLearner(ifGames expected: Int?) -> LearnerReset { session.resetLearner(ifGames: expected) }
+    /// The board's API asks for a fresh learner (``SessionState/resetLearner(ifGames:resets:)``);
+    /// call on the game's scheduler. The state changes once when it is done, not at all otherwise.
+    public func resetLearner(ifGames expected: Int?, resets expectedResets: Int? = nil) -> LearnerReset {
+        session.resetLearner(ifGames: expected, resets: expectedResets)
+    }
 
     private let session: GameSession
     private let computer: ComputerOpponent

@@ -6,9 +6,9 @@ public enum LearnerReset: Sendable, Hashable {
     case done
     /// A game against the learner is under way: it was not reset.
     case playing
-    /// The learner has played another count of games than the one the reset was asked for: it
-    /// was not reset.
-    case changed(games: Int)
+    /// The learner is not the one the reset was asked about: it has played another count of
+    /// games, or it was reset meanwhile (another count of resets). It was not reset.
+    case changed(games: Int, resets: Int)
 }
 
 extension SessionState {
@@ -20,14 +20,17 @@ extension SessionState {
         opponent == .learner && !board.isOver && (board.moveCount > 0 || board.turn == .o)
     }
 
-    /// Replaces the learner with a fresh one under the same rules, unless a game against it is
-    /// under way (``learnerInGame``) or, given `expected`, it has played another count of games:
-    /// a confirmation that arrives late acts on the learner it was asked about, or on nothing.
+    /// Replaces the learner with a fresh one under the same rules (``MatchboxLearner/reset()``),
+    /// unless a game against it is under way (``learnerInGame``) or, given `expected` games or
+    /// `resets`, it has played another count of games or been reset another number of times: a
+    /// confirmation that arrives late acts on the learner it was asked about, or on nothing (the
+    /// count of games alone would take a learner reset meanwhile, and played as far, for it).
     /// The game, the scores and the lights stay as they are; the save follows the state.
-    public mutating func resetLearner(ifGames expected: Int?) -> LearnerReset {
-        if let expected, expected != learner.record.games { return .changed(games: learner.record.games) }
+    public mutating func resetLearner(ifGames expected: Int?, resets expectedResets: Int? = nil) -> LearnerReset {
+        if let expected, expected != learner.record.games { return .changed(games: learner.record.games, resets: learner.resets) }
+        if let expectedResets, expectedResets != learner.resets { return .changed(games: learner.record.games, resets: learner.resets) }
         if learnerInGame { return .playing }
-        learner = MatchboxLearner(rules: learner.rules)
+        learner = learner.reset()
         return .done
     }
 }

@@ -65,11 +65,13 @@ struct CheckState: ParsableCommand {
         var refills: Int
         /// ``MatchboxLearner/digest``: the beads of every box, hashed.
         var digest: String
+        /// ``MatchboxLearner/resets``: the learners before this one.
+        var resets: Int
 
         init(_ learner: MatchboxLearner) {
             let total = learner.record.total
             (games, won, drew, lost) = (learner.record.games, total.won, total.drew, total.lost)
-            (boxes, refills, digest) = (learner.boxes.count, learner.refills, learner.digest)
+            (boxes, refills, digest, resets) = (learner.boxes.count, learner.refills, learner.digest, learner.resets)
         }
     }
 
@@ -128,7 +130,8 @@ struct CheckState: ParsableCommand {
         }
         if let learner = found.learner {
             lines.append("The learner: \(learner.games) played (won \(learner.won), drew \(learner.drew), lost \(learner.lost)), "
-                + "\(learner.boxes) of its boxes opened, \(learner.refills) refilled; its beads' digest \(learner.digest).")
+                + "\(learner.boxes) of its boxes opened, \(learner.refills) refilled; its beads' digest \(learner.digest); "
+                + (learner.resets == 0 ? "the board's first learner." : "\(learner.resets) \(learner.resets == 1 ? "reset" : "resets") before it."))
         }
         for leftover in found.leftovers {
             lines.append("\(leftover.shownPath): left by a save that a crash or power cut interrupted; the board removes it when it starts.")

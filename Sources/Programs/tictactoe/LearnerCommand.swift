@@ -9,7 +9,7 @@ struct LearnerCommand: ParsableCommand {
         subcommands: [ResetLearner.self])
 }
 
-/// `tictactoe learner reset --yes [--if-games N]`: a fresh learner, on purpose only.
+/// `tictactoe learner reset --yes [--if-games N] [--if-resets N]`: a fresh learner, on purpose only.
 ///
 /// Without `--yes` it asks the board nothing and exits 64 (EX_USAGE), saying how to confirm:
 /// what the learner learnt is gone for good once reset, so the command never does it by default.
@@ -33,8 +33,13 @@ struct ResetLearner: ParsableCommand {
     @Option(name: .customLong("if-games"), help: ArgumentHelp("Reset only if the learner has played exactly N games (as status says).", valueName: "N"))
     var ifGames: Int?
 
+    /// With --if-games: the learner read is the same one, not one reset and played as far since.
+    @Option(name: .customLong("if-resets"), help: ArgumentHelp("Reset only if the learner has been reset exactly N times before (status --json's learner.resets).", valueName: "N"))
+    var ifResets: Int?
+
     func validate() throws {
         if let ifGames, ifGames < 0 { throw ValidationError("--if-games is \(ifGames); give a count of games, 0 or more.") }
+        if let ifResets, ifResets < 0 { throw ValidationError("--if-resets is \(ifResets); give a count of resets, 0 or more.") }
     }
 
     func run() throws {
@@ -42,6 +47,6 @@ struct ResetLearner: ParsableCommand {
             printError("not reset: a reset loses everything the learner has learnt, so it takes --yes. Run: tictactoe learner reset --yes")
             throw ExitStatus.notConfirmed
         }
-        try socket.command(.resetLearner(games: ifGames))
+        try socket.command(.resetLearner(games: ifGames, resets: ifResets))
     }
 }

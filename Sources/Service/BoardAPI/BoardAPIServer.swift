@@ -119,6 +119,10 @@ public final class BoardAPIServer: @unchecked Sendable {
     private var connections: [Int: Connection] = [:]
     private var nextClient = 0
     private var latest: (view: ViewState, line: [UInt8])?
+    /// The learner's digest, worked out once for each learner and count of games (its beads
+    /// change with nothing else): not once for each state, which would cost a pass over its
+    /// boxes at every press.
+    private var learnerDigest: (resets: Int, games: Int, digest: String)?
     private var handler: CommandHandler
     private let encoder = MessageEncoder()
 
@@ -214,7 +218,11 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func handle(_ delivery: Delivery) {
         switch delivery {
         case .state(let state):
-            let view = ViewState(state, players: control.players, marks: control.marks)
+            let learner = state.learner
+            if learnerDigest.map({ $0.resets != learner.resets || $0.games != learner.record.games }) ?? true {
+                learnerDigest = (learner.resets, learner.record.games, learner.digest)
+            }
+            let view = ViewState(state, players: control.players, marks: control.marks, learnerDigest: learnerDigest?.digest)
             guard view != latest?.view else { return }
             let line = encoder.line(.state(view))
             latest = (view, line)

@@ -86,7 +86,7 @@ public final class RemoteControl: Sendable {
         case .opponent(let name):
             guard let opponent = Opponent(name: name) else { return .error(Self.unknownOpponent(name)) }
             event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
-        case .resetLearner(let games): return resetLearner(ifGames: games)
+        case .resetLearner(let games, let resets): return resetLearner(ifGames: games, resets: resets)
         case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
         let names = viewModel.names
@@ -113,15 +113,17 @@ public final class RemoteControl: Sendable {
     }
 
     /// A fresh learner, or why not: the reply to `reset-learner`.
-    private func resetLearner(ifGames expected: Int?) -> APIMessage {
+    private func resetLearner(ifGames expected: Int?, resets expectedResets: Int?) -> APIMessage {
         let command = APIRequest.Command.resetLearner.rawValue
-        switch viewModel.resetLearner(ifGames: expected) {
+        switch viewModel.resetLearner(ifGames: expected, resets: expectedResets) {
         case .done:
             return .ok(command, "The learner is a fresh one: no box opened, no game played.")
         case .playing:
             return .error(command, .learnerPlaying, "a game against the learner is under way: finish it, or give it up (new-game --abandon), then reset before the learner's next move (it starts every other game).")
-        case .changed(let games):
+        case .changed(let games, _) where expected.map({ $0 != games }) ?? false:
             return .error(command, .learnerChanged, "the learner has played \(games) \(games == 1 ? "game" : "games"), not the \(expected ?? games) the reset was asked for: ask again.")
+        case .changed(_, let resets):
+            return .error(command, .learnerChanged, "the learner was reset meanwhile (\(resets) \(resets == 1 ? "reset" : "resets") since the board began, not the \(expectedResets ?? resets) the reset was asked for): it is another learner; ask again.")
         }
     }
 

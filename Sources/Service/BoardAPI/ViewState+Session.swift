@@ -4,8 +4,9 @@ import TicTacToe
 
 extension ViewState {
     /// What the board shows in `state`, as its API sends it: a pure function of the session and
-    /// how the board shows marks.
-    public init(_ state: SessionState, players: PlayerNames, marks: MarkStyle) {
+    /// how the board shows marks. `learnerDigest`: the learner's ``MatchboxLearner/digest``,
+    /// given by a caller that keeps it (it costs a pass over every box), else worked out here.
+    public init(_ state: SessionState, players: PlayerNames, marks: MarkStyle, learnerDigest: String? = nil) {
         let board = state.board, appearance = Appearance(state)
         self.init(
             cells: board.markNames, starter: board.starter.rawValue, turn: board.turn?.rawValue,
@@ -15,7 +16,7 @@ extension ViewState {
             thinking: state.awaitsComputer, names: Names(players),
             scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
-            marks: marks.rawValue, learner: Learner(state))
+            marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest))
     }
 
     /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
@@ -51,14 +52,14 @@ extension ViewState {
 extension ViewState.Learner {
     /// The session's learner as the API shows it: its box only when it is to move, its last
     /// ``tensShown`` tens of games, and its latest games added up.
-    public init(_ state: SessionState) {
+    public init(_ state: SessionState, digest: String) {
         let learner = state.learner, total = learner.record.total, latest = learner.record.latest
         let toMove = state.opponent == .learner && state.board.turn == .o
         self.init(
             games: learner.record.games, won: total.won, drew: total.drew, lost: total.lost, boxes: learner.boxes.count,
             box: toMove ? learner.beads(on: state.board) : nil,
             tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] },
-            latest: [latest.won, latest.drew, latest.lost])
+            latest: [latest.won, latest.drew, latest.lost], resets: learner.resets, digest: digest)
     }
 }
 

@@ -169,10 +169,10 @@ public final class BoardMemory: Sendable {
         }
         guard let learner = saved.learner else { return }
         let before = written?.learner
-        if before?.refills != learner.refills || before?.games != learner.games || before?.tens != learner.tens {
+        if before?.refills != learner.refills || before?.games != learner.games || before?.tens != learner.tens || before?.resets != learner.resets {
             try database.run(
-                "INSERT OR REPLACE INTO learner (id, refills, games, tens) VALUES (1, ?, ?, ?)",
-                [.integer(learner.refills), .integer(learner.games), .text(RowText.tens(learner.tens))])
+                "INSERT OR REPLACE INTO learner (id, refills, games, tens, resets) VALUES (1, ?, ?, ?, ?)",
+                [.integer(learner.refills), .integer(learner.games), .text(RowText.tens(learner.tens)), .integer(learner.resets)])
         }
         guard before?.boxes != learner.boxes else { return }
         if before == nil { try database.run("DELETE FROM boxes") }

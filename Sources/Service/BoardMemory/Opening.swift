@@ -314,9 +314,10 @@ extension BoardMemory {
             // it is, without making a log beside it; one a board may have open, read-only.
             let mode: Database.Mode = migrating ? .readWrite : access(path + "-wal", F_OK) == 0 ? .readOnly : .closedFile
             let database = try Database(path: path, mode: mode)
-            guard try isTodaysLayout(database, migrating: migrating) else { return (nil, 0, []) }
+            // An empty file (layout 0) holds nothing yet.
+            guard let layout = try checkedLayout(database, migrating: migrating), layout > 0 else { return (nil, 0, []) }
             try checkNumbering(database)
-            let snapshot = try savedGame(database)
+            let snapshot = try savedGame(database, layout: layout)
             var count = 0
             try database.rows("SELECT number, opponent, x_name, o_name, starter, started, finished, outcome, carried_over, moves FROM games") {
                 row throws(DatabaseError) in
@@ -344,9 +345,11 @@ extension BoardMemory {
         }
     }
 
-    /// Whether `database` is the board's, whole, of today's layout (migrated to it when
-    /// `migrating`); `false` for an earlier layout left as it is.
-    private static func isTodaysLayout(_ database: Database, migrating: Bool) throws -> Bool {
+    /// The layout `database` is read at, once it is known to be the board's, whole, and laid out
+    /// as that version of the board made it: today's (an earlier one migrated to it when
+    /// `migrating`), or an earlier one left as it is, read as it stands (`check-state` on a board
+    /// not yet started by this version must say what that start will find).
+    private static func checkedLayout(_ database: Database, migrating: Bool) throws -> Int? {
         let check = try database.value("PRAGMA integrity_check")?.text ?? ""
         guard check == "ok" else { throw ReadFailure.unusable("fails SQLite's integrity check: \(check.shown(limit: 200))") }
         let application = try database.value("PRAGMA application_id")?.integer ?? 0
@@ -355,19 +358,21 @@ extension BoardMemory {
             throw ReadFailure.unusable(application == 0 && version == 0 ? "holds no board's data" : "is not the board's database (application id \(application))")
         }
         guard version <= Schema.version else { throw ReadFailure.newer(version) }
-        if version < Schema.version {
-            guard migrating else { return false }
+        var layout = version
+        if version < Schema.version && migrating {
             try migrate(database)
+            layout = Schema.version
         }
+        guard layout > 0 else { return 0 }
         var tables: [String] = []
         try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { row throws(DatabaseError) in
             tables.append(row[0].text ?? "")
         }
         guard tables == Schema.tables else { throw ReadFailure.unusable("holds the tables \(tables.joined(separator: ", ")), not the board's") }
-        guard let reference = Schema.reference, try Schema.entries(of: database) == reference else {
+        guard let reference = Schema.reference(layout: layout), try Schema.entries(of: database) == reference else {
             throw ReadFailure.unusable("is not laid out as the board's: its tables, indexes or triggers differ from what the board makes")
         }
-        return true
+        return layout
     }
 
     /// Refuses more finished games than the board keeps, or games not numbered one after another
@@ -384,7 +389,7 @@ extension BoardMemory {
     }
 
     /// The game the rows hold, checked whole; `nil` for a database with no game yet.
-    private static func savedGame(_ database: Database) throws -> GameSnapshot? {
+    private static func savedGame(_ database: Database, layout: Int) throws -> GameSnapshot? {
         var game: (starter: String, next: String, opponent: String, cells: String, moves: String?)?
         try database.rows("SELECT starter, next_starter, opponent, cells, moves FROM game") { row throws(DatabaseError) in
             guard let starter = row[0].text, let next = row[1].text, let opponent = row[2].text, let cells = row[3].text else {
@@ -399,7 +404,7 @@ extension BoardMemory {
             }
             scores[opponent] = SavedState.SavedScore(xWins: x, oWins: o, draws: draws)
         }
-        let (learner, learnerRows) = try savedLearner(database)
+        let (learner, learnerRows) = try savedLearner(database, layout: layout)
         guard let game else {
             guard scores.isEmpty && learnerRows == 0 && learner.boxes.isEmpty else {
                 throw database.damaged("it holds scores or a learner without a game")
@@ -418,15 +423,17 @@ extension BoardMemory {
         return try saved.snapshot()
     }
 
-    /// The learner's row and boxes, and how many learner rows there were (0 or 1).
-    private static func savedLearner(_ database: Database) throws(DatabaseError) -> (SavedLearner, Int) {
+    /// The learner's row and boxes, and how many learner rows there were (0 or 1). Layout 1 kept
+    /// no resets: its learner was the board's first, as its migration says.
+    private static func savedLearner(_ database: Database, layout: Int) throws(DatabaseError) -> (SavedLearner, Int) {
         var learner = SavedLearner(boxes: [:], refills: 0, games: 0, tens: [])
         var rows = 0
-        try database.rows("SELECT refills, games, tens FROM learner") { row throws(DatabaseError) in
-            guard let refills = row[0].integer, let games = row[1].integer, let text = row[2].text, let tens = RowText.tens(text) else {
+        try database.rows("SELECT refills, games, tens, \(layout >= 2 ? "resets" : "0") FROM learner") { row throws(DatabaseError) in
+            guard let refills = row[0].integer, let games = row[1].integer, let text = row[2].text, let tens = RowText.tens(text),
+                  let resets = row[3].integer else {
                 throw database.damaged("the learner row has a column no board writes")
             }
-            (learner.refills, learner.games, learner.tens, rows) = (refills, games, tens, 1)
+            (learner.refills, learner.games, learner.tens, learner.resets, rows) = (refills, games, tens, resets, 1)
         }
         try database.rows("SELECT position, beads FROM boxes") { row throws(DatabaseError) in
             guard let position = row[0].text, let text = row[1].text, let beads = RowText.numbers(text) else {

@@ -14,12 +14,19 @@ struct SavedLearner: Codable, Equatable {
     var games: Int
     /// Each ten as `[won, drew, lost]`, oldest first.
     var tens: [[Int]]
+    /// ``MatchboxLearner/resets``. Not in release 0.4's file, which knew none: 0 read from it.
+    var resets = 0
 
-    init(boxes: [String: [Int]], refills: Int, games: Int, tens: [[Int]]) {
+    private enum CodingKeys: String, CodingKey {
+        case boxes, refills, games, tens
+    }
+
+    init(boxes: [String: [Int]], refills: Int, games: Int, tens: [[Int]], resets: Int = 0) {
         self.boxes = boxes
         self.refills = refills
         self.games = games
         self.tens = tens
+        self.resets = resets
     }
 
     init(_ learner: MatchboxLearner) {
@@ -27,6 +34,7 @@ struct SavedLearner: Codable, Equatable {
         refills = learner.refills
         games = learner.record.games
         tens = learner.record.tens.map { [$0.won, $0.drew, $0.lost] }
+        resets = learner.resets
     }
 
     /// The learner these boxes make, with Michie's rules, or why there is none.
@@ -44,10 +52,13 @@ struct SavedLearner: Codable, Equatable {
         guard (0...Int(Int32.max)).contains(refills) else {
             throw .invalid("the learner's refills are \(refills); they must be 0 to \(Int32.max)")
         }
+        guard (0...Int(Int32.max)).contains(resets) else {
+            throw .invalid("the learner's resets are \(resets); they must be 0 to \(Int32.max)")
+        }
         let tallies = tens.compactMap { $0.count == 3 ? LearnerRecord.Tally(won: $0[0], drew: $0[1], lost: $0[2]) : nil }
         guard tallies.count == tens.count, let record = LearnerRecord(tens: tallies, games: games) else {
             throw .invalid("the learner's record (games \(games), \(tens.count) tens) is not one: each ten must be [won, drew, lost] of ten games but the last, which holds the games left over, as many tens as the games fill (at most \(LearnerRecord.keptTens))")
         }
-        return MatchboxLearner(rules: rules, boxes: opened, refills: refills, record: record)
+        return MatchboxLearner(rules: rules, boxes: opened, refills: refills, record: record, resets: resets)
     }
 }

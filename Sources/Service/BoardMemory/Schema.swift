@@ -64,6 +64,12 @@ enum Schema {
             digest TEXT NOT NULL
         ) STRICT;
         """,
+        // 2: the learner's resets (MatchboxLearner.resets), so that a reset asked about one
+        // learner is told from the next at the same count of games; every learner before was
+        // the board's first.
+        """
+        ALTER TABLE learner ADD COLUMN resets INTEGER NOT NULL DEFAULT 0 CHECK (resets >= 0);
+        """,
     ]
 
     /// The tables a database of this version holds. `imports`: release 0.4's files made into
@@ -71,13 +77,21 @@ enum Schema {
     /// import left.
     static let tables = ["boxes", "game", "games", "imports", "learner", "scores", "summaries"]
 
-    /// Everything `sqlite_schema` holds for a database of today's layout (tables, indexes and
-    /// their SQL), made once in memory: a file with anything else (a trigger, a view, a table
-    /// without its checks) is not the board's.
-    static let reference: [String]? = {
-        guard let database = try? Database(path: ":memory:", mode: .create), (try? BoardMemory.migrate(database)) != nil else { return nil }
-        return try? entries(of: database)
-    }()
+    /// Everything `sqlite_schema` holds for a database of each layout (tables, indexes and their
+    /// SQL), index 0 for layout 1, made once in memory: a file with anything else (a trigger, a
+    /// view, a table without its checks) is not the board's.
+    private static let references: [[String]?] = (1...version).map { layout in try? entries(ofLayout: layout) }
+
+    /// ``references``' entry for `layout` (1 to ``version``).
+    static func reference(layout: Int) -> [String]? {
+        references.indices.contains(layout - 1) ? references[layout - 1] : nil
+    }
+
+    private static func entries(ofLayout layout: Int) throws(DatabaseError) -> [String] {
+        let database = try Database(path: ":memory:", mode: .create)
+        for step in migrations[..<layout] { try database.execute(step) }
+        return try entries(of: database)
+    }
 
     /// The entries of `database`'s `sqlite_schema`, sorted.
     static func entries(of database: Database) throws(DatabaseError) -> [String] {

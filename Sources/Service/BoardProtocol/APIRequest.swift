@@ -15,7 +15,7 @@ import Foundation
 /// {"command":"status"}
 /// {"command":"history"}
 /// {"command":"history","player":"Alice","outcome":"x-wins","since":"2026-11-01","limit":20}
-/// {"command":"reset-learner","games":42}
+/// {"command":"reset-learner","games":42,"resets":1}
 /// ```
 ///
 /// Fields a command does not use are ignored, but for `history`'s: a field that is no filter is
@@ -24,9 +24,9 @@ import Foundation
 /// `abandon` as the hold, `opponent` as the opponent gesture (naming the opponent).
 /// `reset-learner` has no button: it replaces the matchbox learner with a fresh one, refused
 /// while a game against it is under way; with `games`, only if the learner has played exactly
-/// that many games (the count a page showed when it asked), so that a late confirmation does
-/// not reset a learner that has played since (one reset and brought back to the same count in
-/// between is not told apart).
+/// that many games, and with `resets`, only if it has been reset exactly that many times (the
+/// counts a page showed when it asked), so that a late confirmation does not reset a learner
+/// that has played since, or one reset and brought back to the same count of games meanwhile.
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)
@@ -38,8 +38,9 @@ public enum APIRequest: Sendable, Hashable {
     case status
     /// The latest finished games that match the query's filters (``HistoryQuery``).
     case history(HistoryQuery)
-    /// A fresh learner; `games`: only if the learner's count of games is still this.
-    case resetLearner(games: Int?)
+    /// A fresh learner; `games`, `resets`: only if the learner's count of games, and of resets
+    /// (``MatchboxLearner/resets``), is still this.
+    case resetLearner(games: Int?, resets: Int? = nil)
 
     /// A command's name, as a client writes it: the one place each is written.
     public enum Command: String, CaseIterable, Sendable {
@@ -71,7 +72,8 @@ public enum APIRequest: Sendable, Hashable {
         switch self {
         case .press(let cell): #"{"command":"press","cell":\#(cell)}"#
         case .opponent(let name): Self.opponentLine(name)
-        case .resetLearner(let games?): #"{"command":"\#(command)","games":\#(games)}"#
+        case .resetLearner(let games, let resets) where games != nil || resets != nil:
+            #"{"command":"\#(command)""# + (games.map { #","games":\#($0)"# } ?? "") + (resets.map { #","resets":\#($0)"# } ?? "") + "}"
         case .history(let query) where query != .all: Self.historyLine(query)
         default: #"{"command":"\#(command)"}"#
         }
@@ -167,16 +169,20 @@ public enum APIRequest: Sendable, Hashable {
         return .success(.history(query))
     }
 
-    /// `reset-learner`'s `games`: absent or null for any learner, else a count of games.
+    /// `reset-learner`'s `games` and `resets`: each absent or null for any learner, else a count.
     private static func resetArgument(in data: Data) -> Result<APIRequest, RequestError> {
         let command = Command.resetLearner.rawValue
         guard let reset = try? JSONDecoder().decode(Reset.self, from: data) else {
-            return .failure(RequestError(command: command, reason: .badArgument, text: "\"games\" must be a whole number: the learner's count of games the reset was asked for"))
+            return .failure(RequestError(
+                command: command, reason: .badArgument,
+                text: "\"games\" and \"resets\" must be whole numbers: the learner's count of games and of resets the reset was asked for"))
         }
-        if let games = reset.games, games < 0 {
-            return .failure(RequestError(command: command, reason: .badArgument, text: "\"games\" is \(games); a count of games is 0 or more"))
+        for (name, count) in [("games", reset.games), ("resets", reset.resets)] {
+            if let count, count < 0 {
+                return .failure(RequestError(command: command, reason: .badArgument, text: "\"\(name)\" is \(count); a count of \(name) is 0 or more"))
+            }
         }
-        return .success(.resetLearner(games: reset.games))
+        return .success(.resetLearner(games: reset.games, resets: reset.resets))
     }
 
     /// The cells' numbers, as on a numeric keypad.
@@ -192,7 +198,10 @@ public enum APIRequest: Sendable, Hashable {
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
     private struct Choice: Decodable { var opponent: String }
-    private struct Reset: Decodable { var games: Int? }
+    private struct Reset: Decodable {
+        var games: Int?
+        var resets: Int?
+    }
 
     private static func headProblem(_ error: DecodingError) -> RequestError {
         switch error {

@@ -69,14 +69,26 @@ public struct ViewState: Codable, Sendable, Hashable {
         /// 100 games once it has played that many), as `[won, drew, lost]`: how it plays now,
         /// which its record since the reset hides. `nil` from a board older than this field.
         public var latest: [Int]?
+        /// How many times the board's learner was reset before this one
+        /// (``MatchboxLearner/resets``): with `games`, names this learner, as `reset-learner`
+        /// asks. `nil` from a board older than this field.
+        public var resets: Int?
+        /// Its beads' ``MatchboxLearner/digest`` (16 hex digits): the same on every machine for
+        /// the same beads, as `check-state --json` gives for the saved learner. `nil` from a
+        /// board older than this field.
+        public var digest: String?
 
         /// The most tens a state carries: enough for a curve, few enough that every state
         /// message stays small (at most about 900 bytes more).
         public static let tensShown = 100
 
-        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil, latest: [Int]? = nil) {
+        public init(games: Int, won: Int, drew: Int, lost: Int, boxes: Int, box: [Int]?, tens: [[Int]]? = nil, latest: [Int]? = nil,
+            resets: Int? = nil, digest: String? = nil
+        ) {
             self.tens = tens
             self.latest = latest
+            self.resets = resets
+            self.digest = digest
             self.games = games
             self.won = won
             self.drew = drew
@@ -95,6 +107,8 @@ public struct ViewState: Codable, Sendable, Hashable {
             try container.encode(box, forKey: .box)
             try container.encode(tens, forKey: .tens)
             try container.encode(latest, forKey: .latest)
+            try container.encode(resets, forKey: .resets)
+            try container.encode(digest, forKey: .digest)
         }
     }
 

@@ -57,8 +57,8 @@ public final class RemoteWatch {
     static func learnerText(_ learner: ViewState.Learner, cells: [String]) -> String {
         var text = "learner: \(learner.games) games since it was made (won \(learner.won) · drew \(learner.drew) · lost \(learner.lost)"
             + "\(learner.games > learner.won + learner.drew + learner.lost ? ", of the latest" : "")); "
-            + latestText(learner)
             + "\(learner.boxes) of \(PositionsFaced.playingO.count) boxes opened"
+            + latestText(learner)
         if let box = learner.box, box.count == 9, cells.count == 9 {
             // Only the marks a board can hold are printed as they are: text from a board is not trusted.
             let shown = box.indices.map { ["X", "O"].contains(cells[$0]) ? cells[$0] : cells[$0].isEmpty ? String(box[$0]) : "?" }
@@ -71,16 +71,16 @@ public final class RemoteWatch {
         return text
     }
 
-    /// How it plays now: its losses over its latest games (about a hundred), where its record
-    /// since it was made is mostly what it did while it knew little. Empty before its first game
-    /// and from a board that does not send them.
+    /// How it plays now, on a line of its own: its losses over its latest games (about a
+    /// hundred), where its record since it was made is mostly what it did while it knew little.
+    /// Empty before its first game and from a board that does not send them.
     static func latestText(_ learner: ViewState.Learner) -> String {
         // A board sends at most a hundred games here; anything else is not added up.
         guard let latest = learner.latest, latest.count == 3,
               latest.allSatisfy({ (0...10 * LearnerRecord.latestTens).contains($0) }) else { return "" }
         let games = latest.reduce(0, +)
         guard (1...10 * LearnerRecord.latestTens).contains(games) else { return "" }
-        return "lost \(latest[2]) of its latest \(games == 1 ? "game" : "\(games) games") (\(Int((100 * Double(latest[2]) / Double(games)).rounded()))%); "
+        return "\nlearner now: lost \(latest[2]) of its latest \(games == 1 ? "game" : "\(games) games") (\(Int((100 * Double(latest[2]) / Double(games)).rounded()))%)"
     }
 
     /// What `view` shows, from the names the board sends (its `looks` and `headline`), or `nil`

@@ -123,7 +123,7 @@ struct LearnerOpponentTests {
         #expect(viewModel.resetLearner(ifGames: nil) == .playing)
         #expect(viewModel.state.value.learner == trained, "a refusal changes nothing")
         playOut()
-        #expect(viewModel.resetLearner(ifGames: 1) == .changed(games: 2), "a reset asked for at 1 game acts on nothing once it has played 2")
+        #expect(viewModel.resetLearner(ifGames: 1) == .changed(games: 2, resets: 0), "a reset asked for at 1 game acts on nothing once it has played 2")
         #expect(viewModel.state.value.learner.record.games == 2)
         let changes = Protected(0)
         let counting = viewModel.state.signal.observeValues { _ in changes.withValue { $0 += 1 } }
@@ -133,7 +133,25 @@ struct LearnerOpponentTests {
         let fresh = viewModel.state.value.learner
         #expect(fresh.boxes.isEmpty && fresh.record.games == 0 && fresh.record.tens.isEmpty && fresh.refills == 0)
         #expect(fresh.rules == trained.rules)
+        #expect(fresh.resets == 1 && trained.resets == 0, "one reset more")
         #expect(viewModel.state.value.snapshot.learner == fresh, "what is saved is the fresh learner")
+    }
+
+    @Test("reset asked about one learner: refused for the next one, reset and played as far, which the count of resets tells apart")
+    func resetAskedAboutAnother() {
+        playOut()
+        let asked = viewModel.state.value.learner
+        #expect(asked.record.games == 1 && asked.resets == 0)
+        #expect(viewModel.resetLearner(ifGames: nil) == .done)
+        viewModel.newGame.apply()
+        scheduler.advance(by: .milliseconds(2500))
+        playOut()
+        let next = viewModel.state.value.learner
+        #expect(next.record.games == 1 && next.resets == 1, "played as far as the one asked about")
+        #expect(viewModel.resetLearner(ifGames: 1, resets: 0) == .changed(games: 1, resets: 1), "the late yes was for the first learner")
+        #expect(viewModel.state.value.learner == next, "a refusal changes nothing")
+        #expect(viewModel.resetLearner(ifGames: 1, resets: 1) == .done)
+        #expect(viewModel.state.value.learner.resets == 2 && viewModel.state.value.learner.record.games == 0)
     }
 
     @Test("reset against another opponent, mid-game: the game is not the learner's, so it is reset")

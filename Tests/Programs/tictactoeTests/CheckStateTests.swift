@@ -110,7 +110,8 @@ struct CheckStateTests {
             #expect(learner["boxes"] as? Int == 1 && learner["refills"] as? Int == 0)
             digests.append(try #require(learner["digest"] as? String))
             let text = try Tictactoe.run(["check-state", "--state-dir", state])
-            #expect(text.out.contains("The learner: 1 played (won 1, drew 0, lost 0), 1 of its boxes opened, 0 refilled; its beads' digest \(digests.last ?? "")."))
+            #expect(text.out.contains("The learner: 1 played (won 1, drew 0, lost 0), 1 of its boxes opened, 0 refilled; its beads' digest \(digests.last ?? ""); the board's first learner."))
+            #expect(learner["resets"] as? Int == 0, "release 0.4's file knew no resets")
         }
         // FNV-1a (64 bits) of ".........:5,4,0,0,4,0,0,0,0\n", computed apart from the board's code.
         #expect(digests.first == "282cebea93cb8df2")
@@ -122,6 +123,6 @@ struct CheckStateTests {
         let state = try folder([:])
         defer { try? FileManager.default.removeItem(atPath: state) }
         let json = try Tictactoe.run(["check-state", "--state-dir", state, "--json"])
-        #expect(json.out.contains(#""learner":{"boxes":0,"digest":"cbf29ce484222325","drew":0,"games":0,"lost":0,"refills":0,"won":0}"#), "\(json.out)")
+        #expect(json.out.contains(#""learner":{"boxes":0,"digest":"cbf29ce484222325","drew":0,"games":0,"lost":0,"refills":0,"resets":0,"won":0}"#), "\(json.out)")
     }
 }

@@ -1,6 +1,7 @@
 @testable import BoardAPI
 import BoardProtocol
 import Foundation
+import Matchboxes
 import Testing
 import TicTacToe
 import TestSupport
@@ -58,6 +59,41 @@ struct ErrorReasonTests {
         #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
         let playing = try client.ask(.resetLearner(games: nil))
         #expect(playing.reason == "learner-playing" && playing.errorReason == .learnerPlaying)
+    }
+
+    @Test("a reset names its learner by games and resets: one asked about the learner before a reset is refused at the same count of games; status carries both and the beads' digest")
+    func learnerResetAskedAboutAnother() throws {
+        let served = try ServedBoard(opponent: .learner, thinking: .zero)
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        func learner() throws -> ViewState.Learner? { try client.ask(.status).state?.learner }
+        let first = try #require(try learner())
+        #expect(first.games == 0 && first.resets == 0 && first.digest == MatchboxLearner().digest)
+        // A game against it: X takes the first free cell, each time once the learner has answered.
+        for _ in 0..<5 {
+            let board = served.state.board
+            guard !board.isOver, let free = Position.all.first(where: { board[$0] == nil }) else { break }
+            try client.send(.press(free))
+            // Until the press's reply and a state where X is to move again or the game is over.
+            var (replied, answered) = (false, false)
+            while !(replied && answered), let message = try client.next(timeout: .seconds(20)) {
+                replied = replied || message.type == .ok
+                if let state = message.state, message.type == .state, state.turn == "X" || state.outcome != "playing" { answered = true }
+            }
+        }
+        #expect(served.state.board.isOver)
+        let taught = try #require(try learner())
+        #expect(taught.games == 1 && taught.digest == served.state.learner.digest && taught.digest != first.digest, "the beads it learnt, as the loop holds them")
+        #expect(try client.ask(.resetLearner(games: 1, resets: 0)).type == .ok)
+        let fresh = try #require(try learner())
+        #expect(fresh.games == 0 && fresh.resets == 1 && fresh.digest == first.digest, "a fresh learner's beads: none")
+        // A yes asked about the first learner at 0 games arrives now: this one has 0 games too.
+        let late = try client.ask(.resetLearner(games: 0, resets: 0))
+        #expect(late.reason == "learner-changed" && late.text?.contains("reset meanwhile") == true, "\(late)")
+        #expect(try learner()?.resets == 1, "refused: nothing reset")
+        #expect(try client.ask(.resetLearner(games: 0, resets: 1)).type == .ok)
+        #expect(try learner()?.resets == 2)
+        #expect(served.views.last?.learner == (try learner()), "clients are sent what the loop shows, digest and all")
     }
 
     @Test("a press in the computer's turn says so by its reason")

@@ -7,7 +7,7 @@ import TicTacToe
 struct RequestTests {
     @Test("every request survives its own line", arguments: [
         APIRequest.press(Position(keypadKey: 7)!), .press(Position(keypadKey: 3)!), .newGame, .abandon,
-        .opponent(.computer(.random)), .opponent(.person), .status, .history(.all), .history(HistoryQuery(player: "Al\"ice", opponent: "learner", outcome: "draw", since: "2026-11-01", limit: 3)), .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234),
+        .opponent(.computer(.random)), .opponent(.person), .status, .history(.all), .history(HistoryQuery(player: "Al\"ice", opponent: "learner", outcome: "draw", since: "2026-11-01", limit: 3)), .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234), .resetLearner(games: 3, resets: 2), .resetLearner(games: nil, resets: 0),
     ])
     func roundTrip(request: APIRequest) {
         #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))
@@ -18,7 +18,10 @@ struct RequestTests {
         #expect(APIRequest.parse(Array(#"{"command":"reset-learner"}"#.utf8)) == .success(.resetLearner(games: nil)))
         #expect(APIRequest.parse(Array(#"{"command":"reset-learner","games":null}"#.utf8)) == .success(.resetLearner(games: nil)))
         #expect(APIRequest.parse(Array(#"{"command":"reset-learner","games":30}"#.utf8)) == .success(.resetLearner(games: 30)))
-        for bad in [#"{"command":"reset-learner","games":-1}"#, #"{"command":"reset-learner","games":"3"}"#, #"{"command":"reset-learner","games":2.5}"#] {
+        #expect(APIRequest.parse(Array(#"{"command":"reset-learner","games":30,"resets":2}"#.utf8)) == .success(.resetLearner(games: 30, resets: 2)))
+        #expect(APIRequest.parse(Array(#"{"command":"reset-learner","resets":null}"#.utf8)) == .success(.resetLearner(games: nil, resets: nil)))
+        for bad in [#"{"command":"reset-learner","games":-1}"#, #"{"command":"reset-learner","games":"3"}"#, #"{"command":"reset-learner","games":2.5}"#,
+                    #"{"command":"reset-learner","resets":-1}"#, #"{"command":"reset-learner","games":3,"resets":"1"}"#] {
             guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
                 Issue.record("\(bad) was taken")
                 continue

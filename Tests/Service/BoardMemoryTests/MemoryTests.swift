@@ -27,9 +27,9 @@ func finishedGame(
         outcome: outcome, carriedOver: nil, moves: moves)
 }
 
-/// A learner taught `games` games against the computer at random.
-func taughtLearner(games: Int = 50) -> MatchboxLearner {
-    var learner = MatchboxLearner()
+/// A learner taught `games` games against the computer at random, after `resets` resets.
+func taughtLearner(games: Int = 50, resets: Int = 0) -> MatchboxLearner {
+    var learner = MatchboxLearner(resets: resets)
     var computer = ComputerPlayer(level: .random, random: SeededRandom(seed: 5))
     var random = SeededRandom(seed: 6)
     for game in 0..<games { _ = TrainingGame.play(&learner, against: &computer, starter: game % 2 == 0 ? .x : .o, using: &random) }
@@ -51,7 +51,7 @@ struct MemoryTests {
         let snapshot = GameSnapshot(
             board: try Board(starter: .o).playing(moves), nextStarter: .x, opponent: .learner,
             scores: [.learner: Score(xWins: 10, oWins: 30, draws: 10), .computer(.fallible): Score(xWins: 0, oWins: 3, draws: 4)],
-            moves: MoveList(moves), learner: taughtLearner())
+            moves: MoveList(moves), learner: taughtLearner(resets: 3))
         try openedMemory(in: folder).commit(snapshot)
         let finding = try BoardMemory.inspect(directory: folder)
         #expect(finding.source == .database && finding.problems.isEmpty)
@@ -89,6 +89,11 @@ struct MemoryTests {
         snapshot.learner = taught
         try opened.commit(snapshot)
         #expect(try BoardMemory.inspect(directory: folder).snapshot?.learner == taught)
+        // A reset: the fresh learner, one reset more, and nothing of the old one's boxes.
+        snapshot.learner = taught.reset()
+        try opened.commit(snapshot)
+        let reset = try BoardMemory.inspect(directory: folder).snapshot?.learner
+        #expect(reset == taught.reset() && reset?.resets == 1 && reset?.boxes.isEmpty == true)
     }
 
     @Test("finished games go in with the snapshot that counts them, in one commit: a commit that fails leaves neither")

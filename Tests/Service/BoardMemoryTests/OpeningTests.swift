@@ -134,6 +134,39 @@ struct OpeningTests {
         }
     }
 
+    @Test("a board of layout 1 (release 0.5) with a taught learner: migrated, the learner the same, beads and record, and its first (no resets)")
+    func learnerOfLayoutOne() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let learner = taughtLearner(games: 37)
+        let database = try Database(path: BoardMemory.path(in: folder), mode: .create)
+        // Written as release 0.5 wrote it, row by row.
+        try database.execute(Schema.migrations[0])
+        try database.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 1")
+        try database.run("INSERT INTO game (id, starter, next_starter, opponent, cells, moves) VALUES (1, 'X', 'O', 'learner', '.........', NULL)")
+        try database.run(
+            "INSERT INTO learner (id, refills, games, tens) VALUES (1, ?, ?, ?)",
+            [.integer(learner.refills), .integer(learner.record.games), .text(RowText.tens(learner.record.tens.map { [$0.won, $0.drew, $0.lost] }))])
+        for (key, box) in learner.boxes {
+            try database.run("INSERT INTO boxes (position, beads) VALUES (?, ?)", [.text(key.cells), .text(RowText.numbers(box.beads))])
+        }
+        // Read as it stands first, as check-state reads a board this version has not started yet.
+        let asItStands = try BoardMemory.inspect(directory: folder, migrating: false)
+        #expect(asItStands.problems.isEmpty, "\(asItStands.problems)")
+        #expect(asItStands.snapshot?.learner.digest == learner.digest && asItStands.snapshot?.learner.resets == 0)
+        #expect(try database.value("PRAGMA user_version")?.integer == 1, "changing nothing")
+        let finding = try BoardMemory.inspect(directory: folder)
+        #expect(finding.problems.isEmpty, "\(finding.problems)")
+        let read = try #require(finding.snapshot?.learner)
+        #expect(read.digest == learner.digest && read.record == learner.record && read.refills == learner.refills)
+        #expect(read.resets == 0)
+        #expect(try database.value("PRAGMA user_version")?.integer == Schema.version)
+        #expect(try database.value("SELECT resets FROM learner")?.integer == 0)
+        // And a count of resets no board writes is refused by the table itself.
+        #expect(throws: DatabaseError.self) { try database.run("UPDATE learner SET resets = -1") }
+        #expect(throws: StateFileProblem.self) { try SavedLearner(boxes: [:], refills: 0, games: 0, tens: [], resets: Int(Int32.max) + 1).learner() }
+    }
+
     @Test("a directory at the database's name is unusable and set aside; a file that cannot be moved aside is kept and the board saves nothing over it")
     func cannotSetAside() throws {
         let folder = try temporaryFolder()
