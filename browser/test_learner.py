@@ -343,3 +343,56 @@ def test_the_panel_passes_axe_in_both_schemes_and_fits_320_px(browser, quick):
                 failures += [f"{dialog}, {scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
             page.evaluate(f"document.getElementById({json.dumps(dialog)}).close()")
     assert failures == [], "\n".join(failures)
+
+
+def test_a_lesson_from_the_page_asked_once_shown_as_it_goes_said_at_its_end_and_stopped_by_its_button(browser, quick):
+    page = browser.open(quick.web.url)
+    page.wait_for("page.state !== null && !document.getElementById('learner').hidden")
+    page.evaluate(WATCH_ERRORS)
+    # Not now: nothing sent.
+    tap(page, "#learner-teach")
+    page.wait_for("document.getElementById('teach').open")
+    page.click("#teach-no")
+    page.wait_for("!document.getElementById('teach').open")
+    assert ask_status(page)["state"]["lesson"] is None
+    # 100 games against computer 1, asked once: the board plays them, the page says how it went.
+    tap(page, "#learner-teach")
+    page.wait_for("document.getElementById('teach').open")
+    page.evaluate("document.getElementById('teach-games').value = '100'; document.getElementById('teach-level').value = '1'")
+    page.click("#teach-yes")
+    state = quick.client.wait_for(lambda s: s["lesson"] and s["lesson"]["end"] == "finished", "the lesson's end")
+    lesson = state["lesson"]
+    assert (lesson["games"], lesson["level"], lesson["played"]) == (100, 1, 100) and state["learner"]["games"] == 100, lesson
+    words = f"Taught the learner 100 games against computer 1 (won {lesson['won']}, drew {lesson['drew']}, lost {lesson['lost']})."
+    page.wait_for(f"document.getElementById('lesson-words').textContent === {json.dumps(words)}")
+    assert words in said(page) and page.evaluate("document.getElementById('lesson-progress').hidden")
+    # A long one (at least 4 s at its pace): its bar and words move with the board's count, and its button stops it.
+    tap(page, "#learner-teach")
+    page.wait_for("document.getElementById('teach').open")
+    # The dialog keeps the last choice (computer 1): the level chosen again.
+    assert page.evaluate("document.getElementById('teach-level').value") == "1"
+    page.evaluate("document.getElementById('teach-games').value = '5000'; document.getElementById('teach-level').value = '4'")
+    page.click("#teach-yes")
+    page.wait_for("page.state.lesson && page.state.lesson.played > 0 && page.state.lesson.end === null")
+    with quick.board.frozen():
+        shown = page.evaluate("({bar: document.getElementById('lesson-progress').value, max: document.getElementById('lesson-progress').max,"
+                              " words: document.getElementById('lesson-words').textContent, played: page.state.lesson.played,"
+                              " stop: !document.getElementById('lesson-stop').hidden, teach: !document.getElementById('learner-teach').hidden})")
+        assert shown["bar"] == shown["played"] and shown["max"] == 5000 and shown["stop"] and not shown["teach"], shown
+        assert shown["words"].startswith(f"Lesson under way: {shown['played']} of 5000 games against computer 4 so far"), shown
+        failures = []
+        for scheme in SCHEMES:
+            width, height, mobile = WIDTHS[0]
+            view_as(page, scheme, width, height, mobile)
+            failures += [f"{scheme}: axe {rule['id']}: {rule['nodes']}" for rule in run_axe(page)]
+        assert not failures, failures
+    tap(page, "#lesson-stop")
+    state = quick.client.wait_for(lambda s: s["lesson"]["end"] == "stopped", "the lesson stopped")
+    played = state["lesson"]["played"]
+    assert played < 5000 and state["learner"]["games"] == 100 + played
+    page.wait_for("document.getElementById('lesson-words').textContent.startsWith('The lesson was stopped')")
+    assert not window_reasons(page), window_reasons(page)
+
+
+def window_reasons(page):
+    return page.evaluate("window.reasons")

@@ -74,8 +74,9 @@ const reasonWords = {
   "unknown-command": notUnderstood,
   "bad-argument": notUnderstood,
   "unknown-opponent": "The board does not know that player. Reload the page and choose again.",
-  "learner-playing": "The learner is in the middle of a game: finish it, or give it up with New game, then reset the learner.",
+  "learner-playing": "The learner is in the middle of a game: finish it, or give it up with New game, then ask again.",
   "learner-changed": "The learner played or was reset meanwhile, so nothing was reset. Ask again if you still want to.",
+  "learner-teaching": "The learner is in a lesson already: wait for its end, or stop it.",
 };
 // A reason of a later board, or none.
 const otherRefusal = "The board could not do that. Try again, or reload the page.";
@@ -259,6 +260,10 @@ function happenings(state, previous) {
   if (state.learner && previous.learner && previous.learner.games > 0 && state.learner.games === 0) {
     said.push("The learner was reset: it starts again with fresh matchboxes.");
   }
+  // A lesson begun, and its end, each said once (its steps only move the bar).
+  const under = (lesson) => !!lesson && (lesson.end === null || lesson.end === undefined);
+  if (under(state.lesson) && !under(previous.lesson)) said.push(lessonWords(state.lesson));
+  if (state.lesson && state.lesson.end && under(previous.lesson)) said.push(lessonWords(state.lesson));
   const first = fresh ? state.starter : previous.turn;
   for (const mover of first === "O" ? ["O", "X"] : ["X", "O"]) {
     state.cells.forEach((mark, index) => {
@@ -291,14 +296,49 @@ function drawScores(state) {
 const learnerBoxes = 593; // every position it can face, up to the board's symmetries (docs/PLAYING.md)
 function drawLearner(state) {
   const learner = state.learner;
-  $("learner").hidden = !learner || (state.opponent !== "learner" && learner.games === 0);
+  $("learner").hidden = !learner || (state.opponent !== "learner" && learner.games === 0 && !state.lesson);
   if (!learner) return;
+  drawLesson(state.lesson);
   const games = learner.games === 1 ? "1 game" : `${learner.games} games`;
   $("learner-record").textContent = `${sentence(games)} since it was last reset: won ${learner.won}, drew ${learner.drew}, lost ${learner.lost}. `
     + latestWords(learner) + `Matchboxes opened: ${learner.boxes} of ${learnerBoxes}.`;
   $("reset-games").textContent = games;
   drawLearnerBox(state);
   drawRecord(learner);
+}
+
+// A lesson (the board's `teach`): while under way, its progress as a bar and in words, with a
+// button that stops it; once ended, how it went, in words.
+const levelNames = { 1: "computer 1", 2: "computer 2", 3: "computer 3", 4: "computer 4" };
+function lessonWords(lesson) {
+  const against = levelNames[lesson.level] || `level ${lesson.level}`;
+  const results = `won ${lesson.won}, drew ${lesson.drew}, lost ${lesson.lost}`;
+  const taught = `${lesson.played} ${lesson.played === 1 ? "game" : "games"} against ${against} (${results})`;
+  switch (lesson.end) {
+    case null: case undefined: return `Lesson under way: ${lesson.played} of ${lesson.games} games against ${against} so far (${results}).`;
+    case "finished": return `Taught the learner ${taught}.`;
+    case "stopped": return `The lesson was stopped: taught the learner ${taught} of the ${lesson.games} asked for. It keeps what it learnt.`;
+    case "interrupted": return `The lesson gave way to a game against the learner, or a reset, after ${taught} of the ${lesson.games} asked for. It keeps what it learnt.`;
+    default: return `The lesson ended after ${taught}.`;
+  }
+}
+
+function drawLesson(lesson) {
+  const under = !!lesson && (lesson.end === null || lesson.end === undefined);
+  $("lesson-words").textContent = lesson ? lessonWords(lesson) : "";
+  $("lesson-progress").hidden = !under;
+  $("lesson-stop").hidden = !under;
+  $("learner-teach").hidden = under;
+  if (under) {
+    $("lesson-progress").max = Math.max(lesson.games, 1);
+    $("lesson-progress").value = lesson.played;
+  }
+}
+
+function askTeach() {
+  if (!connected()) say(notSent.closed);
+  else if (!page.play) say(notSent.watching);
+  else $("teach").showModal();
 }
 
 // How it plays now: its latest games (about a hundred, the board's `latest`), where its record
@@ -620,6 +660,13 @@ document.addEventListener("keydown", (event) => {
   }
 });
 $("learner-reset").addEventListener("click", askReset);
+$("learner-teach").addEventListener("click", askTeach);
+$("teach-yes").addEventListener("click", () => {
+  $("teach").close();
+  sendChange({ command: "teach", games: Number($("teach-games").value), level: Number($("teach-level").value) });
+});
+$("teach-no").addEventListener("click", () => $("teach").close());
+$("lesson-stop").addEventListener("click", () => sendChange({ command: "stop-teaching" }));
 $("reset-first-yes").addEventListener("click", () => {
   $("reset-first").close();
   if (page.resetAsked !== null) $("reset-second").showModal();

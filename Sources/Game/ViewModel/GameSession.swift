@@ -30,13 +30,21 @@ final class GameSession: @unchecked Sendable {
     private var blinkingBoard: Board?
     private lazy var idleTimer = timers.make { [weak self] in self?.idleTimerFired() }
     private lazy var showTimer = timers.make { [weak self] in self?.showTimerFired() }
+    private lazy var lessonTimer = timers.make { [weak self] in self?.lessonStep() }
+    /// The lesson's computer and the learner's draws in it: sources of their own, so that a
+    /// lesson shifts no choice at the board.
+    private var lessonComputer: ComputerPlayer<SeededRandom>
+    private var lessonRandom: SeededRandom
     private let timers: LoopTimers
     /// The last press of any button. The idle timer is not restarted on every press (that would
     /// cost a timer per press); when it fires early it checks this and waits the rest.
     private var lastActivity: MonotonicInstant
 
-    init(snapshot: GameSnapshot, timings: GameTimings, scheduler: any Scheduler) {
+    init(snapshot: GameSnapshot, timings: GameTimings, scheduler: any Scheduler, random: SeededRandom = SeededRandom()) {
         state = MutableProperty(SessionState(snapshot: snapshot), confinedTo: scheduler)
+        var random = random
+        lessonComputer = ComputerPlayer(level: .perfect, random: SeededRandom(seed: random.next() ^ 0x6C65_7373_6F6E))
+        lessonRandom = SeededRandom(seed: random.next() ^ 0x6C65_7373_6F6E)
         self.timings = timings
         self.scheduler = scheduler
         timers = LoopTimers(on: scheduler)
@@ -90,6 +98,29 @@ final class GameSession: @unchecked Sendable {
         let outcome = trial.resetLearner(ifGames: expected, resets: expectedResets)
         if outcome == .done { state.modify { $0.learner = trial.learner } }
         return outcome
+    }
+
+    /// The board's API asked for a lesson: the first step after ``Lesson/pace``, one change of
+    /// state now (the lesson shown), none when refused.
+    func teach(games: Int, against level: ComputerLevel) -> LessonStart {
+        var trial = state.value
+        let outcome = trial.beginLesson(games: games, against: level)
+        guard outcome == .started else { return outcome }
+        state.modify { $0.lesson = trial.lesson }
+        lessonTimer.set(after: Lesson.pace)
+        return outcome
+    }
+
+    /// Ends the lesson under way, if one is; `false` when none was.
+    func stopLesson() -> Bool {
+        guard state.value.teaching else { return false }
+        lessonTimer.cancel()
+        return state.modify { $0.stopLesson() }
+    }
+
+    private func lessonStep() {
+        let goesOn = state.modify { $0.teachStep(against: &lessonComputer, using: &lessonRandom) }
+        if goesOn { lessonTimer.set(after: Lesson.pace) }
     }
 
     private func begin(_ change: (inout SessionState) -> GameEvent) {

@@ -93,6 +93,14 @@ public final class GameViewModel: Sendable {
         session.resetLearner(ifGames: expected, resets: expectedResets)
     }
 
+    /// The board's API asks for a lesson (``Lesson``): `games` games against the computer at
+    /// `level`, played a step at a time from now on; call on the game's scheduler. The state
+    /// shows the lesson at once, and each step's progress.
+    public func teach(games: Int, against level: ComputerLevel) -> LessonStart { session.teach(games: games, against: level) }
+
+    /// Ends the lesson under way, keeping what it taught; `false` when none was.
+    public func stopLesson() -> Bool { session.stopLesson() }
+
     private let session: GameSession
     private let computer: ComputerOpponent
     private let observations: CompositeDisposable
@@ -123,7 +131,7 @@ public final class GameViewModel: Sendable {
         positions: Signal<Position>, remotePositions: Signal<Position> = .never, restoring snapshot: GameSnapshot, timings: GameTimings = GameTimings(),
         scheduler: any Scheduler, players: PlayerNames = PlayerNames(), marks: MarkStyle = .standard, random: SeededRandom = SeededRandom()
     ) {
-        let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler)
+        let session = GameSession(snapshot: snapshot, timings: timings, scheduler: scheduler, random: random)
         self.session = session
         let computer = ComputerOpponent(thinking: timings.computerThinking, scheduler: scheduler, random: random)
         self.computer = computer

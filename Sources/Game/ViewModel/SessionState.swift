@@ -41,6 +41,10 @@ public struct SessionState: Sendable, Hashable {
         }
     }
 
+    /// The learner's lesson, under way or the last one this session (not saved: a restart ends
+    /// it, keeping what it taught).
+    public internal(set) var lesson: Lesson?
+
     /// The learner behind one reference: every input copies the session state at least once on
     /// its way to the views, and the learner (three buffers, changed once a game) is most of
     /// what a copy would retain and release. Copied on write, so the state is still a value.
@@ -59,6 +63,7 @@ public struct SessionState: Sendable, Hashable {
         showsOpponent = false
         moves = snapshot.moves
         learnerBox = LearnerBox(snapshot.learner)
+        lesson = nil
     }
 
     /// The score of the pairing now at the board.

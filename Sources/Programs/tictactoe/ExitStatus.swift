@@ -27,6 +27,9 @@ enum ExitStatus {
     static let boardUnavailable = ExitCode(69)
     /// The board refused a command: a taken cell, the computer's turn (EX_DATAERR).
     static let refused = ExitCode(65)
+    /// A lesson given way to a game against the learner at the board, or to a reset: teach it
+    /// again later (EX_TEMPFAIL).
+    static let lessonInterrupted = ExitCode(75)
     /// A command that loses what cannot be got back, run without its confirmation (EX_USAGE).
     static let notConfirmed = ExitCode(64)
     /// A saved file the board could not use (EX_DATAERR).

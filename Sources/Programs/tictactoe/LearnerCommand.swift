@@ -1,12 +1,17 @@
 import ArgumentParser
+import Basics
 import BoardProtocol
+import Console
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tictactoe learner …`: the running board's matchbox learner.
 struct LearnerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "learner",
         abstract: "The running board's matchbox learner.",
-        subcommands: [ResetLearner.self])
+        subcommands: [TeachLearner.self, ResetLearner.self])
 }
 
 /// `tictactoe learner reset --yes [--if-games N] [--if-resets N]`: a fresh learner, on purpose only.
@@ -48,5 +53,89 @@ struct ResetLearner: ParsableCommand {
             throw ExitStatus.notConfirmed
         }
         try socket.command(.resetLearner(games: ifGames, resets: ifResets))
+    }
+}
+
+/// `tictactoe learner teach --games N --against LEVEL`: a lesson for the running board's
+/// learner, its progress drawn on a terminal until it ends; Ctrl-C stops it, keeping what it
+/// learnt so far (saved as every game is).
+struct TeachLearner: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "teach",
+        abstract: "Teach the running board's learner: whole games against the computer, played on the board in seconds.",
+        discussion: """
+            The learner plays O, each side starting every other game; the games go in its record, \
+            not in any score or the history. Ctrl-C stops the lesson and keeps what it learnt. \
+            Refused (exit 65) while a game against the learner is under way or another lesson is; \
+            exit 75 when a game against the learner begun at the board, or a reset, interrupts it.
+            """)
+
+    @OptionGroup var socket: SocketOptions
+
+    @Option(help: ArgumentHelp("How many games: 1 to \(APIRequest.mostLessonGames).", valueName: "N"))
+    var games: Int
+
+    @Option(help: ArgumentHelp("The computer's level it plays against: 1 (at random) to 4 (perfect).", valueName: "LEVEL"))
+    var against: Int
+
+    func validate() throws {
+        guard (1...APIRequest.mostLessonGames).contains(games) else {
+            throw ValidationError("--games is \(games); a lesson is 1 to \(APIRequest.mostLessonGames) games.")
+        }
+        guard APIRequest.lessonLevels.contains(against) else {
+            throw ValidationError("--against is \(against); give the computer's level, 1 (at random) to 4 (perfect).")
+        }
+    }
+
+    func run() throws {
+        let connection = try socket.connect()
+        let reply: APIMessage
+        do {
+            reply = try connection.ask(.teach(games: games, level: against), timeout: SocketOptions.patience)
+        } catch {
+            printError("\(error) at \(socket.socket.shownPath).")
+            throw ExitStatus.boardUnavailable
+        }
+        guard reply.type == .ok else {
+            printError("refused: \(reply.text ?? "no reason given")")
+            throw ExitStatus.refused
+        }
+        // Ctrl-C (or any ending signal) asks the board to stop the lesson, on a connection of its
+        // own; the states then say it ended, and how far it got.
+        let path = socket.socket
+        let signals = catchEndingSignals { _ in
+            _ = try? BoardConnection(path: path).ask(.stopTeaching, timeout: SocketOptions.patience)
+        }
+        defer { signals.cancel() }
+        say("Teaching the learner \(games) \(games == 1 ? "game" : "games") against the computer at level \(against); Ctrl-C stops it, keeping what it learnt.")
+        let lesson = try follow(connection)
+        say(LessonProgress.summary(lesson) ?? "")
+        if lesson.end == "interrupted" { throw ExitStatus.lessonInterrupted }
+    }
+
+    /// Reads the board's states until the lesson has ended, redrawing its bar on a terminal;
+    /// the lesson as it ended.
+    private func follow(_ connection: BoardConnection) throws(ExitCode) -> ViewState.Lesson {
+        let drawing = isatty(STDOUT_FILENO) == 1
+        while true {
+            let message: APIMessage?
+            do {
+                message = try connection.next(timeout: SocketOptions.patience)
+            } catch {
+                if drawing { say("") }
+                printError("\(error) at \(socket.socket.shownPath): the board went away during the lesson; what it learnt up to its last save is kept.")
+                throw ExitStatus.boardUnavailable
+            }
+            guard let message else {
+                printError("the board sent nothing for \(SocketOptions.patience): is it stuck? See: systemctl status tictactoe.service")
+                throw ExitStatus.boardUnavailable
+            }
+            guard message.type == .state, let lesson = message.state?.lesson else { continue }
+            if drawing { StandardOutput.write("\r\u{1B}[K" + LessonProgress.bar(lesson)) }
+            if lesson.end != nil {
+                if drawing { say("") }
+                return lesson
+            }
+        }
     }
 }

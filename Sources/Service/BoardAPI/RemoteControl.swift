@@ -87,6 +87,8 @@ public final class RemoteControl: Sendable {
             guard let opponent = Opponent(name: name) else { return .error(Self.unknownOpponent(name)) }
             event = firstEvent { viewModel.chooseOpponent.apply(opponent) }
         case .resetLearner(let games, let resets): return resetLearner(ifGames: games, resets: resets)
+        case .teach(let games, let level): return teach(games: games, level: level)
+        case .stopTeaching: return stopTeaching()
         case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
         let names = viewModel.names
@@ -110,6 +112,29 @@ public final class RemoteControl: Sendable {
         case .finished?, .fellAsleep?, nil:
             return .error(command, .notTaken, "the board did not take it.")
         }
+    }
+
+    /// A lesson begun, or why not: the reply to `teach`.
+    private func teach(games: Int, level number: Int) -> APIMessage {
+        let command = APIRequest.Command.teach.rawValue
+        guard let level = ComputerLevel(rawValue: number) else { return .error(command, .badArgument, "there is no level \(number): the computer's levels are 1 to 4.") }
+        switch viewModel.teach(games: games, against: level) {
+        case .started:
+            return .ok(command, "Teaching the learner \(games) \(games == 1 ? "game" : "games") against the computer at \(level): its progress is in the state's lesson.")
+        case .learnerPlaying:
+            return .error(command, .learnerPlaying, "a game against the learner is under way: finish it, or give it up (new-game --abandon), then teach it before its next move.")
+        case .underWay:
+            return .error(command, .learnerTeaching, "the learner is in a lesson already: wait for its end, or stop it (stop-teaching).")
+        case .badCount:
+            return .error(command, .badArgument, "a lesson is 1 to \(Lesson.mostGames) games.")
+        }
+    }
+
+    /// The reply to `stop-teaching`: what the lesson taught, or that there was none.
+    private func stopTeaching() -> APIMessage {
+        let command = APIRequest.Command.stopTeaching.rawValue
+        guard viewModel.stopLesson(), let lesson = viewModel.state.value.lesson else { return .ok(command, "No lesson was under way.") }
+        return .ok(command, "Stopped after \(lesson.played) of \(lesson.games) games; what the learner learnt in them is kept.")
     }
 
     /// A fresh learner, or why not: the reply to `reset-learner`.

@@ -16,7 +16,8 @@ extension ViewState {
             thinking: state.awaitsComputer, names: Names(players),
             scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
-            marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest))
+            marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest),
+            lesson: state.lesson.map(Lesson.init))
     }
 
     /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
@@ -60,6 +61,14 @@ extension ViewState.Learner {
             box: toMove ? learner.beads(on: state.board) : nil,
             tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] },
             latest: [latest.won, latest.drew, latest.lost], resets: learner.resets, digest: digest)
+    }
+}
+
+extension ViewState.Lesson {
+    public init(_ lesson: ViewModel.Lesson) {
+        self.init(
+            games: lesson.games, level: lesson.against.rawValue, played: lesson.played, won: lesson.results.won, drew: lesson.results.drew,
+            lost: lesson.results.lost, end: lesson.end?.rawValue)
     }
 }
 

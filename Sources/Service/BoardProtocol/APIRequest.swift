@@ -16,6 +16,8 @@ import Foundation
 /// {"command":"history"}
 /// {"command":"history","player":"Alice","outcome":"x-wins","since":"2026-11-01","limit":20}
 /// {"command":"reset-learner","games":42,"resets":1}
+/// {"command":"teach","games":500,"level":4}
+/// {"command":"stop-teaching"}
 /// ```
 ///
 /// Fields a command does not use are ignored, but for `history`'s: a field that is no filter is
@@ -27,6 +29,10 @@ import Foundation
 /// that many games, and with `resets`, only if it has been reset exactly that many times (the
 /// counts a page showed when it asked), so that a late confirmation does not reset a learner
 /// that has played since, or one reset and brought back to the same count of games meanwhile.
+/// `teach` gives the learner a lesson: `games` whole games (1 to ``mostLessonGames``) against
+/// the computer at `level` (1 to 4), played on the board a step at a time, its progress in
+/// the state's `lesson`; refused while a game against the learner is under way or another
+/// lesson is. `stop-teaching` ends the lesson under way, keeping what it taught.
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)
@@ -41,10 +47,13 @@ public enum APIRequest: Sendable, Hashable {
     /// A fresh learner; `games`, `resets`: only if the learner's count of games, and of resets
     /// (``MatchboxLearner/resets``), is still this.
     case resetLearner(games: Int?, resets: Int? = nil)
+    /// A lesson of `games` games against the computer at level `level`.
+    case teach(games: Int, level: Int)
+    case stopTeaching
 
     /// A command's name, as a client writes it: the one place each is written.
     public enum Command: String, CaseIterable, Sendable {
-        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner"
+        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner", teach, stopTeaching = "stop-teaching"
     }
 
     /// The commands, as a client names them.
@@ -64,6 +73,8 @@ public enum APIRequest: Sendable, Hashable {
         case .status: .status
         case .history: .history
         case .resetLearner: .resetLearner
+        case .teach: .teach
+        case .stopTeaching: .stopTeaching
         }
     }
 
@@ -71,6 +82,7 @@ public enum APIRequest: Sendable, Hashable {
     public var line: String {
         switch self {
         case .press(let cell): #"{"command":"press","cell":\#(cell)}"#
+        case .teach(let games, let level): #"{"command":"teach","games":\#(games),"level":\#(level)}"#
         case .opponent(let name): Self.opponentLine(name)
         case .resetLearner(let games, let resets) where games != nil || resets != nil:
             #"{"command":"\#(command)""# + (games.map { #","games":\#($0)"# } ?? "") + (resets.map { #","resets":\#($0)"# } ?? "") + "}"
@@ -151,6 +163,8 @@ public enum APIRequest: Sendable, Hashable {
         case .status: return .success(.status)
         case .history: return historyArgument(in: data)
         case .resetLearner: return resetArgument(in: data)
+        case .teach: return lessonArgument(in: data)
+        case .stopTeaching: return .success(.stopTeaching)
         }
     }
 
@@ -185,6 +199,28 @@ public enum APIRequest: Sendable, Hashable {
         return .success(.resetLearner(games: reset.games, resets: reset.resets))
     }
 
+    /// The most games one lesson plays (the board's ``Lesson/mostGames``, held equal by a test).
+    public static let mostLessonGames = 10_000
+    /// The computer's levels a lesson may be against.
+    public static let lessonLevels = 1...4
+
+    /// `teach`'s `games` and `level`, both required.
+    private static func lessonArgument(in data: Data) -> Result<APIRequest, RequestError> {
+        let command = Command.teach.rawValue
+        guard let lesson = try? JSONDecoder().decode(LessonArguments.self, from: data) else {
+            return .failure(RequestError(
+                command: command, reason: .badArgument,
+                text: "teach needs \"games\", a whole number of games from 1 to \(mostLessonGames), and \"level\", the computer's level from 1 to 4"))
+        }
+        guard (1...mostLessonGames).contains(lesson.games) else {
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\"games\" is \(lesson.games); a lesson is 1 to \(mostLessonGames) games"))
+        }
+        guard lessonLevels.contains(lesson.level) else {
+            return .failure(RequestError(command: command, reason: .badArgument, text: "\"level\" is \(lesson.level); the computer's levels are 1 to 4"))
+        }
+        return .success(.teach(games: lesson.games, level: lesson.level))
+    }
+
     /// The cells' numbers, as on a numeric keypad.
     public static let cells = 1...9
     private static let cellRange = "from 1 to 9, as on a numeric keypad (7 8 9 is the top row)"
@@ -198,6 +234,11 @@ public enum APIRequest: Sendable, Hashable {
     private struct Head: Decodable { var command: String }
     private struct Press: Decodable { var cell: Int }
     private struct Choice: Decodable { var opponent: String }
+    private struct LessonArguments: Decodable {
+        var games: Int
+        var level: Int
+    }
+
     private struct Reset: Decodable {
         var games: Int?
         var resets: Int?

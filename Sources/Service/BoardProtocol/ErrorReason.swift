@@ -36,11 +36,13 @@ public enum ErrorReason: String, CaseIterable, Codable, Sendable {
     case gameNotOver = "game-not-over"
     /// The board took the command but nothing came of it.
     case notTaken = "not-taken"
-    /// A reset of the learner while a game against it is under way: finish it or give it up.
+    /// A reset or a lesson of the learner while a game against it is under way: finish it or give it up.
     case learnerPlaying = "learner-playing"
     /// A reset of the learner asked for at a count of games it no longer has (it played a game,
     /// or was reset, since): ask again.
     case learnerChanged = "learner-changed"
+    /// `teach` while a lesson is under way: wait for its end, or stop it (`stop-teaching`).
+    case learnerTeaching = "learner-teaching"
     /// `status` before the board has shown its first state.
     case notReady = "not-ready"
 

@@ -45,6 +45,38 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// The matchbox learner (the opponent "learner"), whoever plays now; `nil` from a board
     /// older than it.
     public var learner: Learner?
+    /// The learner's lesson (`teach`): under way, or the last one since the board started;
+    /// `nil` when it has had none, and from a board older than this field.
+    public var lesson: Lesson?
+
+    /// A lesson's progress: `games` asked for against the computer at `level`, `played` so far
+    /// with the learner's results in them, and how it ended (`"finished"`, `"stopped"`,
+    /// `"interrupted"` by a game against the learner or a reset), `nil` while under way.
+    public struct Lesson: Codable, Sendable, Hashable {
+        public var games: Int
+        public var level: Int
+        public var played: Int
+        public var won: Int
+        public var drew: Int
+        public var lost: Int
+        public var end: String?
+
+        public init(games: Int, level: Int, played: Int, won: Int, drew: Int, lost: Int, end: String?) {
+            (self.games, self.level, self.played) = (games, level, played)
+            (self.won, self.drew, self.lost, self.end) = (won, drew, lost, end)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(games, forKey: .games)
+            try container.encode(level, forKey: .level)
+            try container.encode(played, forKey: .played)
+            try container.encode(won, forKey: .won)
+            try container.encode(drew, forKey: .drew)
+            try container.encode(lost, forKey: .lost)
+            try container.encode(end, forKey: .end)
+        }
+    }
 
     /// What the learner has played and learnt: its record since it was made, how many boxes it
     /// has opened, and the beads of its box for the position on the board when it is to move.
@@ -143,10 +175,11 @@ public struct ViewState: Codable, Sendable, Hashable {
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
         opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String,
-        marks: String?, learner: Learner? = nil
+        marks: String?, learner: Learner? = nil, lesson: Lesson? = nil
     ) {
         self.marks = marks
         self.learner = learner
+        self.lesson = lesson
         self.looks = looks
         self.headline = headline
         self.cells = cells
@@ -181,5 +214,6 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(headline, forKey: .headline)
         try container.encode(marks, forKey: .marks)
         try container.encode(learner, forKey: .learner)
+        try container.encode(lesson, forKey: .lesson)
     }
 }

@@ -50,6 +50,7 @@ public final class RemoteWatch {
             + (view.learner.flatMap { learner in
                 learner.games > 0 || view.opponent == Opponent.learner.name ? "\n" + learnerText(learner, cells: view.cells) : nil
             } ?? "")
+            + (LessonProgress.statusLine(view.lesson).map { "\n" + $0 } ?? "")
     }
 
     /// The learner's record, and its box for the position when it is to move: the beads behind

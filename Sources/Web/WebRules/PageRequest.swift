@@ -51,7 +51,7 @@ extension APIRequest {
     /// opponent, the learner), rather than asking about it.
     public var changesTheGame: Bool {
         switch self {
-        case .press, .newGame, .abandon, .opponent, .resetLearner: true
+        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching: true
         case .status, .history: false
         }
     }

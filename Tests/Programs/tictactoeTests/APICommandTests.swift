@@ -126,6 +126,50 @@ struct APICommandTests {
         #expect(try board.run(["learner", "reset", "--yes", "--if-games", "-1"]).status == 64)
     }
 
+    @Test("learner teach: a lesson to its end (0, its results), refused while one runs (65), Ctrl-C stops it keeping what it learnt (0), bad arguments 64")
+    func learnerTeach() throws {
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let taught = try board.run(["learner", "teach", "--games", "60", "--against", "1"])
+        #expect(taught.status == 0, "\(taught.err)")
+        #expect(taught.out.contains("Taught the learner 60 games against the computer at level 1 (won "), "\(taught.out)")
+        #expect(try board.run(["learner", "teach", "--games", "0", "--against", "1"]).status == 64)
+        #expect(try board.run(["learner", "teach", "--games", "5", "--against", "5"]).status == 64)
+
+        // A long lesson (at least 4 s at its pace), its output read live through a FIFO: Ctrl-C once it says it began.
+        let fifo = board.folder + "/teach.out"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        // Its reading end open first (without waiting for a writer): the spawned child opens the
+        // writing end before it runs, and would wait for a reader for ever.
+        let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(readEnd >= 0 && fcntl(readEnd, F_SETFL, 0) == 0)
+        let reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        let pid = try Tictactoe.start(
+            ["learner", "teach", "--games", "10000", "--against", "4", "--socket", board.socket], program: executable, input: .text(""), output: .path(fifo),
+            in: board.folder)
+        var out = ""
+        while !out.contains("Ctrl-C stops it") {
+            let data = reader.availableData
+            guard !data.isEmpty else { break }
+            out += String(decoding: data, as: UTF8.self)
+        }
+        let meanwhile = try board.run(["learner", "teach", "--games", "5", "--against", "1"])
+        #expect(meanwhile.status == 65 && meanwhile.err.contains("in a lesson already"), "\(meanwhile.err)")
+        kill(pid, SIGINT)
+        out += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0, "exit \(status >> 8), \(out)")
+        #expect(out.contains("Stopped: taught the learner ") && out.contains("of the 10000 asked for; what it learnt is kept."), "\(out)")
+        let json = try board.run(["status", "--json"])
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])["state"] as? [String: Any]
+        let lesson = try #require(state?["lesson"] as? [String: Any]), learner = try #require(state?["learner"] as? [String: Any])
+        let played = try #require(lesson["played"] as? Int)
+        #expect(lesson["end"] as? String == "stopped" && played < 10_000 && learner["games"] as? Int == 60 + played, "\(lesson) \(learner)")
+        #expect(out.contains("taught the learner \(played) games"), "the summary is the board's count")
+    }
+
     @Test("watch --once prints the board as the simulator does; status --json has the view state and the health")
     func watchAndStatus() throws {
         let board = try ServedSimulation()

@@ -5,6 +5,7 @@ import Matchboxes
 import Testing
 import TicTacToe
 import TestSupport
+import ViewModel
 
 /// Every refusal carries a stable reason (``ErrorReason``), which a page turns into its own words:
 /// each reason the board sends is provoked here, on the wire, and docs/API.md lists every one.
@@ -93,7 +94,39 @@ struct ErrorReasonTests {
         #expect(try learner()?.resets == 1, "refused: nothing reset")
         #expect(try client.ask(.resetLearner(games: 0, resets: 1)).type == .ok)
         #expect(try learner()?.resets == 2)
-        #expect(served.views.last?.learner == (try learner()), "clients are sent what the loop shows, digest and all")
+        let asked = try learner()
+        #expect(served.views.last?.learner == asked, "clients are sent what the loop shows, digest and all")
+    }
+
+    @Test("a lesson through the API: its progress in the states to its end, in the learner's record; a second one refused while it runs, stopped keeping what it taught, refused mid-game")
+    func lesson() throws {
+        let served = try ServedBoard(opponent: .learner)
+        defer { served.stop() }
+        let client = try served.greetedClient()
+        #expect(try client.ask(.teach(games: 60, level: 1)).type == .ok)
+        var progress: [Int] = []
+        while let state = try client.nextState(), let lesson = state.lesson {
+            progress.append(lesson.played)
+            if lesson.end != nil {
+                #expect(lesson.end == "finished" && lesson.played == 60 && lesson.won + lesson.drew + lesson.lost == 60 && lesson.level == 1)
+                #expect(state.learner?.games == 60 && state.scores["learner"] == ViewState.Tally(xWins: 0, oWins: 0, draws: 0))
+                break
+            }
+        }
+        #expect(progress == [25, 50, 60], "each step (the lesson shown at 0 came before the reply)")
+        #expect(served.views.compactMap(\.lesson?.played) == [0, 25, 50, 60], "the loop's states, as clients were sent them")
+
+        #expect(try client.ask(.teach(games: Lesson.mostGames, level: 4)).type == .ok)
+        let again = try client.ask(.teach(games: 5, level: 4))
+        #expect(again.reason == "learner-teaching" && again.errorReason == .learnerTeaching)
+        let stopped = try client.ask(.stopTeaching)
+        #expect(stopped.type == .ok && stopped.text?.hasPrefix("Stopped after") == true, "\(stopped)")
+        let lesson = try #require(served.views.last?.lesson)
+        #expect(lesson.end == "stopped" && lesson.played < Lesson.mostGames && served.views.last?.learner?.games == 60 + lesson.played)
+        #expect(try client.ask(.stopTeaching).text == "No lesson was under way.")
+
+        #expect(try client.ask(.press(Position(keypadKey: 5)!)).type == .ok)
+        #expect(try client.ask(.teach(games: 5, level: 4)).reason == "learner-playing")
     }
 
     @Test("a press in the computer's turn says so by its reason")

@@ -2,12 +2,13 @@
 import BoardProtocol
 import Testing
 import TicTacToe
+import ViewModel
 
 @Suite("API requests and lines")
 struct RequestTests {
     @Test("every request survives its own line", arguments: [
         APIRequest.press(Position(keypadKey: 7)!), .press(Position(keypadKey: 3)!), .newGame, .abandon,
-        .opponent(.computer(.random)), .opponent(.person), .status, .history(.all), .history(HistoryQuery(player: "Al\"ice", opponent: "learner", outcome: "draw", since: "2026-11-01", limit: 3)), .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234), .resetLearner(games: 3, resets: 2), .resetLearner(games: nil, resets: 0),
+        .opponent(.computer(.random)), .opponent(.person), .status, .history(.all), .history(HistoryQuery(player: "Al\"ice", opponent: "learner", outcome: "draw", since: "2026-11-01", limit: 3)), .resetLearner(games: nil), .resetLearner(games: 0), .resetLearner(games: 1234), .resetLearner(games: 3, resets: 2), .resetLearner(games: nil, resets: 0), .teach(games: 500, level: 4), .teach(games: 1, level: 1), .stopTeaching,
     ])
     func roundTrip(request: APIRequest) {
         #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))
@@ -27,6 +28,23 @@ struct RequestTests {
                 continue
             }
             #expect(error.reason == .badArgument && error.command == "reset-learner", "\(bad)")
+        }
+    }
+
+    @Test("teach: games 1 to the board's most and a level 1 to 4, both required, else refused as a bad argument naming the rule")
+    func teachArguments() {
+        #expect(APIRequest.parse(Array(#"{"command":"teach","games":10000,"level":1}"#.utf8)) == .success(.teach(games: 10_000, level: 1)))
+        #expect(APIRequest.parse(Array(#"{"command":"stop-teaching"}"#.utf8)) == .success(.stopTeaching))
+        #expect(APIRequest.mostLessonGames == Lesson.mostGames, "the protocol's bound is the board's")
+        #expect(APIRequest.lessonLevels == ComputerLevel.allCases.first!.rawValue...ComputerLevel.allCases.last!.rawValue)
+        for bad in [#"{"command":"teach"}"#, #"{"command":"teach","games":5}"#, #"{"command":"teach","level":2}"#, #"{"command":"teach","games":0,"level":2}"#,
+                    #"{"command":"teach","games":10001,"level":2}"#, #"{"command":"teach","games":5,"level":5}"#, #"{"command":"teach","games":5,"level":0}"#,
+                    #"{"command":"teach","games":"5","level":2}"#, #"{"command":"teach","games":5.5,"level":2}"#] {
+            guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(error.reason == .badArgument && error.command == "teach" && (error.text.contains("games") || error.text.contains("level")), "\(bad): \(error.text)")
         }
     }
 
