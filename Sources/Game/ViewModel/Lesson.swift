@@ -33,8 +33,8 @@ public struct Lesson: Sendable, Hashable {
     /// The learner it teaches, by its resets when the lesson began: a reset ends the lesson.
     let learnerResets: Int
 
-    /// The most games one lesson plays: at the pace below, about ten seconds against the
-    /// perfect computer on a Pi (docs/BENCHMARKS.md).
+    /// The most games one lesson plays: ten times the curves of docs/BENCHMARKS.md, and at
+    /// least 4 s at the pace below (400 steps), plus the games' own time.
     public static let mostGames = 10_000
     /// Games played in one step, and the time between steps: the loop's other work (the LED
     /// scan, a press, the API) waits at most one step.
