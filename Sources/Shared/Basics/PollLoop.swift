@@ -15,7 +15,9 @@ import Glibc
 ///   ``wait(for:timeout:)`` returns (wake-ups are not counted; one wait answers many).
 /// - ``stop()`` may be called from any thread but the loop's, at most once taking effect (later
 ///   calls return at once): it makes every later or current wait return `nil`, waits until `body`
-///   has returned, and closes the pipe. No wake-up is written after that (they are written under
+///   has returned and been released (what it captured, the server it runs, is then the caller's
+///   to release: its last reference never goes with the loop's thread, which may still be ending
+///   when the process exits), and closes the pipe. No wake-up is written after that (they are written under
 ///   the same lock that closes it), so none can land in whatever the process opens next under
 ///   the pipe's number. Stopping a loop never started closes the pipe at once.
 public final class PollLoop: Sendable {
@@ -46,8 +48,10 @@ public final class PollLoop: Sendable {
             return true
         }
         guard starting else { return }
+        let held = Locked<(@Sendable (PollLoop) -> Void)?>(body)
         LoopThread.start(named: name) { [self] in
-            body(self)
+            // Taken out and dropped before the stop is told: the thread keeps no reference to it.
+            if let body = held.withLock({ held in defer { held = nil }; return held }) { body(self) }
             finished.signal()
         }
     }

@@ -59,4 +59,26 @@ struct PollLoopTests {
         #expect(loop.stop() == .ended)
         #expect(paused.withLock { $0 } == false)
     }
+
+    /// What a loop's body captured: a server, in the programs.
+    private final class Captured: Sendable {}
+
+    @Test("stop returns once the body has returned and been released: what it captured is the caller's alone (its last release never goes with the ending thread)")
+    func bodyReleased() {
+        for _ in 0..<100 {
+            let loop = PollLoop(named: "test")
+            var captured: Captured? = Captured()
+            weak var watched = captured
+            if let held = captured {
+                loop.start { loop in
+                    _ = held
+                    while loop.wait(for: [], timeout: -1) != nil {}
+                }
+            }
+            captured = nil
+            #expect(watched != nil, "the running body holds it")
+            #expect(loop.stop() == .ended)
+            #expect(watched == nil, "released before stop returned")
+        }
+    }
 }
