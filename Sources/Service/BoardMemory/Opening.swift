@@ -292,7 +292,8 @@ extension BoardMemory {
     /// Brings `database` to today's layout, one step per version, in one transaction.
     static func migrate(_ database: Database) throws(DatabaseError) {
         let version = try database.value("PRAGMA user_version")?.integer ?? 0
-        guard version < Schema.version else { return }
+        // Only from a layout a board wrote (the reader refuses any other before it migrates).
+        guard (0..<Schema.version).contains(version) else { return }
         try database.transaction { () throws(DatabaseError) in
             for step in Schema.migrations[version...] { try database.execute(step) }
             try database.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = \(Schema.version)")
@@ -358,6 +359,8 @@ extension BoardMemory {
             throw ReadFailure.unusable(application == 0 && version == 0 ? "holds no board's data" : "is not the board's database (application id \(application))")
         }
         guard version <= Schema.version else { throw ReadFailure.newer(version) }
+        // A signed 32-bit number in the file: one below 0 is no layout, not an earlier one.
+        guard version >= 0 else { throw ReadFailure.unusable("is laid out as no board lays a database out (layout \(version))") }
         var layout = version
         if version < Schema.version && migrating {
             try migrate(database)

@@ -49,6 +49,10 @@ struct OpeningTests {
         ("out-of-range", "a score outside 0...4294967295"),
         ("scores-without-game", "scores or a learner without a game"),
         ("damaged-page", "cannot be used"),
+        // Found by the database target's hour (a layout number is a signed 32-bit integer): the
+        // start read it as an earlier layout and indexed the migrations with it, and crashed.
+        ("negative-layout", "is laid out as no board lays a database out (layout -1)"),
+        ("negative-layout-of-an-empty-file", "is laid out as no board lays a database out (layout -2147483648)"),
     ])
     func unusable(kind: String, words: String) throws {
         let (folder, path, _) = try Self.folderWithGames()
@@ -81,6 +85,12 @@ struct OpeningTests {
             unlink(path + "-wal")
         case "foreign": try run("PRAGMA application_id = 0; PRAGMA user_version = 3")
         case "foreign-tables": try run("CREATE TABLE cats (name TEXT)")
+        case "negative-layout": try run("PRAGMA user_version = -1")
+        case "negative-layout-of-an-empty-file":
+            unlink(path)
+            unlink(path + "-wal")
+            unlink(path + "-shm")
+            try Database(path: path, mode: .create).execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = -2147483648")
         case "bad-row": try run("UPDATE game SET cells = 'XXXXXXXX?'")
         case "bad-beads": try run("INSERT INTO boxes (position, beads) VALUES ('.........', 'lots')")
         case "bad-game": try run("UPDATE games SET moves = 'X7@2026-11-23T22:41:05Z O1@2026-11-23T22:41:05Z X8@2026-11-23T22:41:05Z O2@2026-11-23T22:41:05Z X1@2026-11-23T22:41:05Z' WHERE number = 1")
