@@ -34,11 +34,12 @@ public struct Lesson: Sendable, Hashable {
     let learnerResets: Int
 
     /// The most games one lesson plays: ten times the curves of docs/BENCHMARKS.md, and at
-    /// least 4 s at the pace below (400 steps), plus the games' own time.
+    /// least 20 s at the pace below (2,000 steps), plus the games' own time.
     public static let mostGames = 10_000
     /// Games played in one step, and the time between steps: the loop's other work (the LED
-    /// scan, a press, the API) waits at most one step.
-    public static let gamesPerStep = 25
+    /// scan above all: a long step was seen to make O's dim marks drop out) waits at most one
+    /// step.
+    public static let gamesPerStep = 5
     public static let pace = Duration.milliseconds(10)
 
     public var isUnderWay: Bool { end == nil }

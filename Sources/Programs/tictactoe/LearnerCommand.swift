@@ -101,14 +101,19 @@ struct TeachLearner: ParsableCommand {
             throw ExitStatus.refused
         }
         // Ctrl-C (or any ending signal) asks the board to stop the lesson, on a connection of its
-        // own; the states then say it ended, and how far it got.
+        // own; the states then say it ended, and how far it got. So does leaving before its end
+        // any other way (output that cannot be written, the board's connection lost): no lesson
+        // runs on unwatched after the command that asked for it.
         let path = socket.socket
-        let signals = catchEndingSignals { _ in
-            _ = try? BoardConnection(path: path).ask(.stopTeaching, timeout: SocketOptions.patience)
-        }
+        let stop: @Sendable () -> Void = { _ = try? BoardConnection(path: path).ask(.stopTeaching, timeout: SocketOptions.patience) }
+        let signals = catchEndingSignals { _ in stop() }
         defer { signals.cancel() }
+        var followed = false
+        defer { if !followed { stop() } }
         say("Teaching the learner \(games) \(games == 1 ? "game" : "games") against the computer at level \(against); Ctrl-C stops it, keeping what it learnt.")
+        try StandardOutput.check()
         let lesson = try follow(connection)
+        followed = true
         say(LessonProgress.summary(lesson) ?? "")
         if lesson.end == "interrupted" { throw ExitStatus.lessonInterrupted }
     }
@@ -127,7 +132,10 @@ struct TeachLearner: ParsableCommand {
                 throw ExitStatus.boardUnavailable
             }
             guard let message else {
-                printError("the board sent nothing for \(SocketOptions.patience): is it stuck? See: systemctl status tictactoe.service")
+                if drawing { say("") }
+                printError(connection.closedByBoard
+                    ? "the board closed the connection during the lesson (it stopped, or went away); what it learnt up to its last save is kept."
+                    : "the board sent nothing for \(SocketOptions.patience): is it stuck? See: systemctl status tictactoe.service")
                 throw ExitStatus.boardUnavailable
             }
             guard message.type == .state, let lesson = message.state?.lesson else { continue }

@@ -148,7 +148,7 @@ public final class RemoteControl: Sendable {
         case .changed(let games, _) where expected.map({ $0 != games }) ?? false:
             return .error(command, .learnerChanged, "the learner has played \(games) \(games == 1 ? "game" : "games"), not the \(expected ?? games) the reset was asked for: ask again.")
         case .changed(_, let resets):
-            return .error(command, .learnerChanged, "the learner was reset meanwhile (\(resets) \(resets == 1 ? "reset" : "resets") since the board began, not the \(expectedResets ?? resets) the reset was asked for): it is another learner; ask again.")
+            return .error(command, .learnerChanged, "the learner is not the one the reset was asked about: \(resets) \(resets == 1 ? "reset came" : "resets came") before it, not \(expectedResets ?? resets); ask again.")
         }
     }
 

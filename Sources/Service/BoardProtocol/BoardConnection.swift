@@ -62,12 +62,19 @@ public final class BoardConnection {
             }
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard count > 0 else {
+                closedByBoard = true
+                return nil
+            }
             for line in lines.append(buffer[..<count]) {
                 if case .complete(let bytes) = line { ready.append(bytes) }
             }
         }
     }
+
+    /// Whether a read found the connection ended (the board closed it, or went away): what told a
+    /// `nil` from ``nextLine(timeout:)`` apart from a wait that ran out.
+    public private(set) var closedByBoard = false
 
     /// Whether a message is waiting to be read without blocking.
     public var hasBufferedMessage: Bool { !ready.isEmpty }

@@ -34,9 +34,9 @@ struct LessonTests {
         let watching = viewModel.state.signal.observeValues { state in steps.withValue { $0.append(state.lesson?.played ?? -1) } }
         scheduler.advance(by: Lesson.pace)
         #expect(lesson?.played == Lesson.gamesPerStep && viewModel.state.value.learner.record.games == Lesson.gamesPerStep)
-        scheduler.advance(by: Lesson.pace * 10)
+        scheduler.advance(by: Lesson.pace * (60 / Lesson.gamesPerStep + 5))
         watching.dispose()
-        #expect(steps.value == [25, 50, 60], "one state a step")
+        #expect(steps.value == Array(stride(from: Lesson.gamesPerStep, through: 60, by: Lesson.gamesPerStep)), "one state a step")
         let after = viewModel.state.value
         let taught = try #require(after.lesson)
         #expect(taught.end == .finished && taught.played == 60 && taught.results.games == 60)
@@ -51,7 +51,7 @@ struct LessonTests {
         let twin = GameViewModel(positions: .never, scheduler: scheduler, firstStarter: .x, opponent: .person, random: SeededRandom(seed: 11))
         #expect(viewModel.teach(games: 40, against: .fallible) == .started)
         #expect(twin.teach(games: 40, against: .fallible) == .started)
-        scheduler.advance(by: Lesson.pace * 5)
+        scheduler.advance(by: Lesson.pace * (40 / Lesson.gamesPerStep + 1))
         #expect(viewModel.state.value.learner == twin.state.value.learner)
         #expect(viewModel.state.value.learner.record.games == 40)
     }

@@ -170,6 +170,42 @@ struct APICommandTests {
         #expect(out.contains("taught the learner \(played) games"), "the summary is the board's count")
     }
 
+    @Test("learner teach that cannot write its output stops the lesson it asked for (74); one whose board stops says the board closed the connection (69)")
+    func learnerTeachLeavingEarly() throws {
+        let board = try ServedSimulation()
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        let unwritable = try Tictactoe.run(["learner", "teach", "--games", "10000", "--against", "4", "--socket", board.socket], program: executable, prefix: [], output: .closed)
+        #expect(unwritable.status == 74, "\(unwritable.err)")
+        let json = try board.run(["status", "--json"])
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])["state"] as? [String: Any]
+        let lesson = try #require(state?["lesson"] as? [String: Any])
+        #expect(lesson["end"] as? String == "stopped", "no lesson runs on unwatched: \(lesson)")
+
+        // Its output read live through a FIFO (reading end first, as above); the board stopped once it began.
+        let fifo = board.folder + "/teach.out"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(readEnd >= 0 && fcntl(readEnd, F_SETFL, 0) == 0)
+        let reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        let errors = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let pid = try Tictactoe.start(
+            ["learner", "teach", "--games", "10000", "--against", "4", "--socket", board.socket], program: executable, input: .text(""), output: .path(fifo),
+            in: errors)
+        var out = ""
+        while !out.contains("Ctrl-C stops it") {
+            let data = reader.availableData
+            guard !data.isEmpty else { break }
+            out += String(decoding: data, as: UTF8.self)
+        }
+        board.stop()
+        _ = reader.readDataToEndOfFile()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let err = (try? String(contentsOfFile: errors + "/err", encoding: .utf8)) ?? ""
+        #expect(status >> 8 == 69 && err.contains("the board closed the connection during the lesson"), "exit \(status >> 8): \(err)")
+    }
+
     @Test("watch --once prints the board as the simulator does; status --json has the view state and the health")
     func watchAndStatus() throws {
         let board = try ServedSimulation()

@@ -90,7 +90,7 @@ struct ErrorReasonTests {
         #expect(fresh.games == 0 && fresh.resets == 1 && fresh.digest == first.digest, "a fresh learner's beads: none")
         // A yes asked about the first learner at 0 games arrives now: this one has 0 games too.
         let late = try client.ask(.resetLearner(games: 0, resets: 0))
-        #expect(late.reason == "learner-changed" && late.text?.contains("reset meanwhile") == true, "\(late)")
+        #expect(late.reason == "learner-changed" && late.text?.contains("not the one the reset was asked about: 1 reset came before it, not 0") == true, "\(late)")
         #expect(try learner()?.resets == 1, "refused: nothing reset")
         #expect(try client.ask(.resetLearner(games: 0, resets: 1)).type == .ok)
         #expect(try learner()?.resets == 2)
@@ -113,8 +113,9 @@ struct ErrorReasonTests {
                 break
             }
         }
-        #expect(progress == [25, 50, 60], "each step (the lesson shown at 0 came before the reply)")
-        #expect(served.views.compactMap(\.lesson?.played) == [0, 25, 50, 60], "the loop's states, as clients were sent them")
+        let steps = Array(stride(from: Lesson.gamesPerStep, through: 60, by: Lesson.gamesPerStep))
+        #expect(progress == steps, "each step (the lesson shown at 0 came before the reply)")
+        #expect(served.views.compactMap(\.lesson?.played) == [0] + steps, "the loop's states, as clients were sent them")
 
         #expect(try client.ask(.teach(games: Lesson.mostGames, level: 4)).type == .ok)
         let again = try client.ask(.teach(games: 5, level: 4))
