@@ -330,6 +330,9 @@ extension BoardMemory {
                 guard let name = row[0].text, let bytes = row[1].integer, let digest = row[2].text else { throw database.damaged("an imports row has a column no board writes") }
                 imports.append(LegacyFiles.Fingerprint(name: name, bytes: bytes, digest: digest))
             }
+            // Migrated only once every row has been read and checked at its own layout: a file
+            // that cannot be used is set aside as it was found, not half brought up to date.
+            if migrating && layout < Schema.version { try migrate(database) }
             return (snapshot, count, imports)
         } catch let error as ReadFailure {
             throw error
@@ -347,9 +350,9 @@ extension BoardMemory {
     }
 
     /// The layout `database` is read at, once it is known to be the board's, whole, and laid out
-    /// as that version of the board made it: today's (an earlier one migrated to it when
-    /// `migrating`), or an earlier one left as it is, read as it stands (`check-state` on a board
-    /// not yet started by this version must say what that start will find).
+    /// as that version of the board made it: its own, read as it stands (`check-state` on a board
+    /// not yet started by this version must say what that start will find; the start migrates it
+    /// once it has read it whole), or today's for an empty file when `migrating`.
     private static func checkedLayout(_ database: Database, migrating: Bool) throws -> Int? {
         let check = try database.value("PRAGMA integrity_check")?.text ?? ""
         guard check == "ok" else { throw ReadFailure.unusable("fails SQLite's integrity check: \(check.shown(limit: 200))") }
@@ -362,7 +365,10 @@ extension BoardMemory {
         // A signed 32-bit number in the file: one below 0 is no layout, not an earlier one.
         guard version >= 0 else { throw ReadFailure.unusable("is laid out as no board lays a database out (layout \(version))") }
         var layout = version
-        if version < Schema.version && migrating {
+        // An empty file (a board that stopped while making it) is made today's at once; any
+        // other earlier layout is read as it stands, and migrated by the reader once it is known
+        // to be usable.
+        if version == 0 && migrating {
             try migrate(database)
             layout = Schema.version
         }
