@@ -289,7 +289,7 @@ if [[ -d $payload/repo-previous ]]; then
     echo "\"shown\":\"$(shown)\",\"history\":\"$(tictactoe history --json 2>/dev/null | sha256sum | cut -c1-16)\",\
 \"games\":$(tictactoe history --json 2>/dev/null | grep -c '"outcome"'),\
 \"digest\":\"$(tictactoe check-state --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
-\"live_digest\":\"$(tictactoe status --json 2>/dev/null | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4)\",\
+\"live_digest\":\"$(tictactoe status --json 2>/dev/null | grep -o '"digest" *: *"[0-9a-f]*"' | cut -d'"' -f4)\",\
 \"config_kept\":$(grep -c '^computer_think_ms = 0$' /etc/tictactoe/tictactoe.toml),\
 \"versions\":\"$(installed)\""
   }
