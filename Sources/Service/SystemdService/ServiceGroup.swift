@@ -112,6 +112,15 @@ public struct ServiceGroup: Sendable {
 
     /// Stops `started` in reverse on a thread of its own within the deadline, or throws
     /// ``StopOverran`` naming the part still stopping.
+    /// Stops `parts` last first, each once `progress` lets it begin; whether they all stopped.
+    private static func stop(_ parts: [any ServicePart], _ progress: StopProgress) -> Bool {
+        for part in parts.reversed() {
+            guard progress.begin(part.name) else { return false }
+            part.stop()
+        }
+        return true
+    }
+
     private func stop(_ started: [any ServicePart], cause: (any Error)?) throws(StopOverran) {
         guard let first = started.last else { return }
         let progress = StopProgress(first: first.name)
@@ -121,12 +130,11 @@ public struct ServiceGroup: Sendable {
             deadline.dispose()
             ownClock?.stop()
         }
+        // The parts are dropped on that thread before it tells: their last reference stays the
+        // caller's (PollLoop's order), never a thread still ending when the process exits.
+        let held = Locked<[any ServicePart]?>(started)
         LoopThread.start(named: "stopping") {
-            for part in started.reversed() {
-                guard progress.begin(part.name) else { return }
-                part.stop()
-            }
-            progress.finish()
+            if Self.stop(held.withLock { held in defer { held = nil }; return held } ?? [], progress) { progress.finish() }
         }
         if let overran = progress.wait() {
             throw StopOverran(part: overran, deadline: stopDeadline, cause: cause)

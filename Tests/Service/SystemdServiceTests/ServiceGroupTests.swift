@@ -174,6 +174,26 @@ struct ServiceGroupTests {
         #expect(journal.value == ["start a", "start wedged part", "start c", "stop c", "stop wedged part"])
     }
 
+    @Test("once run returns, the group's stopping thread holds no part: their last reference is the caller's")
+    func partsReleased() throws {
+        final class HeldPart: ServicePart {
+            let name = "held"
+            func start() throws {}
+            func stop() {}
+        }
+        for _ in 0..<50 {
+            var part: HeldPart? = HeldPart()
+            weak var watched = part
+            var group: ServiceGroup? = ServiceGroup([part!])
+            part = nil
+            let shutdown = ShutdownSignal([])
+            shutdown.interrupt()
+            try group?.run(until: shutdown)
+            group = nil
+            #expect(watched == nil, "released before run returned, but for the caller's group")
+        }
+    }
+
     @Test("the board service's parts: saving first so it finishes last, the board before its observers, readiness before the watchdog so that pings stop before STOPPING=1, the watchdog last so that it stops first")
     func boardServiceParts() {
         let loop = ThreadScheduler(named: "test loop")
