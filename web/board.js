@@ -261,9 +261,8 @@ function happenings(state, previous) {
     said.push("The learner was reset: it starts again with fresh matchboxes.");
   }
   // A lesson begun, and its end, each said once (its steps only move the bar).
-  const under = (lesson) => !!lesson && (lesson.end === null || lesson.end === undefined);
-  if (under(state.lesson) && !under(previous.lesson)) said.push(lessonWords(state.lesson));
-  if (state.lesson && state.lesson.end && under(previous.lesson)) said.push(lessonWords(state.lesson));
+  if (lessonUnderWay(state.lesson) && !lessonUnderWay(previous.lesson)) said.push(lessonWords(state.lesson));
+  if (state.lesson && state.lesson.end && lessonUnderWay(previous.lesson)) said.push(lessonWords(state.lesson));
   const first = fresh ? state.starter : previous.turn;
   for (const mover of first === "O" ? ["O", "X"] : ["X", "O"]) {
     state.cells.forEach((mark, index) => {
@@ -323,8 +322,12 @@ function lessonWords(lesson) {
   }
 }
 
+function lessonUnderWay(lesson) {
+  return !!lesson && (lesson.end === null || lesson.end === undefined);
+}
+
 function drawLesson(lesson) {
-  const under = !!lesson && (lesson.end === null || lesson.end === undefined);
+  const under = lessonUnderWay(lesson);
   $("lesson-words").textContent = lesson ? lessonWords(lesson) : "";
   $("lesson-progress").hidden = !under;
   $("lesson-stop").hidden = !under;

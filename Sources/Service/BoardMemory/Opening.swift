@@ -316,7 +316,8 @@ extension BoardMemory {
             let mode: Database.Mode = migrating ? .readWrite : access(path + "-wal", F_OK) == 0 ? .readOnly : .closedFile
             let database = try Database(path: path, mode: mode)
             // An empty file (layout 0) holds nothing yet.
-            guard let layout = try checkedLayout(database, migrating: migrating), layout > 0 else { return (nil, 0, []) }
+            let layout = try checkedLayout(database, migrating: migrating)
+            guard layout > 0 else { return (nil, 0, []) }
             try checkNumbering(database)
             let snapshot = try savedGame(database, layout: layout)
             var count = 0
@@ -353,7 +354,7 @@ extension BoardMemory {
     /// as that version of the board made it: its own, read as it stands (`check-state` on a board
     /// not yet started by this version must say what that start will find; the start migrates it
     /// once it has read it whole), or today's for an empty file when `migrating`.
-    private static func checkedLayout(_ database: Database, migrating: Bool) throws -> Int? {
+    private static func checkedLayout(_ database: Database, migrating: Bool) throws -> Int {
         let check = try database.value("PRAGMA integrity_check")?.text ?? ""
         guard check == "ok" else { throw ReadFailure.unusable("fails SQLite's integrity check: \(check.shown(limit: 200))") }
         let application = try database.value("PRAGMA application_id")?.integer ?? 0

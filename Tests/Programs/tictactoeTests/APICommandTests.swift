@@ -75,6 +75,30 @@ final class ServedSimulation {
     struct NotReady: Error {
         var log: String
     }
+
+    /// A long lesson (`learner teach`, 10,000 games against level 4: at least 20 s at its pace)
+    /// started against this board, its standard output read live through a FIFO up to the line
+    /// that says it began; its standard error goes to `err` in `folder`.
+    func startLongLesson(errorsIn folder: String) throws -> (pid: pid_t, output: FileHandle) {
+        let fifo = folder + "/teach.out"
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        guard mkfifo(fifo, 0o600) == 0 else { throw NotReady(log: "no FIFO at \(fifo): errno \(errno)") }
+        // Its reading end open first (without waiting for a writer): the spawned child opens the
+        // writing end before it runs, and would wait for a reader for ever.
+        let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
+        guard readEnd >= 0, fcntl(readEnd, F_SETFL, 0) == 0 else { throw NotReady(log: "the FIFO cannot be read: errno \(errno)") }
+        let output = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        let pid = try Tictactoe.start(
+            ["learner", "teach", "--games", "10000", "--against", "4", "--socket", socket], program: executable, input: .text(""), output: .path(fifo),
+            in: folder)
+        var said = ""
+        while !said.contains("Ctrl-C stops it") {
+            let data = output.availableData
+            guard !data.isEmpty else { break }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        return (pid, output)
+    }
 }
 
 @Suite("The board's commands against simulate --serve", .serialized, .process)
@@ -136,28 +160,12 @@ struct APICommandTests {
         #expect(try board.run(["learner", "teach", "--games", "0", "--against", "1"]).status == 64)
         #expect(try board.run(["learner", "teach", "--games", "5", "--against", "5"]).status == 64)
 
-        // A long lesson (at least 4 s at its pace), its output read live through a FIFO: Ctrl-C once it says it began.
-        let fifo = board.folder + "/teach.out"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
-        // Its reading end open first (without waiting for a writer): the spawned child opens the
-        // writing end before it runs, and would wait for a reader for ever.
-        let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
-        #expect(readEnd >= 0 && fcntl(readEnd, F_SETFL, 0) == 0)
-        let reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
-        let pid = try Tictactoe.start(
-            ["learner", "teach", "--games", "10000", "--against", "4", "--socket", board.socket], program: executable, input: .text(""), output: .path(fifo),
-            in: board.folder)
-        var out = ""
-        while !out.contains("Ctrl-C stops it") {
-            let data = reader.availableData
-            guard !data.isEmpty else { break }
-            out += String(decoding: data, as: UTF8.self)
-        }
+        // Ctrl-C once it says it began.
+        let (pid, reader) = try board.startLongLesson(errorsIn: board.folder)
         let meanwhile = try board.run(["learner", "teach", "--games", "5", "--against", "1"])
         #expect(meanwhile.status == 65 && meanwhile.err.contains("in a lesson already"), "\(meanwhile.err)")
         kill(pid, SIGINT)
-        out += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        let out = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status == 0, "exit \(status >> 8), \(out)")
@@ -181,23 +189,10 @@ struct APICommandTests {
         let lesson = try #require(state?["lesson"] as? [String: Any])
         #expect(lesson["end"] as? String == "stopped", "no lesson runs on unwatched: \(lesson)")
 
-        // Its output read live through a FIFO (reading end first, as above); the board stopped once it began.
-        let fifo = board.folder + "/teach.out"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
-        #expect(readEnd >= 0 && fcntl(readEnd, F_SETFL, 0) == 0)
-        let reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        // The board stopped once the lesson began.
         let errors = try Tictactoe.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: errors) }
-        let pid = try Tictactoe.start(
-            ["learner", "teach", "--games", "10000", "--against", "4", "--socket", board.socket], program: executable, input: .text(""), output: .path(fifo),
-            in: errors)
-        var out = ""
-        while !out.contains("Ctrl-C stops it") {
-            let data = reader.availableData
-            guard !data.isEmpty else { break }
-            out += String(decoding: data, as: UTF8.self)
-        }
+        let (pid, reader) = try board.startLongLesson(errorsIn: errors)
         board.stop()
         _ = reader.readDataToEndOfFile()
         var status: Int32 = 0
