@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
         .executable(name: "tictactoe-web", targets: ["tictactoe-web"]),
+        .executable(name: "tictactoe-network", targets: ["tictactoe-network"]),
         // What a program needs to run a board of its own: the rules, the reactive core, the chips
         // (simulated, and the kernel's through libgpiod), the devices, the view model, the wired
         // board, its configuration file, the terminal game and the board's API. The benchmarks package beside
@@ -102,7 +103,7 @@ let package = Package(
         // The web view: HTTP and WebSocket read strictly, what the page may do and the relay to
         // the board, free of I/O (WebRules); the server on one loop with its link to the board's
         // socket (WebService); the command.
-        .target(name: "WebRules", dependencies: ["Basics", "BoardProtocol"], path: "Sources/Web/WebRules"),
+        .target(name: "WebRules", dependencies: ["BoardProtocol"], path: "Sources/Web/WebRules"),
         .target(name: "WebService", dependencies: ["Basics", "BoardProtocol", "ShareCode", "WebRules"], path: "Sources/Web/WebService"),
         .executableTarget(
             name: "tictactoe-web",
@@ -110,6 +111,19 @@ let package = Package(
                 "Basics", "BoardProtocol", "ConfigurationFile", "ShareCode", "StandardStreams", "WebService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/Programs/tictactoe-web"),
+        // The link to an MQTT broker: what it publishes of the board and lets through to it, free of
+        // I/O (NetworkRules); the broker's client over libmosquitto and the link's loop beside the
+        // board's socket (NetworkLink); the command. Like the web view, no game module.
+        .target(name: "NetworkRules", dependencies: ["Basics", "BoardProtocol"], path: "Sources/Network/NetworkRules"),
+        // libmosquitto through pkg-config (Debian's libmosquitto-dev): MQTT 3.1.1 and 5, TLS.
+        .systemLibrary(name: "CLibmosquitto", path: "Sources/CShims/CLibmosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "NetworkLink", dependencies: ["Basics", "BoardProtocol", "CLibmosquitto", "NetworkRules"], path: "Sources/Network/NetworkLink"),
+        .executableTarget(
+            name: "tictactoe-network",
+            dependencies: [
+                "Basics", "BoardProtocol", "ConfigurationFile", "NetworkLink", "NetworkRules", "StandardStreams",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Sources/Programs/tictactoe-network"),
         // Runs inside the gpio-sim virtual machine (vm/): drives the real binary through the kernel.
         .executableTarget(
             name: "gpio-sim-harness",
@@ -181,6 +195,7 @@ let package = Package(
             dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"], path: "Tests/Harness/gpio-sim-harnessTests"),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], path: "Tests/Harness/FuzzTargetsTests"),
         .testTarget(name: "WebRulesTests", dependencies: ["Basics", "BoardProtocol", "TestSupport", "WebRules"], path: "Tests/Web/WebRulesTests"),
+        .testTarget(name: "NetworkRulesTests", dependencies: ["Basics", "BoardProtocol", "NetworkRules", "TestSupport"], path: "Tests/Network/NetworkRulesTests"),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], path: "Tests/Web/ShareCodeTests"),
         .testTarget(
             name: "WebServiceTests",

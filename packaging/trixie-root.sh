@@ -14,9 +14,9 @@ cache=${1:?usage: trixie-root.sh CACHE_DIR}
 # swiftlang pulls in neither libc6-dev (crt files for the linker) nor libstdc++-14-dev (the C++
 # library the Swift runtime links); git for SwiftPM; libgpiod-dev 2.2 and pkg-config for the GPIO shim;
 # libqrencode-dev for the QR code shim (the page's address); libsqlite3-dev for the board's
-# database (SQLite, the CSQLite system library); dpkg-dev (dpkg-shlibdeps) and lintian to make and
+# database (SQLite, the CSQLite system library); libmosquitto-dev for the link to a broker; dpkg-dev (dpkg-shlibdeps) and lintian to make and
 # check the package the Debian way.
-packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libsqlite3-dev,pkg-config,git,ca-certificates
+packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libsqlite3-dev,libmosquitto-dev,pkg-config,git,ca-certificates
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
 # arm64 runtime libraries beside the amd64 ones (multiarch: libc6, the C++ runtime, libgpiod3,
 # libqrencode4 and libsqlite3-0, the board's), so that dpkg-shlibdeps finds them and their

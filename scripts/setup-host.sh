@@ -15,17 +15,20 @@ case $codename in
     # Debian 13 / Raspberry Pi OS Trixie: the distribution's own Swift 6.0.3, which pulls in
     # neither the C library's headers (the linker's crt files) nor the C++ headers the build
     # needs; libgpiod 2.2 (v2 API) and its tools; libqrencode for the page's address as a QR code;
-    # SQLite (libsqlite3-dev, found by pkg-config as sqlite3) for the board's database.
-    packages=(swiftlang libc6-dev libstdc++-14-dev git make pkg-config libgpiod-dev gpiod libqrencode-dev libsqlite3-dev)
+    # SQLite (libsqlite3-dev, found by pkg-config as sqlite3) for the board's database; libmosquitto
+    # for the link to an MQTT broker (tictactoe-network).
+    packages=(swiftlang libc6-dev libstdc++-14-dev git make pkg-config libgpiod-dev gpiod libqrencode-dev libsqlite3-dev libmosquitto-dev)
     ;;
   *)
     # Debian 12 (and the default): the Swift toolchain's own runtime and linker needs (swift.org's
     # list, less what this project does not use), git for SwiftPM, libgpiod 1.6 (v1 API) and its
     # tools, libqrencode for the page's address as a QR code, SQLite's headers (libsqlite3-dev,
-    # found by pkg-config as sqlite3) for the board's database.
+    # found by pkg-config as sqlite3) for the board's database, libmosquitto for the link to an MQTT
+    # broker (tictactoe-network).
     packages=(
       binutils git libc6-dev libgcc-12-dev libstdc++-12-dev libxml2-dev zlib1g-dev
       libncurses-dev libsqlite3-0 libedit2 tzdata pkg-config libgpiod-dev gpiod libqrencode-dev libsqlite3-dev
+      libmosquitto-dev
     )
     ;;
 esac
@@ -61,6 +64,8 @@ if [[ $mode == --tests ]]; then
     python3
     # and the page's tests: a real browser, driven over the DevTools protocol (a WebSocket).
     chromium python3-websocket
+    # and the link's: a real broker with its clients, and openssl for the test's TLS certificates.
+    mosquitto mosquitto-clients openssl
   )
 fi
 

@@ -17,11 +17,14 @@ public struct Configuration: Sendable, Hashable {
     public var settings: BoardSettings
     /// The web view's settings (`[web]`), which the board itself does not use.
     public var web: WebSettings
+    /// The link to a broker's settings (`[network]`), which the board itself does not use.
+    public var network: NetworkSettings
 
-    public init(chip: String? = nil, settings: BoardSettings = BoardSettings(), web: WebSettings = WebSettings()) {
+    public init(chip: String? = nil, settings: BoardSettings = BoardSettings(), web: WebSettings = WebSettings(), network: NetworkSettings = NetworkSettings()) {
         self.chip = chip
         self.settings = settings
         self.web = web
+        self.network = network
     }
 
     /// Reads and checks the file at `path`.

@@ -31,6 +31,7 @@ struct ConfigurationReader {
         try checkTogether(configuration.settings.buttons)
         try checkTogether(configuration.settings)
         try chooseLearnerRules(&configuration.settings)
+        configuration.network = try NetworkSettings(reading: document)
         return configuration
     }
 
@@ -49,6 +50,9 @@ struct ConfigurationReader {
         case .web(let web):
             // The web view's own reading: the board checks the table as the web view reads it.
             try web.read(from: document, into: &configuration.web)
+        case .network:
+            // The link's own reading, all keys at once (some go together), after the board's.
+            break
         }
     }
 
@@ -87,7 +91,7 @@ struct ConfigurationReader {
             if let named = try namedRules(key) { settings[keyPath: field] = named }
         case .beads(let field, _):
             if let number = try wholeNumber(key, of: "beads") { settings[keyPath: field] = number }
-        case .chip, .pins, .polarity, .web:
+        case .chip, .pins, .polarity, .web, .network:
             return
         }
     }

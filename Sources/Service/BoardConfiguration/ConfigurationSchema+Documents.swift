@@ -46,6 +46,7 @@ extension ConfigurationSchema {
         case .duration, .name, .beads: text += " Allowed: \(key.allowed)."
         case .opponent, .marks, .figure, .learnerRules: text += " Allowed: \(key.allowed)."
         case .web(let web) where web.commentNamesAllowed: text += " Allowed: \(key.allowed)."
+        case .network: text += " Allowed: \(key.allowed)."
         case .chip, .pins, .polarity, .web: break
         }
         return comment(text) + ["\(key.name) = \(key.defaultText)"]

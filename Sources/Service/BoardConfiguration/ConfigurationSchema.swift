@@ -10,9 +10,10 @@ import WiredBoard
 
 /// Every key of the configuration file, written once: its table and name, what it sets, its
 /// range and what it means. Defaults are not written here: they are read from the types the
-/// keys set (`BoardSettings()`, `PinMap.standard`, `WebSettings()`), so a default lives in one
-/// place too. The `[web]` table's keys are the web view's own (`WebSettings.Key`, which
-/// `tictactoe-web` reads with, knowing nothing of the board); they are listed here as they are.
+/// keys set (`BoardSettings()`, `PinMap.standard`, `WebSettings()`, `NetworkSettings()`), so a default
+/// lives in one place too. The `[web]` table's keys are the web view's own (`WebSettings.Key`,
+/// which `tictactoe-web` reads with, knowing nothing of the board), the `[network]` table's the
+/// link's (`NetworkSettings.Key`); they are listed here as they are.
 ///
 /// Derived from it: the reader's checks (``Configuration/parse(_:file:)``), the command line's
 /// limits (`--idle-sleep`, the player names), the whole default file (``defaultFile``,
@@ -45,6 +46,8 @@ public enum ConfigurationSchema {
         case beads(WritableKeyPath<BoardSettings, Int> & Sendable, range: ClosedRange<Int>)
         /// A key of the web view's table, which the web view's settings define and read.
         case web(WebSettings.Key)
+        /// A key of the link to a broker's table, which the link's settings define and read.
+        case network(NetworkSettings.Key)
     }
 
     /// One key of the file.
@@ -201,6 +204,9 @@ public enum ConfigurationSchema {
         Table(
             name: WebSettings.table, documentation: WebSettings.tableDocumentation,
             keys: WebSettings.Key.allCases.map { Key(table: WebSettings.table, name: $0.name, value: .web($0), documentation: $0.documentation) }),
+        Table(
+            name: NetworkSettings.table, documentation: NetworkSettings.tableDocumentation,
+            keys: NetworkSettings.Key.allCases.map { Key(table: NetworkSettings.table, name: $0.name, value: .network($0), documentation: $0.documentation) }),
     ]
 
     /// Every key, in file order.
@@ -253,6 +259,7 @@ extension ConfigurationSchema.Key {
         case .learnerRules(let key): return "\"\(settings[keyPath: key].rawValue)\""
         case .beads(let key, _): return "\(settings[keyPath: key])"
         case .web(let key): return key.defaultText
+        case .network(let key): return key.defaultText
         }
     }
 
@@ -272,6 +279,7 @@ extension ConfigurationSchema.Key {
         case .learnerRules: LearnerRules.Named.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .beads(_, let range): "\(range.lowerBound)–\(range.upperBound) beads"
         case .web(let key): key.allowed
+        case .network(let key): key.allowed
         }
     }
 }

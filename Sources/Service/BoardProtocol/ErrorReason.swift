@@ -58,6 +58,11 @@ public enum ErrorReason: String, CaseIterable, Codable, Sendable {
     /// The board went away before it answered the command.
     case boardWentAway = "board-went-away"
 
+    // The link to a broker's own (tictactoe-network, docs/NETWORK.md).
+    /// A command a message on the broker may not send: only presses, new games, giving up, the
+    /// opponent and the status come from the network, never the learner's reset or lessons.
+    case notOverNetwork = "not-over-network"
+
     // Why the board cannot be reached, in the web view's `web` message.
     /// The web view has not reached the board yet.
     case connecting

@@ -118,7 +118,7 @@ struct RepositoryTests {
         let manifest = try manifestGraph()
         #expect(manifest.count >= 15, "the manifest's targets were not read: \(manifest.keys.sorted())")
         let imports = try importGraph(modules: Set(manifest.keys))
-        for module in manifest.keys.sorted() where !["CLibgpiod", "CLibqrencode"].contains(module) {
+        for module in manifest.keys.sorted() where !["CLibgpiod", "CLibqrencode", "CLibmosquitto"].contains(module) {
             #expect(imports[module] == manifest[module], "\(module): imports \(imports[module]?.sorted() ?? []), declares \(manifest[module]?.sorted() ?? [])")
         }
     }
@@ -129,7 +129,7 @@ struct RepositoryTests {
         #expect(targets.count >= 30, "the manifest's targets were not read: \(targets.keys.sorted())")
         // A target's module is its name with each "-" made "_" (gpio-sim-harness: gpio_sim_harness).
         let ours = Set(targets.keys.map { $0.replacingOccurrences(of: "-", with: "_") })
-            .union(["CLibgpiod", "GPIODShim", "CLibqrencode", "QRShim", "CSQLite", "StandardStreams"])
+            .union(["CLibgpiod", "GPIODShim", "CLibqrencode", "QRShim", "CSQLite", "CLibmosquitto", "StandardStreams"])
         for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
             let folder = repository.appendingPathComponent(target.folder)
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
@@ -171,16 +171,18 @@ struct RepositoryTests {
         }
     }
 
-    @Test("the web view's program links no game, device or GPIO module: it relays the board's protocol")
-    func webLinksNoGame() throws {
+    @Test("the web view's and the link's programs link no game, device or GPIO module: they relay the board's protocol", arguments: [
+        ("tictactoe-web", "WebService"), ("tictactoe-network", "NetworkLink"),
+    ])
+    func relaysLinkNoGame(program: String, server: String) throws {
         let manifest = try manifestGraph()
-        var linked: Set<String> = [], next = manifest["tictactoe-web"] ?? []
+        var linked: Set<String> = [], next = manifest[program] ?? []
         while let module = next.popFirst() {
             if linked.insert(module).inserted { next.formUnion(manifest[module] ?? []) }
         }
-        #expect(linked.contains("BoardProtocol") && linked.contains("WebService"), "tictactoe-web's modules were not read: \(linked.sorted())")
+        #expect(linked.contains("BoardProtocol") && linked.contains(server), "\(program)'s modules were not read: \(linked.sorted())")
         let game: Set = ["TicTacToe", "ViewModel", "Lights", "Reactive", "GPIO", "Devices", "WiredBoard", "BoardAPI", "BoardConfiguration"]
-        #expect(linked.isDisjoint(with: game), "tictactoe-web links \(linked.intersection(game).sorted())")
+        #expect(linked.isDisjoint(with: game), "\(program) links \(linked.intersection(game).sorted())")
     }
 
     @Test("each module lives in its layer's folder, Sources/<layer>/<module> (the test tooling in Harness/<module>, outside the product's sources), its tests in Tests/<layer>/<module>Tests, and docs/ARCHITECTURE.md lists it under that layer")

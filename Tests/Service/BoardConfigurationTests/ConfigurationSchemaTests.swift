@@ -92,6 +92,13 @@ struct ConfigurationSchemaTests {
             case .web(.listen): changed = "\"127.0.0.1:8000\""
             case .web(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
             case .web(.hosts): changed = "[\"board.home.arpa\"]"
+            case .network(.broker): changed = "\"broker.home.arpa:8883\""
+            case .network(.name): changed = "\"kitchen\""
+            case .network(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
+            case .network(.caFile): changed = "\"/etc/tictactoe/ca.pem\""
+            case .network(.user): changed = "\"kitchen\""
+            // Read only with the keys they go with: NetworkSettingsTests.everyKey.
+            case .network(.passwordFile), .network(.certificate), .network(.certificateKey): continue
             }
             guard case .beads = key.value else {
                 let configuration = try Configuration.parse(mutated(key, changed), file: "t.toml")

@@ -51,7 +51,7 @@ private let badFiles: [BadFile] = [
     BadFile(name: "chip as a section", text: edited("chip = \"auto\"", "[chip]\npath = \"/dev/gpiochip0\""), at: "[chip]",
             message: "chip must be text in quotes, not a table."),
     BadFile(name: "unknown top-level key", text: edited("chip = \"auto\"", "chip = \"auto\"\nchips = 2"), at: "chips = 2",
-            message: "unknown key chips; the configuration has chip, buttons, learner, lights, matrix, players, status, timings, web. Remove it or fix its spelling."),
+            message: "unknown key chips; the configuration has chip, buttons, learner, lights, matrix, network, players, status, timings, web. Remove it or fix its spelling."),
     BadFile(name: "unknown key in a table", text: edited("new_game = 3", "newgame = 3"), at: "newgame = 3",
             message: "unknown key buttons.newgame; [buttons] has cells, new_game, polarity. Remove it or fix its spelling."),
     BadFile(name: "table given as a value", text: replacingSection("players", with: "players = \"Alice\"\n"), at: "players = \"Alice\"",

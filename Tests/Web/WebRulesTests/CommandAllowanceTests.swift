@@ -1,6 +1,6 @@
 import Basics
 import Testing
-import WebRules
+import BoardProtocol
 
 @Suite("Commands a second")
 struct CommandAllowanceTests {

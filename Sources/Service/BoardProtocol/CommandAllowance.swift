@@ -1,11 +1,11 @@
 import Basics
-import BoardProtocol
 
-/// How many commands a page may send: at most ``perSecond`` in any one second, so that a page
-/// can play as fast as a person taps but a script on it cannot flood the board.
+/// How many commands a client of the board's relays may send (a page of the web view, the
+/// broker's messages to the link): at most ``perSecond`` in any one second, so that one can play
+/// as fast as a person taps but a script cannot flood the board.
 ///
 /// A sliding window: the times of the last ``perSecond`` commands let through; one more passes
-/// when the oldest of them is a second old. A value type on a connection's own task; times come
+/// when the oldest of them is a second old. A value type on its relay's own thread; times come
 /// from the caller (the monotonic clock in the service, virtual time in tests).
 public struct CommandAllowance: Sendable, Hashable {
     public let perSecond: Int

@@ -1,0 +1,197 @@
+import Basics
+import BoardProtocol
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The link between one board's socket and a broker: what the link publishes of the board, and
+/// what it lets through to the board of what the broker sends. Pure: the caller does the I/O the
+/// returned ``Action`` values describe (docs/NETWORK.md).
+///
+/// - **Published**: the board's every `state` line, retained on ``BoardTopics/state``, with the
+///   ``BoardEvent``s between it and the one before on ``BoardTopics/events``; ``BoardTopics/presence``
+///   `online` (retained) while both the board and the broker are reached, `offline` when the board
+///   goes away (the broker sets it so, as the link's will, when the link itself drops). On each
+///   connection to the broker the presence and the latest state are published again: nothing is
+///   queued for a broker that is away.
+/// - **Let through**, only with ``playing``: a message on ``BoardTopics/commands`` whose payload
+///   is one command of the board's API, at most ``Limits/commandBytes``, one of
+///   ``networkCommands``, at most ``Limits/perSecond`` a second, while the board is reached and
+///   fewer than ``Limits/waiting`` commands wait for its answers. The board's answer is
+///   published on ``BoardTopics/answers`` with the command's MQTT 5 correlation data.
+/// - **Dropped**, with a line in the log at most each ``DropLog/interval``: anything else the
+///   broker sends (another topic, a payload that is not a command, too long, over the rate). A
+///   well-formed command the board may not take now (a learner's reset, the board away, too
+///   many waiting) is answered with an `error`, as the board answers.
+///
+/// Not thread-safe: the caller keeps it on one thread.
+public struct BrokerRelay: Sendable {
+    /// A message for the broker.
+    public struct Publication: Sendable, Hashable {
+        public var topic: String
+        public var payload: String
+        public var retain: Bool
+        /// MQTT 5 correlation data: the command's, on its answer.
+        public var correlation: [UInt8]?
+    }
+
+    public enum Action: Sendable, Hashable {
+        case publish(Publication)
+        /// Subscribe to a topic (on each connection to the broker: the session is not kept).
+        case subscribe(String)
+        /// A line to the board, without its newline.
+        case board(String)
+        /// A line for the log.
+        case log(String)
+    }
+
+    public struct Limits: Sendable, Hashable {
+        /// A command's payload: the board's own limit on a line.
+        public var commandBytes = APIRequest.maximumLineLength
+        /// A command's correlation data: enough for any request id.
+        public var correlationBytes = 64
+        /// Commands waiting for the board's answers.
+        public var waiting = 16
+        public var perSecond = 10
+
+        public init() {}
+    }
+
+    /// The commands a message may send: playing, not the learner's memory.
+    public static let networkCommands: Set<APIRequest.Command> = [.press, .newGame, .abandon, .opponent, .status]
+
+    public let topics: BoardTopics
+    public let playing: Bool
+    public let limits: Limits
+    public private(set) var boardReachable = false
+    public private(set) var brokerConnected = false
+    /// The board's latest state, as it sent it.
+    public private(set) var stateLine: String?
+    private var state: ViewState?
+    /// The correlation data of the commands the board has not answered, oldest first.
+    private var waiting: [[UInt8]?] = []
+    private var allowance: CommandAllowance
+    private var drops = DropLog()
+    /// Why the board was last said to be away: said again only when it changes.
+    private var lastWhy: String?
+
+    public init(board: String, playing: Bool, limits: Limits = Limits()) {
+        topics = BoardTopics(board: board)
+        self.playing = playing
+        self.limits = limits
+        allowance = CommandAllowance(perSecond: limits.perSecond)
+    }
+
+    // MARK: The board
+
+    public mutating func boardConnected() -> [Action] {
+        boardReachable = true
+        waiting.removeAll()
+        lastWhy = nil
+        return [.log("the board is reached")]
+    }
+
+    /// A line the board sent, without its newline.
+    public mutating func boardSent(_ line: String) -> [Action] {
+        guard let message = try? JSONDecoder().decode(APIMessage.self, from: Data(line.utf8)) else { return [] }
+        switch message.type {
+        case .state:
+            guard let next = message.state else { return [] }
+            let first = stateLine == nil || state == nil
+            let events = BoardEvent.between(state, next)
+            (state, stateLine) = (next, line)
+            guard brokerConnected else { return [] }
+            return (first ? [presence()] : []) + [publish(topics.state, line, retain: true)] + events.map { publish(topics.events, $0.json) }
+        case .ok, .error, .status, .history:
+            guard !waiting.isEmpty else { return [] }
+            let correlation = waiting.removeFirst()
+            return brokerConnected ? [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: correlation))] : []
+        default:
+            return []
+        }
+    }
+
+    /// The board went away, or could not be reached; `why` in a sentence.
+    public mutating func boardLost(_ why: String) -> [Action] {
+        let wasReachable = boardReachable
+        boardReachable = false
+        (state, stateLine) = (nil, nil)
+        var actions: [Action] = waiting.map { answer(.boardWentAway, "the board went away before it answered", correlation: $0) }
+        waiting.removeAll()
+        if why != lastWhy {
+            lastWhy = why
+            actions.append(.log("the board cannot be reached: \(why)"))
+        }
+        if wasReachable && brokerConnected { actions.append(presence()) }
+        return brokerConnected ? actions : actions.filter { if case .log = $0 { true } else { false } }
+    }
+
+    // MARK: The broker
+
+    public mutating func brokerConnected(_ connected: Bool) -> [Action] {
+        brokerConnected = connected
+        guard connected else { return [] }
+        return (playing ? [.subscribe(topics.commands)] : []) + latest()
+    }
+
+    /// The presence and the latest state, for a broker that may have missed them: at each
+    /// connection, and when the client has room again after refusing a publication.
+    public func latest() -> [Action] {
+        guard brokerConnected else { return [] }
+        return [presence()] + (stateLine.map { [publish(topics.state, $0, retain: true)] } ?? [])
+    }
+
+    /// A message the broker sent on `topic`, at `now`.
+    public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, at now: MonotonicInstant) -> [Action] {
+        guard playing, topic == topics.commands else { return drop("on \(topic.shown()), which the link does not read", at: now) }
+        guard payload.count <= limits.commandBytes else { return drop("a command of \(payload.count) bytes, over \(limits.commandBytes)", at: now) }
+        guard (correlation?.count ?? 0) <= limits.correlationBytes else {
+            return drop("correlation data of \(correlation?.count ?? 0) bytes, over \(limits.correlationBytes)", at: now)
+        }
+        let request: APIRequest
+        switch APIRequest.parse(payload) {
+        case .success(let parsed): request = parsed
+        case .failure(let refusal): return drop("not a command the board takes: \(refusal.text)", at: now)
+        }
+        guard allowance.take(at: now) else { return drop("more than \(limits.perSecond) commands a second", at: now) }
+        guard Self.networkCommands.contains(request.kind) else {
+            return [answer(.notOverNetwork, "\(request.command) is not taken from the network: use the board, its page or its terminal", correlation: correlation, command: request.command)]
+        }
+        guard boardReachable else {
+            return [answer(.boardUnreachable, "the board cannot be reached", correlation: correlation, command: request.command)]
+        }
+        guard waiting.count < limits.waiting else {
+            return [answer(.busy, "the board is busy answering other commands: try again in a moment", correlation: correlation, command: request.command)]
+        }
+        waiting.append(correlation)
+        return [.board(request.line)]
+    }
+
+    // MARK: Messages
+
+    private func presence() -> Action {
+        publish(topics.presence, boardReachable && stateLine != nil ? BoardTopics.online : BoardTopics.offline, retain: true)
+    }
+
+    private func publish(_ topic: String, _ payload: String, retain: Bool = false) -> Action {
+        .publish(Publication(topic: topic, payload: payload, retain: retain, correlation: nil))
+    }
+
+    private func answer(_ reason: ErrorReason, _ text: String, correlation: [UInt8]?, command: String? = nil) -> Action {
+        .publish(Publication(topic: topics.answers, payload: Self.encode(APIMessage.error(command, reason, text)), retain: false, correlation: correlation))
+    }
+
+    private mutating func drop(_ why: String, at now: MonotonicInstant) -> [Action] {
+        drops.dropped(why, at: now).map { [.log($0)] } ?? []
+    }
+
+    /// A value as one line of JSON, keys sorted as the board's are.
+    public static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

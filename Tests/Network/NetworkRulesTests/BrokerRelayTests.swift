@@ -1,0 +1,136 @@
+import Basics
+import BoardProtocol
+@testable import NetworkRules
+import Testing
+
+/// A `state` line as the board sends it: `marks` in reading order ("X", "O" or " ").
+func stateLine(_ marks: String = "         ", turn: String? = "X", outcome: String = "playing", opponent: String = "two-players", starter: String = "X") -> String {
+    let cells = marks.map { $0 == " " ? "\"\"" : "\"\($0)\"" }.joined(separator: ",")
+    let turnText = turn.map { "\"\($0)\"" } ?? "null"
+    return #"{"state":{"asleep":false,"cells":[\#(cells)],"flashing":null,"headline":"x-to-move","looks":[],"names":{"o":null,"x":null},"opponent":"\#(opponent)","outcome":"\#(outcome)","scores":{},"starter":"\#(starter)","thinking":false,"turn":\#(turnText),"winningLines":[]},"type":"state"}"#
+}
+
+private let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+
+private func published(_ actions: [BrokerRelay.Action]) -> [BrokerRelay.Publication] {
+    actions.compactMap { if case .publish(let publication) = $0 { publication } else { nil } }
+}
+
+private func logged(_ actions: [BrokerRelay.Action]) -> [String] {
+    actions.compactMap { if case .log(let line) = $0 { line } else { nil } }
+}
+
+/// A relay with the board and the broker both reached, and the board's first state seen.
+private func connectedRelay(playing: Bool = true, limits: BrokerRelay.Limits = BrokerRelay.Limits()) -> BrokerRelay {
+    var relay = BrokerRelay(board: "kitchen", playing: playing, limits: limits)
+    _ = relay.boardConnected()
+    _ = relay.brokerConnected(true)
+    _ = relay.boardSent(stateLine())
+    return relay
+}
+
+@Suite("What the link publishes of the board, and lets through to it")
+struct BrokerRelayTests {
+    @Test("on reaching both sides: the commands subscribed (playing only), the presence online and the state retained")
+    func publishesOnConnecting() {
+        var relay = BrokerRelay(board: "kitchen", playing: true)
+        _ = relay.boardConnected()
+        #expect(relay.brokerConnected(true) == [.subscribe("tictactoe/kitchen/commands"), .publish(.init(topic: "tictactoe/kitchen/presence", payload: "offline", retain: true))])
+        let first = published(relay.boardSent(stateLine()))
+        #expect(first == [.init(topic: "tictactoe/kitchen/presence", payload: "online", retain: true), .init(topic: "tictactoe/kitchen/state", payload: stateLine(), retain: true)])
+        _ = relay.brokerConnected(false)
+        #expect(relay.boardSent(stateLine("    X    ", turn: "O")).isEmpty, "nothing is published for a broker that is away")
+        #expect(published(relay.brokerConnected(true)).map(\.payload) == ["online", stateLine("    X    ", turn: "O")], "the latest state again on connecting")
+        var watching = BrokerRelay(board: "kitchen", playing: false)
+        #expect(!watching.brokerConnected(true).contains(.subscribe("tictactoe/kitchen/commands")))
+    }
+
+    @Test("each change of state is published, with the moves, the end and the new game between")
+    func events() {
+        var relay = connectedRelay()
+        #expect(published(relay.boardSent(stateLine("    X    ", turn: "O"))).map(\.payload).last == #"{"cell":5,"number":1,"player":"X","type":"move"}"#)
+        // A move and the reply to it in one state: in the order they were made, whose turn it was first.
+        let both = published(relay.boardSent(stateLine("O   X   X", turn: "O"))).filter { $0.topic == "tictactoe/kitchen/events" }.map(\.payload)
+        #expect(both == [#"{"cell":7,"number":2,"player":"O","type":"move"}"#, #"{"cell":3,"number":3,"player":"X","type":"move"}"#])
+        let won = published(relay.boardSent(stateLine("OO XXXX  ", turn: nil, outcome: "x-wins"))).filter { $0.topic.hasSuffix("events") }.map(\.payload)
+        #expect(won.last == #"{"outcome":"x-wins","type":"game-over"}"#)
+        #expect(published(relay.boardSent(stateLine(turn: "O", starter: "O"))).last?.payload == #"{"starter":"O","type":"new-game"}"#)
+        #expect(published(relay.boardSent(stateLine(turn: "O", opponent: "computer-4", starter: "O"))).last?.payload == #"{"opponent":"computer-4","type":"opponent"}"#)
+    }
+
+    @Test("a command goes to the board and its answer comes back with the command's correlation data, in order")
+    func commandAndAnswer() {
+        var relay = connectedRelay()
+        #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"press","cell":5}"#.utf8), correlation: [1], at: start) == [.board(#"{"command":"press","cell":5}"#)])
+        #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"status"}"#.utf8), correlation: nil, at: start) == [.board(#"{"command":"status"}"#)])
+        let answer = published(relay.boardSent(#"{"command":"press","text":"X took cell 5.","type":"ok"}"#))
+        #expect(answer == [.init(topic: "tictactoe/kitchen/answers", payload: #"{"command":"press","text":"X took cell 5.","type":"ok"}"#, retain: false, correlation: [1])])
+        #expect(published(relay.boardSent(#"{"health":{},"type":"status"}"#)).first?.correlation == nil)
+    }
+
+    @Test("the learner's reset, lessons and history are not taken from the network: refused with a reason, never sent to the board")
+    func notOverNetwork() {
+        var relay = connectedRelay()
+        for command in [#"{"command":"reset-learner"}"#, #"{"command":"teach","games":5,"level":1}"#, #"{"command":"history"}"#] {
+            let answer = published(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(command.utf8), correlation: [7], at: start))
+            #expect(answer.count == 1 && answer[0].payload.contains(#""reason":"not-over-network""#) && answer[0].correlation == [7], "\(command)")
+        }
+    }
+
+    @Test("wrong messages are dropped with a log line at most every ten seconds: another topic, too long, not a command, over the rate, watching only")
+    func drops() {
+        var relay = connectedRelay(limits: { var limits = BrokerRelay.Limits(); limits.perSecond = 2; return limits }())
+        let wrong: [(String, [UInt8])] = [
+            ("tictactoe/other/commands", Array(#"{"command":"press","cell":1}"#.utf8)),
+            ("tictactoe/kitchen/commands", [UInt8](repeating: 0x20, count: 4097)),
+            ("tictactoe/kitchen/commands", Array("{\"command\":".utf8) + [UInt8](repeating: UInt8(ascii: "["), count: 3000)),
+            ("tictactoe/kitchen/commands", [0xFF, 0xFE]),
+        ]
+        var lines: [String] = []
+        for (topic, payload) in wrong {
+            let actions = relay.brokerSent(topic: topic, payload: payload, correlation: nil, at: start)
+            #expect(actions.allSatisfy { if case .log = $0 { true } else { false } }, "\(topic): \(actions)")
+            lines += logged(actions)
+        }
+        #expect(lines.count == 1 && lines[0].contains("tictactoe/other/commands"))
+        let later = start + .seconds(11)
+        let press = Array(#"{"command":"press","cell":1}"#.utf8)
+        #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: later).count == 1)
+        #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: later).count == 1)
+        let over = relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: later)
+        #expect(logged(over) == ["dropped a message: more than 2 commands a second (and 3 more in the last 10s or so, not logged)"])
+        var watching = connectedRelay(playing: false)
+        #expect(logged(watching.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: start)).count == 1)
+    }
+
+    @Test("a board away: commands answered board-unreachable, waiting ones board-went-away, the presence offline; said once per reason")
+    func boardAway() {
+        var relay = connectedRelay()
+        _ = relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"new-game"}"#.utf8), correlation: [9], at: start)
+        let lost = relay.boardLost("the board closed the connection")
+        #expect(published(lost).map(\.payload).contains { $0.contains("board-went-away") })
+        #expect(published(lost).last == .init(topic: "tictactoe/kitchen/presence", payload: "offline", retain: true))
+        #expect(logged(lost) == ["the board cannot be reached: the board closed the connection"])
+        #expect(relay.boardLost("the board closed the connection").isEmpty)
+        let refused = published(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"new-game"}"#.utf8), correlation: nil, at: start))
+        #expect(refused.count == 1 && refused[0].payload.contains("board-unreachable"))
+        _ = relay.boardConnected()
+        #expect(published(relay.boardSent(stateLine())).first?.payload == "online")
+    }
+
+    @Test("at most the limit of commands wait for the board: the next is answered busy")
+    func busy() {
+        var limits = BrokerRelay.Limits()
+        limits.waiting = 2
+        limits.perSecond = 100
+        var relay = connectedRelay(limits: limits)
+        let press = Array(#"{"command":"status"}"#.utf8)
+        for _ in 0..<2 { #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: start).count == 1) }
+        #expect(published(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: start)).first?.payload.contains(#""reason":"busy""#) == true)
+    }
+
+    @Test("the keypad numbers of the cells in reading order")
+    func keypad() {
+        #expect((0..<9).map(BoardEvent.keypad) == [7, 8, 9, 4, 5, 6, 1, 2, 3])
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tictactoe-network` in the background between a board and a broker, as its service runs it:
+/// the board's user and password, over TLS unless told otherwise.
+final class ServedNetwork {
+    let folder: String
+    private let process = Process()
+    private let log = Pipe()
+
+    init(board: ServedSimulation, broker: Broker, name: String = "kitchen", allow: String = "play", tls: Bool = true, password: String? = nil) throws {
+        folder = try Tictactoe.temporaryFolder()
+        try Data(((password ?? Broker.password(name)) + "\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/password"))
+        let config = """
+            [network]
+            broker = "\(tls ? "localhost" : "127.0.0.1"):\(tls ? broker.tlsPort : broker.port)"
+            name = "\(name)"
+            allow = "\(allow)"
+            user = "\(name)"
+            password-file = "\(folder)/password"
+            ca-file = "\(tls ? "\(broker.folder)/ca.pem" : "")"
+
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.toml"))
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-network").path
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml"]
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The link's log from here on, read until it contains `marker`.
+    func log(until marker: String) throws -> String {
+        try ServedSimulation.read(log, until: marker)
+    }
+
+    /// The link's resident memory, in KiB.
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// The board's moves so far, from its own status.
+private func moves(_ board: ServedSimulation) throws -> Int {
+    let status = try board.run(["status", "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
+    return (object?["health"] as? [String: Any])?["moves"] as? Int ?? -1
+}
+
+@Suite("tictactoe-network between simulate --serve and a real broker (mosquitto)", .serialized, .process)
+struct NetworkCommandTests {
+    @Test("over TLS with a password: the presence, the state retained, a whole game played by commands with their answers and events")
+    func wholeGame() throws {
+        let broker = try Broker()
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        let link = try ServedNetwork(board: board, broker: broker)
+        #expect(try link.log(until: "connected to the broker").contains("over TLS"))
+        #expect(watcher.next("presence", containing: "online") != nil)
+        #expect(watcher.next("state", containing: #""cells":["","","","","","","","",""]"#) != nil)
+        for (number, cell) in [7, 1, 8, 2, 9].enumerated() {
+            try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":\#(cell)}"#, correlation: "move-\(number + 1)")
+            let event = try #require(watcher.next("events", containing: #""type":"move""#))
+            #expect(event.contains(#""cell":\#(cell),"number":\#(number + 1)"#))
+            // The events of a state come before the answer to the command that made it.
+            if number == 4 { #expect(watcher.next("events")?.contains(#""outcome":"x-wins","type":"game-over""#) == true) }
+            #expect(watcher.next("answers", containing: #""type":"ok""#)?.contains("took cell \(cell)") == true)
+        }
+        // Retained: a newcomer is given the board's last state at once.
+        let newcomer = try broker.subscribe("tictactoe/kitchen/state", seconds: 10)
+        #expect(newcomer.next("state")?.contains(#""outcome":"x-wins""#) == true)
+        #expect(try moves(board) == 5)
+        link.stop()
+        #expect(watcher.next("presence", containing: "offline") != nil, "a link that stops says the board is offline")
+    }
+
+    @Test("the broker killed mid-game and started again: the board played on; the link comes back and publishes where it is")
+    func brokerRestarted() throws {
+        let broker = try Broker()
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let link = try ServedNetwork(board: board, broker: broker, tls: false)
+        _ = try link.log(until: "connected to the broker")
+        let watcher = try broker.subscribe("tictactoe/kitchen/events", seconds: 20)
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":5}"#)
+        #expect(watcher.next("events", containing: #""cell":5"#) != nil)
+        broker.kill()
+        _ = try link.log(until: "ended")
+        // The board plays on without the network.
+        #expect(try board.run(["press", "1"]).status == 0)
+        try broker.start()
+        _ = try link.log(until: "connected to the broker")
+        let after = try broker.subscribe("tictactoe/kitchen/#", seconds: 20)
+        #expect(after.next("presence", containing: "online") != nil)
+        #expect(after.next("state")?.contains(#""cells":["","","","","X","","O","",""]"#) == true)
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":9}"#)
+        #expect(after.next("events", containing: #""cell":9,"number":3"#) != nil)
+        #expect(link.isRunning)
+    }
+
+    @Test("the board restarted mid-game: the presence goes offline, then online with the board's state again")
+    func boardRestarted() throws {
+        let broker = try Broker()
+        let board = try ServedSimulation()
+        let socket = board.socket
+        let link = try ServedNetwork(board: board, broker: broker, tls: false)
+        let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        _ = watcher.next("presence", containing: "online")
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":5}"#)
+        _ = watcher.next("events", containing: #""cell":5"#)
+        board.stop(keepingFolder: true)
+        #expect(watcher.next("presence", containing: "offline") != nil)
+        let again = try ServedSimulation(socket: socket)
+        defer { again.stop() }
+        #expect(watcher.next("presence", containing: "online") != nil)
+        #expect(watcher.next("state") != nil)
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"status"}"#, correlation: "s")
+        #expect(watcher.next("answers", containing: #""type":"status""#) != nil)
+        #expect(link.isRunning)
+    }
+
+    @Test("a hostile network: oversized, malformed, deeply nested and flooded commands, a forged state, another board's commands: no crash, no change, memory bounded")
+    func hostile() throws {
+        let broker = try Broker()
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let link = try ServedNetwork(board: board, broker: broker, tls: false)
+        _ = try link.log(until: "connected to the broker")
+        let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        _ = watcher.next("state")
+        let before = link.residentKiB
+        try broker.publish("tictactoe/kitchen/commands", String(repeating: "x", count: 20_000))
+        try broker.publish("tictactoe/kitchen/commands", "{\"command\":\"press\",\"cell\":" + String(repeating: "[", count: 4000))
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":10}"#)
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"reset-learner"}"#)
+        try broker.publish("tictactoe/kitchen/commands", "\u{FF}not json")
+        // Someone else's board may not send this one commands, nor anyone its state.
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":1}"#, as: "attic")
+        try broker.publish("tictactoe/kitchen/state", #"{"state":"forged"}"#, as: "visitor", retain: true)
+        // A flood: far more than ten a second, from the one user allowed to command.
+        let flood = Process()
+        flood.executableURL = URL(fileURLWithPath: "/bin/sh")
+        flood.arguments = ["-c", "for i in $(seq 1 500); do echo '{\"command\":\"status\"}'; done | mosquitto_pub -h 127.0.0.1 -p \(broker.port) -u home -P \(Broker.password("home")) -t tictactoe/kitchen/commands -l -q 1"]
+        try flood.run()
+        flood.waitUntilExit()
+        #expect(try link.log(until: "dropped a message").contains("dropped"))
+        // The flood used the second's allowance: the press goes through once a second has passed
+        // since the last command let in. Sent again until it does, each time after the last try's
+        // silence; the commands that did pass were statuses, which change nothing.
+        var pressed: String?
+        for attempt in 1...20 where pressed == nil {
+            try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":3}"#, correlation: "after-\(attempt)")
+            pressed = watcher.next(patience: .seconds(1)) { $0.contains("/events ") && $0.contains(#""cell":3"#) }
+        }
+        #expect(pressed?.contains(#""number":1"#) == true, "only the press after the flood changed the board")
+        #expect(try moves(board) == 1)
+        let newcomer = try broker.subscribe("tictactoe/kitchen/state", seconds: 10)
+        #expect(newcomer.next("state")?.contains("forged") == false)
+        #expect(link.isRunning)
+        #expect(link.residentKiB - before < 16_384, "the link grew from \(before) KiB to \(link.residentKiB) KiB")
+    }
+
+    @Test("watching only, the link reads no commands; with a wrong password it says why and keeps trying")
+    func watchAndRefused() throws {
+        let broker = try Broker()
+        let board = try ServedSimulation()
+        defer { board.stop() }
+        let link = try ServedNetwork(board: board, broker: broker, allow: "watch", tls: false)
+        _ = try link.log(until: "connected to the broker")
+        let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        _ = watcher.next("state")
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":5}"#)
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"status"}"#, correlation: "mark")
+        // The board's own socket is the one way to play: its press is published, no command's.
+        #expect(try board.run(["press", "1"]).status == 0)
+        #expect(watcher.next("events", containing: #""type":"move""#)?.contains(#""cell":1,"number":1"#) == true)
+        #expect(try moves(board) == 1)
+        let refused = try ServedNetwork(board: board, broker: broker, name: "attic", tls: false, password: "wrong")
+        let said = try refused.log(until: "refused")
+        #expect(said.contains("refused") && !said.contains("wrong"), "the password is never shown: \(said)")
+        #expect(refused.isRunning)
+    }
+}
