@@ -25,6 +25,8 @@ public final class NetworkService: Sendable {
         public var board: String
         /// Whether messages may change the game (`network.allow = "play"`).
         public var playing: Bool
+        /// Home Assistant's discovery prefix (`network.discovery`); empty: none.
+        public var discovery = ""
         public var broker: BrokerClient.Options
         /// How often the link tries to reach a board that is away.
         public var retry: Duration = .seconds(1)
@@ -57,7 +59,7 @@ public final class NetworkService: Sendable {
         client.start()
         loop.start { [self] loop in
             let link = BoardLink(path: options.boardSocket, retry: options.retry)
-            var relay = BrokerRelay(board: options.board, playing: options.playing)
+            var relay = BrokerRelay(board: options.board, playing: options.playing, discoveryPrefix: options.discovery)
             while true {
                 let timeout = link.deadline.map { Int32(clamping: max(1, ($0 - options.now()).nanoseconds / 1_000_000 + 1)) } ?? -1
                 guard let answered = loop.wait(for: [link.pollRequest], timeout: timeout) else { break }

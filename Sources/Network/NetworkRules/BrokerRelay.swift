@@ -10,7 +10,8 @@ import Foundation
 /// what it lets through to the board of what the broker sends. Pure: the caller does the I/O the
 /// returned ``Action`` values describe (docs/NETWORK.md).
 ///
-/// - **Published**: the board's every `state` line, retained on ``BoardTopics/state``, with the
+/// - **Published**: on each connection to the broker, Home Assistant's discovery messages
+///   (``HomeAssistantDiscovery``) when given a prefix; the board's every `state` line, retained on ``BoardTopics/state``, with the
 ///   ``BoardEvent``s between it and the one before on ``BoardTopics/events``; ``BoardTopics/presence``
 ///   `online` (retained) while both the board and the broker are reached, `offline` when the board
 ///   goes away (the broker sets it so, as the link's will, when the link itself drops). On each
@@ -77,11 +78,17 @@ public struct BrokerRelay: Sendable {
     /// Why the board was last said to be away: said again only when it changes.
     private var lastWhy: String?
 
-    public init(board: String, playing: Bool, limits: Limits = Limits()) {
+    /// What makes the board a device in Home Assistant; nil: no discovery messages.
+    public let discovery: HomeAssistantDiscovery?
+
+    /// - Parameter discoveryPrefix: Home Assistant's discovery prefix (`network.discovery`);
+    ///   empty for none.
+    public init(board: String, playing: Bool, discoveryPrefix: String = "", limits: Limits = Limits()) {
         topics = BoardTopics(board: board)
         self.playing = playing
         self.limits = limits
         allowance = CommandAllowance(perSecond: limits.perSecond)
+        discovery = discoveryPrefix.isEmpty ? nil : HomeAssistantDiscovery(prefix: discoveryPrefix, topics: topics, playing: playing)
     }
 
     // MARK: The board
@@ -133,7 +140,8 @@ public struct BrokerRelay: Sendable {
     public mutating func brokerConnected(_ connected: Bool) -> [Action] {
         brokerConnected = connected
         guard connected else { return [] }
-        return (playing ? [.subscribe(topics.commands)] : []) + latest()
+        let announced = discovery?.messages.map { Action.publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) } ?? []
+        return (playing ? [.subscribe(topics.commands)] : []) + announced + latest()
     }
 
     /// The presence and the latest state, for a broker that may have missed them: at each

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import BoardProtocol
 import ConfigurationFile
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,8 +71,24 @@ struct NetworkCommand: ParsableCommand {
         Self.say(
             "tictactoe-network: the board's socket \(socket), on the broker at \(settings.broker)\(settings.usesTLS ? " over TLS" : "") as tictactoe/\(board)/; messages may \(settings.allow == .play ? "play" : "only watch")")
         _ = shutdown.wait()
-        service.stop()
-        Self.say("tictactoe-network: stopped")
+        Self.stop(service)
+    }
+
+    /// Stops `service` on a thread of its own, waiting a few seconds at most: a connection being
+    /// made (a broker that drops the link's packets, a name that takes long to look up) blocks the
+    /// broker's thread until the system gives up on it, minutes later, and a stop must not wait for
+    /// that. The process ends, and that thread with it.
+    private static func stop(_ service: NetworkService) {
+        let stopped = DispatchSemaphore(value: 0)
+        LoopThread.start(named: "stopping") {
+            service.stop()
+            stopped.signal()
+        }
+        if stopped.wait(timeout: .now() + .seconds(3)) == .timedOut {
+            say("tictactoe-network: stopped without waiting for the broker's connection attempt")
+        } else {
+            say("tictactoe-network: stopped")
+        }
     }
 
     private func options(_ settings: NetworkSettings, board: String) throws -> NetworkService.Options {
@@ -83,6 +100,7 @@ struct NetworkCommand: ParsableCommand {
             if !settings.certificate.isEmpty { (broker.certificate, broker.certificateKey) = (settings.certificate, settings.certificateKey) }
         }
         var options = NetworkService.Options(boardSocket: socket, board: board, playing: settings.allow == .play, broker: broker)
+        options.discovery = settings.discovery
         options.log = { Self.say("tictactoe-network: " + $0) }
         return options
     }

@@ -2,9 +2,20 @@
 import Glibc
 #endif
 
+/// A host and a port, written `HOST:PORT`, an IPv6 address in brackets: where the web view
+/// listens, where the broker is.
+public protocol HostAndPort: CustomStringConvertible {
+    var host: String { get }
+    var port: UInt16 { get }
+}
+
+extension HostAndPort {
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
 /// An address and port to listen on: `*:8080` (every interface), `192.168.1.20:8080`,
 /// `[::1]:8080`.
-public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+public struct ListenAddress: HostAndPort, Sendable, Hashable {
     /// `*`, or an IPv4 or IPv6 address.
     public var host: String
     public var port: UInt16
@@ -29,8 +40,6 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         }
         self.init(host: host, port: port)
     }
-
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// What `ListenAddress(parsing:)` takes, for messages.
     public static let form = "ADDRESS:PORT, such as \"*:8080\" (every interface), \"192.168.1.20:8080\" or \"[::1]:8080\""

@@ -20,6 +20,7 @@ extension NetworkSettings {
         case passwordFile = "password-file"
         case certificate
         case certificateKey = "certificate-key"
+        case discovery
 
         public var name: String { rawValue }
 
@@ -41,6 +42,8 @@ extension NetworkSettings {
                 "A file whose first line is the user's password, readable by the tictactoe-network service alone (never write the password in this file, which anyone may read). Empty: no password."
             case .certificate: "A client certificate (PEM) the board shows the broker, with TLS. Empty: none."
             case .certificateKey: "The client certificate's private key (PEM, unencrypted). Empty: none."
+            case .discovery:
+                "Home Assistant's MQTT discovery prefix: the board appears there as a device (whose turn, the result, the score, and a new-game button when allow is \"play\"). Empty: it does not announce itself."
             }
         }
 
@@ -52,6 +55,7 @@ extension NetworkSettings {
             case .allow: NetworkAccess.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
             case .user: "\"\" or a user name"
             case .caFile, .passwordFile, .certificate, .certificateKey: "\"\" or an absolute path"
+            case .discovery: "\"\" or topic levels of letters, digits, - and _, such as \"homeassistant\""
             }
         }
 
@@ -67,6 +71,7 @@ extension NetworkSettings {
             case .passwordFile: "\"\(network.passwordFile)\""
             case .certificate: "\"\(network.certificate)\""
             case .certificateKey: "\"\(network.certificateKey)\""
+            case .discovery: "\"\(network.discovery)\""
             }
         }
 
@@ -84,6 +89,9 @@ extension NetworkSettings {
             case .name:
                 guard text.isEmpty || BoardName.isValid(text) else { throw refuse() }
                 settings.name = text
+            case .discovery:
+                guard text.isEmpty || TopicPrefix.isValid(text) else { throw refuse() }
+                settings.discovery = text
             case .allow:
                 guard let access = NetworkAccess(rawValue: text) else { throw refuse() }
                 settings.allow = access

@@ -17,6 +17,9 @@ public struct NetworkSettings: Sendable, Hashable {
     /// A client certificate (PEM) and its key, instead of or beside a password: with TLS only.
     public var certificate = ""
     public var certificateKey = ""
+    /// Home Assistant's MQTT discovery prefix, under which the board announces itself as a
+    /// device; empty: it does not.
+    public var discovery = "homeassistant"
 
     public init() {}
 
@@ -33,7 +36,7 @@ public enum NetworkAccess: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Where the broker listens: a host name or address, and a port.
-public struct BrokerAddress: Sendable, Hashable, CustomStringConvertible {
+public struct BrokerAddress: HostAndPort, Sendable, Hashable {
     public var host: String
     public var port: UInt16
 
@@ -55,10 +58,19 @@ public struct BrokerAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-
     /// What `BrokerAddress(parsing:)` takes, for messages.
     public static let form = "HOST:PORT, such as \"localhost:1883\", \"broker.home.arpa:8883\" or \"[fd00::1]:1883\""
+}
+
+/// A prefix of topics (Home Assistant's discovery prefix): levels of letters, digits, `-` and
+/// `_`, no wildcard, no empty level.
+public enum TopicPrefix {
+    public static func isValid(_ prefix: String) -> Bool {
+        guard !prefix.isEmpty, prefix.utf8.count <= 64 else { return false }
+        return prefix.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { level in
+            !level.isEmpty && level.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        }
+    }
 }
 
 /// A board's name on a broker: the level of its topics after `tictactoe/`, so it can hold no

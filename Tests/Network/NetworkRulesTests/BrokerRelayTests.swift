@@ -1,6 +1,7 @@
 import Basics
 import BoardProtocol
 @testable import NetworkRules
+import Foundation
 import Testing
 
 /// A `state` line as the board sends it: `marks` in reading order ("X", "O" or " ").
@@ -132,5 +133,39 @@ struct BrokerRelayTests {
     @Test("the keypad numbers of the cells in reading order")
     func keypad() {
         #expect((0..<9).map(BoardEvent.keypad) == [7, 8, 9, 4, 5, 6, 1, 2, 3])
+    }
+}
+
+@Suite("The board as a Home Assistant device")
+struct HomeAssistantDiscoveryTests {
+    @Test("on each connection: the sensors and, when playing, the new-game button, retained, each read from the board's topics")
+    func announced() throws {
+        var relay = BrokerRelay(board: "kitchen", playing: true, discoveryPrefix: "homeassistant")
+        _ = relay.boardConnected()
+        let configs = published(relay.brokerConnected(true)).filter { $0.topic.hasPrefix("homeassistant/") }
+        #expect(configs.map(\.topic) == [
+            "homeassistant/sensor/kitchen/tictactoe-turn/config", "homeassistant/sensor/kitchen/tictactoe-result/config",
+            "homeassistant/sensor/kitchen/tictactoe-score/config", "homeassistant/button/kitchen/tictactoe-new-game/config",
+        ])
+        #expect(configs.allSatisfy { $0.retain })
+        for config in configs {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+            #expect(object["availability_topic"] as? String == "tictactoe/kitchen/presence")
+            #expect((object["unique_id"] as? String)?.hasPrefix("tictactoe-kitchen-") == true)
+            #expect((object["device"] as? [String: Any])?["identifiers"] as? [String] == ["tictactoe-kitchen"])
+            if config.topic.contains("/sensor/") {
+                #expect(object["state_topic"] as? String == "tictactoe/kitchen/state")
+            } else {
+                #expect(object["command_topic"] as? String == "tictactoe/kitchen/commands")
+                #expect(object["payload_press"] as? String == #"{"command":"new-game"}"#)
+                // What the button sends is a command the link lets through.
+                let press = Array((object["payload_press"] as? String ?? "").utf8)
+                #expect(relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: press, correlation: nil, at: start) == [.board(#"{"command":"new-game"}"#)])
+            }
+        }
+        var watching = BrokerRelay(board: "kitchen", playing: false, discoveryPrefix: "homeassistant")
+        #expect(!published(watching.brokerConnected(true)).contains { $0.topic.contains("/button/") }, "no button where messages may not play")
+        var quiet = BrokerRelay(board: "kitchen", playing: true)
+        #expect(!published(quiet.brokerConnected(true)).contains { $0.topic.hasPrefix("homeassistant/") })
     }
 }

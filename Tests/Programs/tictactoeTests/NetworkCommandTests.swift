@@ -92,6 +92,19 @@ struct NetworkCommandTests {
         let newcomer = try broker.subscribe("tictactoe/kitchen/state", seconds: 10)
         #expect(newcomer.next("state")?.contains(#""outcome":"x-wins""#) == true)
         #expect(try moves(board) == 5)
+        // Home Assistant finds the board as a device, allowed by the access list; its button
+        // sends what the discovery says, and the board starts a new game.
+        let assistant = try broker.subscribe("homeassistant/#", as: "home", seconds: 10)
+        var configs: [String: String] = [:]
+        while configs.count < 4, let line = assistant.next(where: { $0.hasSuffix("}") }) {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            configs[parts[0]] = parts[1]
+        }
+        #expect(configs.keys.sorted() == ["button/kitchen/tictactoe-new-game", "sensor/kitchen/tictactoe-result", "sensor/kitchen/tictactoe-score", "sensor/kitchen/tictactoe-turn"].map { "homeassistant/\($0)/config" })
+        let button = try #require(configs["homeassistant/button/kitchen/tictactoe-new-game/config"])
+        let press = try #require(try JSONSerialization.jsonObject(with: Data(button.utf8)) as? [String: Any])["payload_press"] as? String
+        try broker.publish(try #require(try JSONSerialization.jsonObject(with: Data(button.utf8)) as? [String: Any])["command_topic"] as? String ?? "", press ?? "")
+        #expect(watcher.next("events", containing: "new-game") != nil)
         link.stop()
         #expect(watcher.next("presence", containing: "offline") != nil, "a link that stops says the board is offline")
     }

@@ -97,6 +97,7 @@ struct ConfigurationSchemaTests {
             case .network(.allow): changed = key.defaultText == "\"play\"" ? "\"watch\"" : "\"play\""
             case .network(.caFile): changed = "\"/etc/tictactoe/ca.pem\""
             case .network(.user): changed = "\"kitchen\""
+            case .network(.discovery): changed = "\"ha/discovery\""
             // Read only with the keys they go with: NetworkSettingsTests.everyKey.
             case .network(.passwordFile), .network(.certificate), .network(.certificateKey): continue
             }

@@ -19,7 +19,9 @@ private let badTables: [(text: String, key: String, message: String)] = [
     ("password-file = \"/etc/p\"", "network.password-file", "network.password-file is given without network.user: give the user the password is for."),
     ("certificate = \"/c.pem\"\nca-file = \"/ca.pem\"", "network.certificate", "network.certificate and network.certificate-key go together: give both, or neither."),
     ("certificate = \"/c.pem\"\ncertificate-key = \"/k.pem\"", "network.certificate", "network.certificate needs TLS: give network.ca-file, the authorities the broker's certificate is checked by."),
-    ("password = \"secret\"", "network.password", "unknown key network.password; [network] has broker, name, allow, ca-file, user, password-file, certificate, certificate-key. Remove it or fix its spelling."),
+    ("discovery = \"home/#\"", "network.discovery", "network.discovery is \"home/#\"; it must be \"\" or topic levels of letters, digits, - and _, such as \"homeassistant\"."),
+    ("discovery = \"/ha\"", "network.discovery", "network.discovery is \"/ha\"; it must be \"\" or topic levels of letters, digits, - and _, such as \"homeassistant\"."),
+    ("password = \"secret\"", "network.password", "unknown key network.password; [network] has broker, name, allow, ca-file, user, password-file, certificate, certificate-key, discovery. Remove it or fix its spelling."),
 ]
 
 @Suite("The link's settings, the [network] table")
@@ -43,10 +45,12 @@ struct NetworkSettingsTests {
             password-file = "/etc/tictactoe/network-password"
             certificate = "/etc/tictactoe/board.pem"
             certificate-key = "/etc/tictactoe/board.key"
+            discovery = "ha/discovery"
             """)
         #expect(read.broker == BrokerAddress(host: "fd00::1", port: 8883) && read.broker.description == "[fd00::1]:8883")
         #expect(read.name == "grandma-1" && read.allow == .play && read.usesTLS && read.user == "grandma")
         #expect(read.passwordFile == "/etc/tictactoe/network-password" && read.certificate == "/etc/tictactoe/board.pem" && read.certificateKey == "/etc/tictactoe/board.key")
+        #expect(read.discovery == "ha/discovery")
     }
 
     @Test("a bad [network] table is refused on its key's line, saying what to write", arguments: 0..<badTables.count)
