@@ -22,9 +22,10 @@ packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libsq
 # libqrencode4 and libsqlite3-0, the board's), so that dpkg-shlibdeps finds them and their
 # symbols files for the arm64 binary; systemd, so that the package's own installation
 # test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper); python3, whose
-# tomllib the TOML reader's tests compare with.
+# tomllib the TOML reader's tests compare with; mosquitto, its clients and openssl, the broker
+# and certificates the link's tests start and make.
 later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64 libqrencode4:arm64
-  libsqlite3-0:arm64)
+  libsqlite3-0:arm64 mosquitto mosquitto-clients openssl)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 mkdir -p "$cache"
@@ -45,6 +46,9 @@ rm -rf "$cache"/trixie-*
 mkdir -p "$cache"
 echo "trixie-root: debootstrap trixie with $packages (about 550 MB to download, once)" >&2
 debootstrap --variant=minbase --include="$packages" trixie "$tree" "$uri" >&2
+# No service starts in the root (mosquitto's package would start its broker): Debian's policy-rc.d.
+printf '#!/bin/sh\nexit 101\n' > "$tree/usr/sbin/policy-rc.d"
+chmod 0755 "$tree/usr/sbin/policy-rc.d"
 chroot "$tree" dpkg --add-architecture arm64
 chroot "$tree" apt-get update -qq >&2
 DEBIAN_FRONTEND=noninteractive chroot "$tree" apt-get install -y -qq --no-install-recommends "${later[@]}" >&2

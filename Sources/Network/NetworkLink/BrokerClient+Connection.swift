@@ -10,7 +10,7 @@ extension BrokerClient {
     public func publish(_ publication: Publication) -> Bool {
         let admitted = shared.state.withLock { state -> Bool in
             guard state.connected else { return false }
-            guard state.unacknowledged.values.reduce(0, +) + publication.payload.count <= options.outboxBytes else {
+            guard state.unacknowledged.values.reduce(0, { $0 + $1.bytes }) + publication.payload.count <= options.outboxBytes else {
                 state.refusedForRoom = true
                 return false
             }
@@ -26,37 +26,38 @@ extension BrokerClient {
         }
         var id: Int32 = 0
         let code = publication.payload.withUnsafeBytes {
-            mosquitto_publish_v5(mosquitto, &id, publication.topic, Int32($0.count), $0.baseAddress, 1, publication.retain, properties)
+            mosquitto_publish_v5(mosquitto, &id, publication.topic, Int32($0.count), $0.baseAddress, publication.acknowledged ? 1 : 0, publication.retain, properties)
         }
         guard code == MOSQ_ERR_SUCCESS.rawValue else { return false }
         shared.state.withLock { state in
             // Acknowledged already, on the client's thread, before the id came back here.
-            if state.acknowledgedEarly.remove(id) == nil { state.unacknowledged[id] = publication.payload.count }
+            if state.acknowledgedEarly.remove(id) == nil { state.unacknowledged[id] = (publication.payload.count, publication.topic) }
         }
         return true
     }
 
-    /// Subscribes to `topic` (QoS 0: a command is taken at most once) for this connection.
+    /// Subscribes to `topic` for this connection: QoS 0 (a command is taken at most once), and no
+    /// retained message on subscribing (a command left retained would be played again at every
+    /// connection).
     public func subscribe(_ topic: String) {
-        _ = mosquitto_subscribe_v5(mosquitto, nil, topic, 0, 0, nil)
+        _ = mosquitto_subscribe_v5(mosquitto, nil, topic, 0, Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue), nil)
     }
 
     /// The client's thread: connect, serve the connection until it ends, pause, again.
     func run(_ loop: PollLoop) {
         var pause = options.retry
-        var reported: String?
         while !loop.isStopping {
             let why = connectAndServe(loop)
             if loop.isStopping { break }
             if shared.state.withLock({ $0.wasAccepted }) { pause = options.retry }
-            if why != reported {
-                reported = why
-                shared.add(.disconnected(why: why))
-            }
+            shared.add(.disconnected(why: why))
             guard loop.pause(pause) else { break }
             pause = min(pause * 2, options.longestRetry)
         }
     }
+
+    /// The broker as messages name it: `HOST:PORT`, an IPv6 address in brackets.
+    var address: String { options.host.contains(":") ? "[\(options.host)]:\(options.port)" : "\(options.host):\(options.port)" }
 
     /// One connection, from the attempt to its end; why it ended, in a sentence.
     private func connectAndServe(_ loop: PollLoop) -> String {
@@ -72,7 +73,7 @@ extension BrokerClient {
         let seconds = Int32(clamping: options.keepalive.components.seconds)
         var code = mosquitto_connect_bind_v5(mosquitto, options.host, Int32(options.port), seconds, nil, properties)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            return "the broker at \(options.host):\(options.port) cannot be reached: \(Self.describe(code))"
+            return "the broker at \(address) cannot be reached: \(Self.describe(code))"
         }
         while !loop.isStopping {
             code = mosquitto_loop(mosquitto, 250, 1)
@@ -82,19 +83,37 @@ extension BrokerClient {
             state.connected = false
             return state.why
         }
-        return why ?? "the connection to the broker at \(options.host):\(options.port) ended: \(Self.describe(code))"
+        return why ?? "the connection to the broker at \(address) ended: \(Self.describe(code))"
     }
 
-    /// libmosquitto's error `code` in words (the system's for an error of its own).
+    /// libmosquitto's error `code` in words (the system's for an error of its own), with what to
+    /// check where its own words say little.
     static func describe(_ code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return TextFile.describeErrno(errno) }
-        return String(cString: mosquitto_strerror(code))
+        switch code {
+        case MOSQ_ERR_ERRNO.rawValue: TextFile.describeErrno(errno)
+        case MOSQ_ERR_TLS.rawValue:
+            "TLS failed: check that network.ca-file holds the authority that signed the broker's certificate, that the certificate names the host network.broker gives, and that the port is the broker's TLS one"
+        case MOSQ_ERR_PROTOCOL.rawValue, MOSQ_ERR_UNKNOWN.rawValue:
+            "\(String(cString: mosquitto_strerror(code))) (is it an MQTT broker, and answering? a TLS port reached without network.ca-file?)"
+        case MOSQ_ERR_NO_CONN.rawValue: "the broker closed the connection"
+        default: String(cString: mosquitto_strerror(code))
+        }
+    }
+
+    /// Why the broker refused a connection, with what to check.
+    static func refusal(_ code: Int32) -> String {
+        let words = String(cString: mosquitto_reason_string(code))
+        switch code {
+        case Int32(MQTT_RC_NOT_AUTHORIZED.rawValue), Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue):
+            return "\(words): check network.user and the password file's first line against the broker's password file"
+        default: return words
+        }
     }
 }
 
 extension BrokerClient.Shared {
     /// A message from the broker, on the client's thread: into the inbox, or counted as dropped.
-    func received(topic: String, payload: UnsafeRawPointer?, count: Int, properties: OpaquePointer?) {
+    func received(topic: String, payload: UnsafeRawPointer?, count: Int, retained: Bool, properties: OpaquePointer?) {
         // The link's own name: "tictactoe/" + 32 + "/commands" and some.
         guard topic.utf8.count <= 128 else { return dropOne() }
         var correlation: [UInt8]?
@@ -105,13 +124,14 @@ extension BrokerClient.Shared {
             free(value)
         }
         let bytes = payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+        let size = topic.utf8.count + bytes.count + (correlation?.count ?? 0)
         let admitted = state.withLock { state -> Bool in
-            guard state.inboxBytes + bytes.count <= options.inboxBytes else {
+            guard state.inboxBytes + size <= options.inboxBytes else {
                 state.dropped += 1
                 return false
             }
-            state.inboxBytes += bytes.count
-            state.events.append(.message(topic: topic, payload: bytes, correlation: correlation))
+            state.inboxBytes += size
+            state.events.append(.message(topic: topic, payload: bytes, correlation: correlation, retained: retained))
             return true
         }
         if admitted { options.notify() }

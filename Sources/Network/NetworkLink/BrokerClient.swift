@@ -18,13 +18,17 @@ import Glibc
 ///   its own loop with it.
 /// - **Bounded.** The broker is told the largest packet the client takes
 ///   (``Options/largestIncoming``, MQTT 5's maximum packet size): it never sends a larger one.
-///   The events waiting to be taken hold at most ``Options/inboxBytes`` of payload; a message
-///   over that is dropped and counted in ``Event/overflowed(_:)``. Publications not yet
-///   acknowledged by the broker hold at most ``Options/outboxBytes``: ``publish(_:)`` refuses
-///   one over that, and the owner publishes its latest state again once ``Event/drained`` says
-///   there is room.
-/// - **No queue while away.** A publication while the client is not connected is refused: the
-///   owner publishes what it must again on ``Event/connected``.
+///   The events waiting to be taken hold at most ``Options/inboxBytes`` of topics, payloads and
+///   correlation data; a message over that is dropped and counted in ``Event/overflowed(_:)``.
+///   Publications not yet written out hold at most ``Options/outboxBytes``: ``publish(_:)``
+///   refuses one over that, and the owner publishes its latest state again once
+///   ``Event/drained`` says there is room. (A hostile broker could still send one packet larger
+///   than it was told: libmosquitto 2.0 does not check what it receives against the limit. Use
+///   TLS to a broker you run.)
+/// - **No queue while away.** A publication while the client is not connected is refused, and
+///   every publication is QoS 0, so none is kept to be sent again on a later connection: the
+///   owner publishes what it must again on ``Event/connected``. (A message libmosquitto has not
+///   written out when a connection ends is dropped with it.)
 public final class BrokerClient: @unchecked Sendable {
     public struct Options: Sendable {
         public var host: String
@@ -56,27 +60,35 @@ public final class BrokerClient: @unchecked Sendable {
     public enum Event: Sendable, Hashable {
         /// The broker accepted the connection: subscribe and publish what it must know.
         case connected
-        /// The connection was lost, refused or could not be made; `why` in a sentence.
+        /// The connection was lost, refused or could not be made; `why` in a sentence. Told at
+        /// every attempt that fails: the owner says it when it is news.
         case disconnected(why: String)
-        case message(topic: String, payload: [UInt8], correlation: [UInt8]?)
+        /// `retained`: the broker kept it, and sends it to whoever subscribes.
+        case message(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool)
         /// Messages dropped since the last event because the inbox was full.
         case overflowed(Int)
         /// Publications were refused for want of room, and now there is room again.
         case drained
+        /// The broker refused a publication on `topic` (its access list, most often); `why` in words.
+        case publicationRefused(topic: String, why: String)
     }
 
-    /// A message to publish (QoS 1).
+    /// A message to publish: QoS 0 (see the contract), or QoS 1 when `acknowledged`, for a small
+    /// message whose refusal by the broker must be heard (MQTT 5's acknowledgement says why),
+    /// and which may harmlessly come twice.
     public struct Publication: Sendable, Hashable {
         public var topic: String
         public var payload: [UInt8]
         public var retain: Bool
         public var correlation: [UInt8]?
+        public var acknowledged: Bool
 
-        public init(topic: String, payload: [UInt8], retain: Bool, correlation: [UInt8]? = nil) {
+        public init(topic: String, payload: [UInt8], retain: Bool, correlation: [UInt8]? = nil, acknowledged: Bool = false) {
             self.topic = topic
             self.payload = payload
             self.retain = retain
             self.correlation = correlation
+            self.acknowledged = acknowledged
         }
     }
 
@@ -87,8 +99,8 @@ public final class BrokerClient: @unchecked Sendable {
             var inboxBytes = 0
             var dropped = 0
             var connected = false
-            /// Bytes of each publication the broker has not acknowledged, by message id.
-            var unacknowledged: [Int32: Int] = [:]
+            /// Bytes and topic of each publication not yet written out, by message id.
+            var unacknowledged: [Int32: (bytes: Int, topic: String)] = [:]
             var acknowledgedEarly: Set<Int32> = []
             var refusedForRoom = false
             /// Why the broker refused the connection, when it did.
@@ -127,11 +139,8 @@ public final class BrokerClient: @unchecked Sendable {
             throw Failure(description: "libmosquitto could not make a client: \(TextFile.describeErrno(errno))")
         }
         mosquitto = made
-        do { try configure() } catch {
-            mosquitto_destroy(made)
-            context.release()
-            throw error
-        }
+        // Every property is set: a failure from here on runs deinit, which frees both.
+        try configure()
     }
 
     deinit {
@@ -174,25 +183,43 @@ public final class BrokerClient: @unchecked Sendable {
                 }
                 shared.add(.connected)
             } else {
-                shared.state.withLock { $0.why = "the broker refused the connection: \(String(cString: mosquitto_reason_string(code)))" }
+                shared.state.withLock { $0.why = "the broker refused the connection: \(BrokerClient.refusal(code))" }
             }
         }
-        mosquitto_disconnect_v5_callback_set(mosquitto) { _, context, _, _ in
-            BrokerClient.shared(context)?.state.withLock { $0.connected = false }
-        }
-        mosquitto_publish_v5_callback_set(mosquitto) { _, context, id, _, _ in
-            guard let shared = BrokerClient.shared(context) else { return }
-            let drained = shared.state.withLock { state in
-                if state.unacknowledged.removeValue(forKey: id) == nil { state.acknowledgedEarly.insert(id) }
-                guard state.refusedForRoom, state.unacknowledged.values.reduce(0, +) < shared.options.outboxBytes / 2 else { return false }
-                state.refusedForRoom = false
-                return true
+        mosquitto_disconnect_v5_callback_set(mosquitto) { _, context, reason, _ in
+            BrokerClient.shared(context)?.state.withLock { state in
+                state.connected = false
+                if reason == Int32(MQTT_RC_SESSION_TAKEN_OVER.rawValue) {
+                    state.why = "another client connected with the link's client id, and the broker let it take the session"
+                } else if reason >= 0x80 {
+                    state.why = "the broker ended the connection: \(String(cString: mosquitto_reason_string(reason)))"
+                }
             }
-            if drained { shared.add(.drained) }
         }
+        setPublishedCallback()
         mosquitto_message_v5_callback_set(mosquitto) { _, context, message, properties in
             guard let shared = BrokerClient.shared(context), let message = message?.pointee, let topic = message.topic else { return }
-            shared.received(topic: String(cString: topic), payload: message.payload, count: Int(message.payloadlen), properties: properties)
+            shared.received(topic: String(cString: topic), payload: message.payload, count: Int(message.payloadlen), retained: message.retain, properties: properties)
+        }
+    }
+
+    /// A publication written out (QoS 0) or acknowledged (QoS 1): its bytes no longer count, a
+    /// refusal is told, and room is told when a refused publication waits for it.
+    private func setPublishedCallback() {
+        mosquitto_publish_v5_callback_set(mosquitto) { _, context, id, reason, _ in
+            guard let shared = BrokerClient.shared(context) else { return }
+            let (drained, topic) = shared.state.withLock { state in
+                let sent = state.unacknowledged.removeValue(forKey: id)
+                if sent == nil { state.acknowledgedEarly.insert(id) }
+                guard state.refusedForRoom, state.unacknowledged.values.reduce(0, { $0 + $1.bytes }) < shared.options.outboxBytes / 2 else { return (false, sent?.topic) }
+                state.refusedForRoom = false
+                return (true, sent?.topic)
+            }
+            if drained { shared.add(.drained) }
+            // An acknowledged publication's reason: a refusal is 0x80 or more.
+            if reason >= 0x80, let topic {
+                shared.add(.publicationRefused(topic: topic, why: String(cString: mosquitto_reason_string(reason))))
+            }
         }
     }
 

@@ -33,6 +33,8 @@ public final class NetworkService: Sendable {
         public var now: @Sendable () -> MonotonicInstant = MonotonicInstant.now
         public var log: @Sendable (String) -> Void = { _ in }
 
+        var presenceTopic: String { BoardTopics(board: board).presence }
+
         public init(boardSocket: String, board: String, playing: Bool, broker: BrokerClient.Options) {
             self.boardSocket = boardSocket
             self.board = board
@@ -60,6 +62,8 @@ public final class NetworkService: Sendable {
         loop.start { [self] loop in
             let link = BoardLink(path: options.boardSocket, retry: options.retry)
             var relay = BrokerRelay(board: options.board, playing: options.playing, discoveryPrefix: options.discovery)
+            // The board is tried at once, whatever the broker does.
+            if let first = link.connectIfDue(at: options.now()) { perform(board(first, link: link, relay: &relay), link: link) }
             while true {
                 let timeout = link.deadline.map { Int32(clamping: max(1, ($0 - options.now()).nanoseconds / 1_000_000 + 1)) } ?? -1
                 guard let answered = loop.wait(for: [link.pollRequest], timeout: timeout) else { break }
@@ -97,15 +101,17 @@ public final class NetworkService: Sendable {
     private func broker(_ event: BrokerClient.Event, relay: inout BrokerRelay, at now: MonotonicInstant) -> [BrokerRelay.Action] {
         switch event {
         case .connected:
-            return [.log("connected to the broker at \(client.options.host):\(client.options.port) as \(relay.topics.board)")] + relay.brokerConnected(true)
+            return [.log("connected to the broker at \(client.address) as \(relay.topics.board)")] + relay.brokerConnected(true)
         case .disconnected(let why):
-            return [.log(why)] + relay.brokerConnected(false)
-        case .message(let topic, let payload, let correlation):
-            return relay.brokerSent(topic: topic, payload: payload, correlation: correlation, at: now)
+            return relay.brokerLost(why)
+        case .message(let topic, let payload, let correlation, let retained):
+            return relay.brokerSent(topic: topic, payload: payload, correlation: correlation, retained: retained, at: now)
         case .overflowed(let count):
-            return [.log("dropped \(count) messages from the broker: more came than the link could take")]
+            return relay.overflowed(count, at: now)
         case .drained:
             return relay.latest()
+        case .publicationRefused(let topic, let why):
+            return relay.brokerRefused(topic: topic, why: why, at: now)
         }
     }
 
@@ -113,7 +119,10 @@ public final class NetworkService: Sendable {
         for action in actions {
             switch action {
             case .publish(let message):
-                _ = client.publish(BrokerClient.Publication(topic: message.topic, payload: Array(message.payload.utf8), retain: message.retain, correlation: message.correlation))
+                // The presence acknowledged: a broker that refuses the board's topics says so.
+                _ = client.publish(BrokerClient.Publication(
+                    topic: message.topic, payload: Array(message.payload.utf8), retain: message.retain, correlation: message.correlation,
+                    acknowledged: message.topic == options.presenceTopic))
             case .subscribe(let topic): client.subscribe(topic)
             case .board(let line): link.send(line)
             case .log(let line): options.log(line)

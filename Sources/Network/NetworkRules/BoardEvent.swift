@@ -15,24 +15,29 @@ public enum BoardEvent: Sendable, Hashable {
     case opponent(String)
 
     /// The events between `before` and `after`, in the order they happened; none without a
-    /// state before.
+    /// state before. The board sends every change, but a client that falls behind is sent the
+    /// latest state only (docs/API.md), so a step may hold several moves, or a new game and the
+    /// moves after it: moves are told alternately from whoever was to move, and a game whose
+    /// marks went, or whose starter changed on an empty board, is a new game.
     public static func between(_ before: ViewState?, _ after: ViewState) -> [BoardEvent] {
         guard let before, before.cells.count == 9, after.cells.count == 9 else { return [] }
         var events: [BoardEvent] = []
         if after.opponent != before.opponent { events.append(.opponent(after.opponent)) }
-        let marks = after.cells.filter { !$0.isEmpty }.count
-        if marks < before.cells.filter({ !$0.isEmpty }).count || (marks == 0 && before.outcome != "playing" && after.outcome == "playing") {
-            events.append(.newGame(starter: after.starter))
-        } else {
-            // A press adds one mark; a state may carry two (the computer's reply right after).
-            let placed = (0..<9).filter { before.cells[$0].isEmpty && !after.cells[$0].isEmpty }
-            let first = before.turn ?? after.starter
-            let ordered = placed.sorted { after.cells[$0] == first && after.cells[$1] != first }
-            for (offset, index) in ordered.enumerated() {
-                events.append(.move(player: after.cells[index], cell: keypad(index), number: marks - placed.count + offset + 1))
-            }
+        let cleared = (0..<9).contains { !before.cells[$0].isEmpty && after.cells[$0] != before.cells[$0] }
+        let restarted = after.cells.allSatisfy(\.isEmpty) && (after.starter != before.starter || (before.outcome != "playing" && after.outcome == "playing"))
+        let fresh = cleared || restarted
+        if fresh { events.append(.newGame(starter: after.starter)) }
+        let placed = (0..<9).filter { (fresh || before.cells[$0].isEmpty) && !after.cells[$0].isEmpty }
+        let first = fresh ? after.starter : before.turn ?? after.starter
+        let firsts = placed.filter { after.cells[$0] == first }, others = placed.filter { after.cells[$0] != first }
+        let ordered = (0..<max(firsts.count, others.count)).flatMap { index in
+            [firsts.indices.contains(index) ? firsts[index] : nil, others.indices.contains(index) ? others[index] : nil].compactMap { $0 }
         }
-        if before.outcome == "playing" && after.outcome != "playing" { events.append(.gameOver(outcome: after.outcome)) }
+        let marks = after.cells.filter { !$0.isEmpty }.count
+        for (offset, index) in ordered.enumerated() {
+            events.append(.move(player: after.cells[index], cell: keypad(index), number: marks - ordered.count + offset + 1))
+        }
+        if (fresh || before.outcome == "playing") && after.outcome != "playing" { events.append(.gameOver(outcome: after.outcome)) }
         return events
     }
 

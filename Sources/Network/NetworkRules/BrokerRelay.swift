@@ -71,12 +71,16 @@ public struct BrokerRelay: Sendable {
     /// The board's latest state, as it sent it.
     public private(set) var stateLine: String?
     private var state: ViewState?
-    /// The correlation data of the commands the board has not answered, oldest first.
-    private var waiting: [[UInt8]?] = []
+    /// The commands the board has not answered, oldest first, each with its correlation data.
+    private var waiting: [(command: String, correlation: [UInt8]?)] = []
     private var allowance: CommandAllowance
     private var drops = DropLog()
     /// Why the board was last said to be away: said again only when it changes.
     private var lastWhy: String?
+    /// Why the broker was last said to be away, the same way.
+    private var lastBrokerWhy: String?
+    /// The broker's refusals of publications: said at most every ten seconds.
+    private var refusals = DropLog()
 
     /// What makes the board a device in Home Assistant; nil: no discovery messages.
     public let discovery: HomeAssistantDiscovery?
@@ -113,7 +117,7 @@ public struct BrokerRelay: Sendable {
             return (first ? [presence()] : []) + [publish(topics.state, line, retain: true)] + events.map { publish(topics.events, $0.json) }
         case .ok, .error, .status, .history:
             guard !waiting.isEmpty else { return [] }
-            let correlation = waiting.removeFirst()
+            let correlation = waiting.removeFirst().correlation
             return brokerConnected ? [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: correlation))] : []
         default:
             return []
@@ -125,7 +129,7 @@ public struct BrokerRelay: Sendable {
         let wasReachable = boardReachable
         boardReachable = false
         (state, stateLine) = (nil, nil)
-        var actions: [Action] = waiting.map { answer(.boardWentAway, "the board went away before it answered", correlation: $0) }
+        var actions: [Action] = waiting.map { answer(.boardWentAway, "the board went away before it answered", correlation: $0.correlation, command: $0.command) }
         waiting.removeAll()
         if why != lastWhy {
             lastWhy = why
@@ -137,9 +141,11 @@ public struct BrokerRelay: Sendable {
 
     // MARK: The broker
 
+    /// The broker accepted the link (`true`), or the connection ended: ``brokerLost(_:)`` says why.
     public mutating func brokerConnected(_ connected: Bool) -> [Action] {
         brokerConnected = connected
         guard connected else { return [] }
+        lastBrokerWhy = nil
         let announced = discovery?.messages.map { Action.publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) } ?? []
         return (playing ? [.subscribe(topics.commands)] : []) + announced + latest()
     }
@@ -151,9 +157,31 @@ public struct BrokerRelay: Sendable {
         return [presence()] + (stateLine.map { [publish(topics.state, $0, retain: true)] } ?? [])
     }
 
-    /// A message the broker sent on `topic`, at `now`.
-    public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, at now: MonotonicInstant) -> [Action] {
+    /// The connection to the broker ended, or could not be made; `why` in a sentence, logged when
+    /// it is news (the first failure after a connection, or a new reason).
+    public mutating func brokerLost(_ why: String) -> [Action] {
+        brokerConnected = false
+        guard why != lastBrokerWhy else { return [] }
+        lastBrokerWhy = why
+        return [.log(why)]
+    }
+
+    /// The broker refused a publication on `topic` (its access list, most often).
+    public mutating func brokerRefused(topic: String, why: String, at now: MonotonicInstant) -> [Action] {
+        let hint = topic.hasPrefix(BoardTopics.root + "/") ? " (the board's user must be its name, network.user = network.name, under the access list of docs/NETWORK.md)" : ""
+        return refusals.dropped("the broker refused a publication on \(topic.shown(limit: 120)): \(why)\(hint)", at: now).map { [.log($0)] } ?? []
+    }
+
+    /// Messages the client could not take (its inbox full): counted among the drops.
+    public mutating func overflowed(_ count: Int, at now: MonotonicInstant) -> [Action] {
+        drop("\(count) from the broker while the link's inbox was full", at: now)
+    }
+
+    /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
+    public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool = false, at now: MonotonicInstant) -> [Action] {
         guard playing, topic == topics.commands else { return drop("on \(topic.shown()), which the link does not read", at: now) }
+        // A command left retained would be played again at every connection of the link.
+        guard !retained else { return drop("a retained command (publish commands without retain)", at: now) }
         guard payload.count <= limits.commandBytes else { return drop("a command of \(payload.count) bytes, over \(limits.commandBytes)", at: now) }
         guard (correlation?.count ?? 0) <= limits.correlationBytes else {
             return drop("correlation data of \(correlation?.count ?? 0) bytes, over \(limits.correlationBytes)", at: now)
@@ -173,7 +201,7 @@ public struct BrokerRelay: Sendable {
         guard waiting.count < limits.waiting else {
             return [answer(.busy, "the board is busy answering other commands: try again in a moment", correlation: correlation, command: request.command)]
         }
-        waiting.append(correlation)
+        waiting.append((request.command, correlation))
         return [.board(request.line)]
     }
 

@@ -57,6 +57,9 @@ struct NetworkCommand: ParsableCommand {
             settings.name = name
         }
         if let allow { settings.allow = allow }
+        guard !socket.isEmpty, socket.utf8.count < 108 else {
+            throw ValidationError("--socket is \(socket.quoted()); it must be the path of the board's socket, under 108 bytes.")
+        }
         let board = try boardName(settings)
         let options = try options(settings, board: board)
         let service: NetworkService
@@ -92,12 +95,17 @@ struct NetworkCommand: ParsableCommand {
     }
 
     private func options(_ settings: NetworkSettings, board: String) throws -> NetworkService.Options {
-        var broker = BrokerClient.Options(host: settings.broker.host, port: settings.broker.port, clientID: "tictactoe-\(board)")
+        // A client id no one else can guess: the broker lets a client with the same id take the
+        // session over, and anyone it lets in could otherwise throw the link off at will.
+        let clientID = "tictactoe-\(board)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        var broker = BrokerClient.Options(host: settings.broker.host, port: settings.broker.port, clientID: clientID)
         if !settings.user.isEmpty { broker.user = settings.user }
         if !settings.passwordFile.isEmpty { broker.password = try password(settings.passwordFile) }
         if settings.usesTLS {
-            broker.caFile = settings.caFile
-            if !settings.certificate.isEmpty { (broker.certificate, broker.certificateKey) = (settings.certificate, settings.certificateKey) }
+            broker.caFile = try readable(settings.caFile, .caFile)
+            if !settings.certificate.isEmpty {
+                (broker.certificate, broker.certificateKey) = (try readable(settings.certificate, .certificate), try readable(settings.certificateKey, .certificateKey))
+            }
         }
         var options = NetworkService.Options(boardSocket: socket, board: board, playing: settings.allow == .play, broker: broker)
         options.discovery = settings.discovery
@@ -105,14 +113,28 @@ struct NetworkCommand: ParsableCommand {
         return options
     }
 
-    /// The first line of the password file: never shown, never logged.
+    /// `path`, once it has been read whole (libmosquitto's own failure names no file).
+    private func readable(_ path: String, _ key: NetworkSettings.Key) throws -> String {
+        do { _ = try TextFile.readBytes(path) } catch {
+            Self.printError("\(key.path) \(path.quoted()): \(error.reason). It must be a PEM file the link's user can read.")
+            throw ExitCode(66)
+        }
+        return path
+    }
+
+    /// The first line of the password file (without a line end, Unix's or Windows'): never shown,
+    /// never logged.
     private func password(_ path: String) throws -> String {
         let text: String
         do { text = try TextFile.read(path) } catch {
-            Self.printError("\(NetworkSettings.Key.passwordFile.path) \(path.quoted()): \(error.reason). The file must be readable by the link's user (the tictactoe-network service: /etc/tictactoe/, mode 0640, group tictactoe-network).")
+            Self.printError("\(NetworkSettings.Key.passwordFile.path) \(path.quoted()): \(error.reason). The file must be readable by the user the link runs as (mode 0600).")
             throw ExitCode(66)
         }
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        // By bytes: to Swift, "\r\n" is one character, not a "\r" before a "\n".
+        let bytes = Array(text.utf8)
+        var first = bytes[..<(bytes.firstIndex(of: 0x0A) ?? bytes.count)]
+        if first.last == 0x0D { first = first.dropLast() }
+        let line = String(decoding: first, as: UTF8.self)
         guard !line.isEmpty, line.utf8.count <= 256 else {
             Self.printError("\(NetworkSettings.Key.passwordFile.path) \(path.quoted()): its first line must be the password, 1–256 bytes.")
             throw ExitCode(78)

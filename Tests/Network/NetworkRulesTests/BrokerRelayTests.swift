@@ -169,3 +169,71 @@ struct HomeAssistantDiscoveryTests {
         #expect(!published(quiet.brokerConnected(true)).contains { $0.topic.hasPrefix("homeassistant/") })
     }
 }
+
+@Suite("What the link says and drops, once and not again")
+struct BrokerRelayNewsTests {
+    @Test("a retained command is dropped: it would be played again at every connection")
+    func retainedCommand() {
+        var relay = connectedRelay()
+        let actions = relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"abandon"}"#.utf8), correlation: nil, retained: true, at: start)
+        #expect(logged(actions).first?.contains("retained") == true && actions.count == 1)
+    }
+
+    @Test("the broker's loss is said when it is news: the first after each connection, or a new reason")
+    func brokerLost() {
+        var relay = connectedRelay()
+        #expect(logged(relay.brokerLost("the connection ended")) == ["the connection ended"])
+        #expect(relay.brokerLost("the connection ended").isEmpty, "retries with the same reason are quiet")
+        #expect(logged(relay.brokerLost("refused")) == ["refused"])
+        _ = relay.brokerConnected(true)
+        #expect(logged(relay.brokerLost("refused")) == ["refused"], "a loss after a connection is news again")
+        #expect(!relay.brokerConnected, "nothing is published for a broker that is away")
+    }
+
+    @Test("the inbox's overflows and the broker's refusals are logged at most every ten seconds; a refusal of the board's topics says what to check")
+    func rateLimited() {
+        var relay = connectedRelay()
+        #expect(logged(relay.overflowed(5, at: start)).count == 1)
+        #expect(relay.overflowed(7, at: start + .seconds(1)).isEmpty)
+        let refused = logged(relay.brokerRefused(topic: "tictactoe/kitchen/presence", why: "Not authorized", at: start))
+        #expect(refused.count == 1 && refused[0].contains("network.user = network.name"))
+        #expect(relay.brokerRefused(topic: "tictactoe/kitchen/state", why: "Not authorized", at: start + .seconds(2)).isEmpty)
+    }
+
+    @Test("a command the board never answered is answered board-went-away, naming the command")
+    func wentAwayNamesCommand() {
+        var relay = connectedRelay()
+        _ = relay.brokerSent(topic: "tictactoe/kitchen/commands", payload: Array(#"{"command":"press","cell":1}"#.utf8), correlation: [3], at: start)
+        let answer = published(relay.boardLost("gone")).first
+        #expect(answer?.payload.contains(#""command":"press""#) == true && answer?.payload.contains("board-went-away") == true && answer?.correlation == [3])
+    }
+}
+
+@Suite("The events between two states")
+struct BoardEventTests {
+    private func state(_ line: String) -> ViewState? {
+        try? JSONDecoder().decode(APIMessage.self, from: Data(line.utf8)).state
+    }
+
+    @Test("several moves in one step (a client that fell behind is sent the latest state): told alternately, numbered")
+    func mergedMoves() throws {
+        let before = try #require(state(stateLine()))
+        let after = try #require(state(stateLine("X O   X  ", turn: "O")))
+        #expect(BoardEvent.between(before, after) == [.move(player: "X", cell: 7, number: 1), .move(player: "O", cell: 9, number: 2), .move(player: "X", cell: 1, number: 3)])
+    }
+
+    @Test("a new game missed between two steps is told, then the moves in it")
+    func missedNewGame() throws {
+        let before = try #require(state(stateLine("XXXOO    ", turn: nil, outcome: "x-wins")))
+        let after = try #require(state(stateLine("    O    ", turn: "X", starter: "O")))
+        #expect(BoardEvent.between(before, after) == [.newGame(starter: "O"), .move(player: "O", cell: 5, number: 1)])
+    }
+
+    @Test("giving up an empty board hands the start to the other: a new game")
+    func abandonedEmpty() throws {
+        let before = try #require(state(stateLine()))
+        let after = try #require(state(stateLine(turn: "O", starter: "O")))
+        #expect(BoardEvent.between(before, after) == [.newGame(starter: "O")])
+        #expect(BoardEvent.between(before, before).isEmpty, "a state like the one before tells nothing")
+    }
+}

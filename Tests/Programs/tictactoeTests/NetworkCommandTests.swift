@@ -12,17 +12,19 @@ final class ServedNetwork {
     private let process = Process()
     private let log = Pipe()
 
-    init(board: ServedSimulation, broker: Broker, name: String = "kitchen", allow: String = "play", tls: Bool = true, password: String? = nil) throws {
+    init(board: ServedSimulation, broker: Broker, name: String = "kitchen", user: String? = nil, allow: String = "play", tls: Bool = true, password: String? = nil, caFile: String? = nil) throws {
         folder = try Tictactoe.temporaryFolder()
-        try Data(((password ?? Broker.password(name)) + "\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/password"))
+        let user = user ?? name
+        // With Windows' line end, as an editor there may leave it.
+        try Data(((password ?? Broker.password(user)) + "\r\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/password"))
         let config = """
             [network]
             broker = "\(tls ? "localhost" : "127.0.0.1"):\(tls ? broker.tlsPort : broker.port)"
             name = "\(name)"
             allow = "\(allow)"
-            user = "\(name)"
+            user = "\(user)"
             password-file = "\(folder)/password"
-            ca-file = "\(tls ? "\(broker.folder)/ca.pem" : "")"
+            ca-file = "\(caFile ?? (tls ? "\(broker.folder)/ca.pem" : ""))"
 
             """
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.toml"))
@@ -53,6 +55,12 @@ final class ServedNetwork {
 
     var isRunning: Bool { process.isRunning }
 
+    /// The status it exits with of itself.
+    func exitStatus() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning { process.terminate() }
@@ -76,6 +84,8 @@ struct NetworkCommandTests {
         let board = try ServedSimulation()
         defer { board.stop() }
         let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        // A command left retained before the link came: never played.
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":5}"#, retain: true)
         let link = try ServedNetwork(board: board, broker: broker)
         #expect(try link.log(until: "connected to the broker").contains("over TLS"))
         #expect(watcher.next("presence", containing: "online") != nil)
@@ -123,6 +133,11 @@ struct NetworkCommandTests {
         _ = try link.log(until: "ended")
         // The board plays on without the network.
         #expect(try board.run(["press", "1"]).status == 0)
+        try broker.start()
+        _ = try link.log(until: "connected to the broker")
+        // Lost again: said again.
+        broker.kill()
+        _ = try link.log(until: "ended")
         try broker.start()
         _ = try link.log(until: "connected to the broker")
         let after = try broker.subscribe("tictactoe/kitchen/#", seconds: 20)
@@ -211,8 +226,15 @@ struct NetworkCommandTests {
         #expect(watcher.next("events", containing: #""type":"move""#)?.contains(#""cell":1,"number":1"#) == true)
         #expect(try moves(board) == 1)
         let refused = try ServedNetwork(board: board, broker: broker, name: "attic", tls: false, password: "wrong")
-        let said = try refused.log(until: "refused")
+        let said = try refused.log(until: "check network.user")
         #expect(said.contains("refused") && !said.contains("wrong"), "the password is never shown: \(said)")
         #expect(refused.isRunning)
+        // A board's user that is not its name: the access list refuses its topics, and it says so.
+        let misnamed = try ServedNetwork(board: board, broker: broker, name: "cellar", user: "attic", tls: false)
+        #expect(try misnamed.log(until: "refused a publication").contains("network.user = network.name"))
+        // A CA file that is not there: named, and the link does not start.
+        let missing = try ServedNetwork(board: board, broker: broker, name: "attic", caFile: "/nonexistent/ca.pem")
+        #expect(try missing.log(until: "\n").contains("network.ca-file \"/nonexistent/ca.pem\""))
+        #expect(missing.exitStatus() == 66)
     }
 }
