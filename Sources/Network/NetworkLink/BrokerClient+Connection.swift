@@ -92,9 +92,10 @@ extension BrokerClient {
         switch code {
         case MOSQ_ERR_ERRNO.rawValue: TextFile.describeErrno(errno)
         case MOSQ_ERR_TLS.rawValue:
-            "TLS failed: check that network.ca-file holds the authority that signed the broker's certificate, that the certificate names the host network.broker gives, and that the port is the broker's TLS one"
-        case MOSQ_ERR_PROTOCOL.rawValue, MOSQ_ERR_UNKNOWN.rawValue:
-            "\(String(cString: mosquitto_strerror(code))) (is it an MQTT broker, and answering? a TLS port reached without network.ca-file?)"
+            "TLS failed: check that network.ca-file is a PEM file holding the authority that signed the broker's certificate, that the certificate names the host network.broker gives, and that the port is the broker's TLS one"
+        case MOSQ_ERR_PROTOCOL.rawValue, MOSQ_ERR_UNKNOWN.rawValue, MOSQ_ERR_CONN_LOST.rawValue:
+            "\(String(cString: mosquitto_strerror(code))) (is it an MQTT broker? a TLS port reached without network.ca-file?)"
+        case MOSQ_ERR_KEEPALIVE.rawValue: "the broker did not answer in time (is it an MQTT broker, and not overloaded?)"
         case MOSQ_ERR_NO_CONN.rawValue: "the broker closed the connection"
         default: String(cString: mosquitto_strerror(code))
         }
@@ -123,21 +124,23 @@ extension BrokerClient.Shared {
             correlation = value.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
             free(value)
         }
-        let bytes = payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-        let size = topic.utf8.count + bytes.count + (correlation?.count ?? 0)
-        let admitted = state.withLock { state -> Bool in
+        let size = topic.utf8.count + count + (correlation?.count ?? 0)
+        state.withLock { state in
             guard state.inboxBytes + size <= options.inboxBytes else {
                 state.dropped += 1
-                return false
+                return
             }
             state.inboxBytes += size
+            // Copied once it has room: a message over the bound is never copied at all.
+            let bytes = payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             state.events.append(.message(topic: topic, payload: bytes, correlation: correlation, retained: retained))
-            return true
         }
-        if admitted { options.notify() }
+        // A drop is news too: the owner hears of it now, not at the next message.
+        options.notify()
     }
 
     func dropOne() {
         state.withLock { $0.dropped += 1 }
+        options.notify()
     }
 }

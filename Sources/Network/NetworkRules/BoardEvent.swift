@@ -12,13 +12,17 @@ public enum BoardEvent: Sendable, Hashable {
     case gameOver(outcome: String)
     /// The marks were cleared: a new game, `starter` to move.
     case newGame(starter: String)
+    /// Several moves of one player came in one step (the link had fallen behind): their order is
+    /// not known, so none is told; the game now has `moves` marks, and the state says where.
+    case caughtUp(moves: Int)
     case opponent(String)
 
     /// The events between `before` and `after`, in the order they happened; none without a
     /// state before. The board sends every change, but a client that falls behind is sent the
     /// latest state only (docs/API.md), so a step may hold several moves, or a new game and the
-    /// moves after it: moves are told alternately from whoever was to move, and a game whose
-    /// marks went, or whose starter changed on an empty board, is a new game.
+    /// moves after it: a move each, told alternately from whoever was to move (a move and the
+    /// computer's reply), else ``caughtUp(moves:)``, which invents no order; a game whose marks
+    /// went, or whose starter changed on an empty board, is a new game.
     public static func between(_ before: ViewState?, _ after: ViewState) -> [BoardEvent] {
         guard let before, before.cells.count == 9, after.cells.count == 9 else { return [] }
         var events: [BoardEvent] = []
@@ -30,12 +34,13 @@ public enum BoardEvent: Sendable, Hashable {
         let placed = (0..<9).filter { (fresh || before.cells[$0].isEmpty) && !after.cells[$0].isEmpty }
         let first = fresh ? after.starter : before.turn ?? after.starter
         let firsts = placed.filter { after.cells[$0] == first }, others = placed.filter { after.cells[$0] != first }
-        let ordered = (0..<max(firsts.count, others.count)).flatMap { index in
-            [firsts.indices.contains(index) ? firsts[index] : nil, others.indices.contains(index) ? others[index] : nil].compactMap { $0 }
-        }
         let marks = after.cells.filter { !$0.isEmpty }.count
-        for (offset, index) in ordered.enumerated() {
-            events.append(.move(player: after.cells[index], cell: keypad(index), number: marks - ordered.count + offset + 1))
+        if firsts.count > 1 || others.count > 1 || firsts.count < others.count {
+            events.append(.caughtUp(moves: marks))
+        } else {
+            for (offset, index) in (firsts + others).enumerated() {
+                events.append(.move(player: after.cells[index], cell: keypad(index), number: marks - placed.count + offset + 1))
+            }
         }
         if (fresh || before.outcome == "playing") && after.outcome != "playing" { events.append(.gameOver(outcome: after.outcome)) }
         return events
@@ -54,6 +59,7 @@ public enum BoardEvent: Sendable, Hashable {
         case .gameOver(let outcome): #"{"outcome":\#(quoted(outcome)),"type":"game-over"}"#
         case .newGame(let starter): #"{"starter":\#(quoted(starter)),"type":"new-game"}"#
         case .opponent(let name): #"{"opponent":\#(quoted(name)),"type":"opponent"}"#
+        case .caughtUp(let moves): #"{"moves":\#(moves),"type":"caught-up"}"#
         }
     }
 }

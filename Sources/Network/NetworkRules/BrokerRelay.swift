@@ -169,12 +169,14 @@ public struct BrokerRelay: Sendable {
     /// The broker refused a publication on `topic` (its access list, most often).
     public mutating func brokerRefused(topic: String, why: String, at now: MonotonicInstant) -> [Action] {
         let hint = topic.hasPrefix(BoardTopics.root + "/") ? " (the board's user must be its name, network.user = network.name, under the access list of docs/NETWORK.md)" : ""
-        return refusals.dropped("the broker refused a publication on \(topic.shown(limit: 120)): \(why)\(hint)", at: now).map { [.log($0)] } ?? []
+        return refusals.note("the broker refused a publication on \(topic.shown(limit: 120)): \(why)\(hint)", at: now).map { [.log($0)] } ?? []
     }
 
-    /// Messages the client could not take (its inbox full): counted among the drops.
+    /// Messages the client could not take (its inbox full, or a topic too long): counted among
+    /// the drops, each one.
     public mutating func overflowed(_ count: Int, at now: MonotonicInstant) -> [Action] {
-        drop("\(count) from the broker while the link's inbox was full", at: now)
+        drops.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
+            .map { [.log($0)] } ?? []
     }
 
     /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
@@ -220,7 +222,7 @@ public struct BrokerRelay: Sendable {
     }
 
     private mutating func drop(_ why: String, at now: MonotonicInstant) -> [Action] {
-        drops.dropped(why, at: now).map { [.log($0)] } ?? []
+        drops.note("dropped a message: \(why)", at: now).map { [.log($0)] } ?? []
     }
 
     /// A value as one line of JSON, keys sorted as the board's are.

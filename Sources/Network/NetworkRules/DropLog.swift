@@ -1,8 +1,8 @@
 import Basics
 
-/// Which dropped messages deserve a line in the log: the first, then at most one line each
-/// ``interval``, counting those it kept quiet about. A flood of wrong messages from the network
-/// costs a few lines a minute, never a line each.
+/// Which of a repeated kind of line deserve the log (a message dropped, a publication refused):
+/// the first, then at most one each ``interval``, counting those it kept quiet about. A flood of
+/// wrong messages from the network costs a few lines a minute, never a line each.
 ///
 /// A value type with no I/O, on its owner's thread; times come from the caller.
 public struct DropLog: Sendable, Hashable {
@@ -14,10 +14,11 @@ public struct DropLog: Sendable, Hashable {
         self.interval = interval
     }
 
-    /// Counts a message dropped at `now` for `why`: the line to log, or nil to stay quiet.
-    public mutating func dropped(_ why: String, at now: MonotonicInstant) -> String? {
+    /// Counts `count` happenings at `now` that `line` tells of: the line to log (with how many
+    /// went unsaid since the last), or nil to stay quiet.
+    public mutating func note(_ line: String, count: Int = 1, at now: MonotonicInstant) -> String? {
         if let lastLine, now - lastLine < interval {
-            quiet += 1
+            quiet += count
             return nil
         }
         defer {
@@ -25,6 +26,6 @@ public struct DropLog: Sendable, Hashable {
             quiet = 0
         }
         let seconds = interval.components.seconds
-        return quiet == 0 ? "dropped a message: \(why)" : "dropped a message: \(why) (and \(quiet) more in the last \(seconds)s or so, not logged)"
+        return quiet == 0 ? line : "\(line) (and \(quiet) more in the last \(seconds)s or so, not logged)"
     }
 }
