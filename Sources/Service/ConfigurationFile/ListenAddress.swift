@@ -11,6 +11,21 @@ public protocol HostAndPort: CustomStringConvertible {
 
 extension HostAndPort {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// `text` cut at its last colon: the host, without the brackets an IPv6 address is written
+    /// in (and whether it was), and the port; nil without a colon and a number after it.
+    static func parts(of text: String) -> (host: String, bracketed: Bool, port: UInt16)? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        let host = text[..<colon]
+        guard host.hasPrefix("[") && host.hasSuffix("]") && host.count >= 2 else { return (String(host), false, port) }
+        return (String(host.dropFirst().dropLast()), true, port)
+    }
+
+    /// Whether `host` is an IPv6 address.
+    static func isIPv6(_ host: String) -> Bool {
+        var v6 = in6_addr()
+        return inet_pton(AF_INET6, host, &v6) == 1
+    }
 }
 
 /// An address and port to listen on: `*:8080` (every interface), `192.168.1.20:8080`,
@@ -28,12 +43,9 @@ public struct ListenAddress: HostAndPort, Sendable, Hashable {
     /// The address `text` gives, or nil when it is not `ADDRESS:PORT` with an address this
     /// machine could listen on (`*`, IPv4, or IPv6 in brackets) and a port 0–65535.
     public init?(parsing text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") {
-            host = String(host.dropFirst().dropLast())
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        guard let (host, bracketed, port) = Self.parts(of: text) else { return nil }
+        if bracketed {
+            guard Self.isIPv6(host) else { return nil }
         } else if host != "*" {
             var v4 = in_addr()
             guard inet_pton(AF_INET, host, &v4) == 1 else { return nil }

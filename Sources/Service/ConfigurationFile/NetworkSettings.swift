@@ -47,14 +47,8 @@ public struct BrokerAddress: HostAndPort, Sendable, Hashable {
 
     /// `HOST:PORT`, `[IPv6]:PORT`; nil for anything else, a port of 0 included.
     public init?(parsing text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") {
-            host = String(host.dropFirst().dropLast())
-            guard host.contains(":"), ListenAddress(parsing: "[\(host)]:1") != nil else { return nil }
-        } else {
-            guard ListenAddress.isHostName(host), !host.contains(":") else { return nil }
-        }
+        guard let (host, bracketed, port) = Self.parts(of: text), port > 0 else { return nil }
+        guard bracketed ? Self.isIPv6(host) : ListenAddress.isHostName(host) && !host.contains(":") else { return nil }
         self.init(host: host, port: port)
     }
 
