@@ -89,12 +89,7 @@ public final class NetworkService: Sendable {
         switch event {
         case .connected: relay.boardConnected()
         case .line(let bytes): relay.boardSent(String(decoding: bytes, as: UTF8.self))
-        case .closed: relay.boardLost("the board closed the connection (is it restarting?)")
-        case .unreachable(let failure) where failure.isNotListening:
-            relay.boardLost("no board listening at \(link.path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
-        case .unreachable(let failure) where failure.isPermissionDenied:
-            relay.boardLost("not allowed to connect to \(link.path): the link must be in the tictactoe group")
-        case .unreachable(let failure): relay.boardLost(failure.description)
+        case .closed, .unreachable: relay.boardLost(link.absence(after: event, client: "the link")?.text ?? "")
         }
     }
 

@@ -226,10 +226,5 @@ public struct BrokerRelay: Sendable {
     }
 
     /// A value as one line of JSON, keys sorted as the board's are.
-    public static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static func encode(_ value: some Encodable) -> String { JSONLine.encode(value) ?? "{}" }
 }

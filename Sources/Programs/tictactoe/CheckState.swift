@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import BoardProtocol
 import BoardAPI
 import BoardMemory
 #if canImport(FoundationEssentials)
@@ -96,10 +97,8 @@ struct CheckState: ParsableCommand {
         }
         if finding.problems.isEmpty || finding.source == .files { found.learner = FoundLearner(finding.snapshot?.learner ?? MatchboxLearner()) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(found) else { throw ExitStatus.inputError }
-            say(String(decoding: data, as: UTF8.self))
+            guard let line = JSONLine.encode(found) else { throw ExitStatus.inputError }
+            say(line)
         } else {
             say(Self.sentences(found, in: stateDirectory.shownPath).joined(separator: "\n"))
         }

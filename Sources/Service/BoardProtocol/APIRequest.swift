@@ -103,18 +103,12 @@ public enum APIRequest: Sendable, Hashable {
             }
             enum Key: CodingKey { case command }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = try? encoder.encode(Line(query: query))
-        return line.map { String(decoding: $0, as: UTF8.self) } ?? #"{"command":"history"}"#
+        return JSONLine.encode(Line(query: query)) ?? #"{"command":"history"}"#
     }
 
     /// A name is the one field that can need escaping: encoded, not pasted in.
     private static func opponentLine(_ name: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = try? encoder.encode(["command": "opponent", "opponent": name])
-        return line.map { String(decoding: $0, as: UTF8.self) } ?? #"{"command":"opponent"}"#
+        return JSONLine.encode(["command": "opponent", "opponent": name]) ?? #"{"command":"opponent"}"#
     }
 
     /// The request a line holds (without its newline), or what is wrong with it.

@@ -112,3 +112,20 @@ public final class BoardLink {
         return [.closed]
     }
 }
+
+extension BoardLink {
+    /// Why the board is away after `event` (`.closed` or `.unreachable`; nil for the others): a
+    /// reason for a program and a sentence for a person, the advice naming `client`, the program
+    /// that must be in the board's group ("the web view", "the link").
+    public func absence(after event: Event, client: String) -> (reason: ErrorReason, text: String)? {
+        switch event {
+        case .connected, .line: nil
+        case .closed: (.boardClosed, "the board closed the connection (is it restarting?)")
+        case .unreachable(let failure) where failure.isNotListening:
+            (.boardNotListening, "no board listening at \(path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
+        case .unreachable(let failure) where failure.isPermissionDenied:
+            (.boardNotAllowed, "not allowed to connect to \(path): \(client) must be in the tictactoe group")
+        case .unreachable(let failure): (.boardLinkFailed, failure.description)
+        }
+    }
+}

@@ -1,9 +1,4 @@
 import BoardProtocol
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The web view's one connection to the board, shared by every page: what each page is sent,
 /// and which page each of the board's replies answers. Pure: the caller does the I/O the
@@ -166,11 +161,6 @@ public struct BoardRelay: Sendable {
     }
 
     /// A message as one line of JSON, keys sorted as the board's are.
-    public static func encode(_ message: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(message) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static func encode(_ message: some Encodable) -> String { JSONLine.encode(message) ?? "{}" }
 
 }

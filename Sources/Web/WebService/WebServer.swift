@@ -188,12 +188,8 @@ public final class WebServer: @unchecked Sendable {
             switch event {
             case .connected: hub.boardConnected()
             case .line(let bytes): hub.boardSent(String(decoding: bytes, as: UTF8.self))
-            case .closed: hub.boardLost(.boardClosed, "the board closed the connection (is it restarting?)")
-            case .unreachable(let failure) where failure.isNotListening:
-                hub.boardLost(.boardNotListening, "no board listening at \(link.path) (is it running? systemctl status tictactoe.socket tictactoe.service)")
-            case .unreachable(let failure) where failure.isPermissionDenied:
-                hub.boardLost(.boardNotAllowed, "not allowed to connect to \(link.path): the web view must be in the tictactoe group")
-            case .unreachable(let failure): hub.boardLost(.boardLinkFailed, failure.description)
+            case .closed, .unreachable:
+                if let (reason, text) = link.absence(after: event, client: "the web view") { hub.boardLost(reason, text) }
             }
         }
     }
