@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "NetworkRules", dependencies: ["Basics", "BoardProtocol"], path: "Sources/Network/NetworkRules"),
         // libmosquitto through pkg-config (Debian's libmosquitto-dev): MQTT 3.1.1 and 5, TLS.
         .systemLibrary(name: "CLibmosquitto", path: "Sources/CShims/CLibmosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "NetworkLink", dependencies: ["Basics", "BoardProtocol", "CLibmosquitto", "NetworkRules"], path: "Sources/Network/NetworkLink"),
+        .target(name: "NetworkLink", dependencies: ["Basics", "BoardProtocol", "CLibmosquitto", "ConfigurationFile", "NetworkRules"], path: "Sources/Network/NetworkLink"),
         .executableTarget(
             name: "tictactoe-network",
             dependencies: [

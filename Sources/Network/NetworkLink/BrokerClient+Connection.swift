@@ -57,7 +57,7 @@ extension BrokerClient {
     }
 
     /// The broker as messages name it: `HOST:PORT`, an IPv6 address in brackets.
-    var address: String { options.host.contains(":") ? "[\(options.host)]:\(options.port)" : "\(options.host):\(options.port)" }
+    var address: String { options.broker.description }
 
     /// One connection, from the attempt to its end; why it ended, in a sentence.
     private func connectAndServe(_ loop: PollLoop) -> String {
@@ -71,7 +71,7 @@ extension BrokerClient {
         defer { mosquitto_property_free_all(&properties) }
         _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), options.largestIncoming)
         let seconds = Int32(clamping: options.keepalive.components.seconds)
-        var code = mosquitto_connect_bind_v5(mosquitto, options.host, Int32(options.port), seconds, nil, properties)
+        var code = mosquitto_connect_bind_v5(mosquitto, options.broker.host, Int32(options.broker.port), seconds, nil, properties)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             return "the broker at \(address) cannot be reached: \(Self.describe(code))"
         }

@@ -1,5 +1,6 @@
 import Basics
 import CLibmosquitto
+import ConfigurationFile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,7 @@ import Glibc
 ///   written out when a connection ends is dropped with it.)
 public final class BrokerClient: @unchecked Sendable {
     public struct Options: Sendable {
-        public var host: String
-        public var port: UInt16
+        public var broker: BrokerAddress
         public var clientID: String
         public var user: String?
         public var password: String?
@@ -50,9 +50,8 @@ public final class BrokerClient: @unchecked Sendable {
         public var outboxBytes = 262_144
         public var notify: @Sendable () -> Void = {}
 
-        public init(host: String, port: UInt16, clientID: String) {
-            self.host = host
-            self.port = port
+        public init(broker: BrokerAddress, clientID: String) {
+            self.broker = broker
             self.clientID = clientID
         }
     }

@@ -98,7 +98,7 @@ struct NetworkCommand: ParsableCommand {
         // A client id no one else can guess: the broker lets a client with the same id take the
         // session over, and anyone it lets in could otherwise throw the link off at will.
         let clientID = "tictactoe-\(board)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        var broker = BrokerClient.Options(host: settings.broker.host, port: settings.broker.port, clientID: clientID)
+        var broker = BrokerClient.Options(broker: settings.broker, clientID: clientID)
         if !settings.user.isEmpty { broker.user = settings.user }
         if !settings.passwordFile.isEmpty { broker.password = try password(settings.passwordFile) }
         if settings.usesTLS {
