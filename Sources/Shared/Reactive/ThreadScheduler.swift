@@ -40,12 +40,15 @@ public final class ThreadScheduler: Scheduler, @unchecked Sendable {
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let scheduler = Unmanaged<ThreadScheduler>.fromOpaque(context!).takeRetainedValue()
+        let status = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let scheduler = Unmanaged<ThreadScheduler>.fromOpaque(context).takeRetainedValue()
             LoopThread.name(scheduler.name)
             scheduler.loop()
             return nil
         }, context)
+        // Without its thread every action would wait for ever, silently: stop here instead.
+        require(status == 0, "ThreadScheduler: no thread for \(name): \(String(cString: strerror(status)))")
     }
 
     /// The last reference goes once the thread has left its loop (it holds one until then).

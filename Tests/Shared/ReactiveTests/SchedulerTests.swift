@@ -58,7 +58,7 @@ struct SchedulerTests {
 
     @Test("ThreadScheduler runs actions in deadline order, those due at the same instant in scheduling order",
           .timeLimit(.minutes(1)))
-    func threadSchedulerOrder() {
+    func threadSchedulerOrder() throws {
         for _ in 0..<20 {
             let scheduler = ThreadScheduler(named: "test.order")
             defer { scheduler.stop() }
@@ -77,14 +77,14 @@ struct SchedulerTests {
             scheduler.schedule { log.withValue { $0.append(-2) } }
             scheduler.schedule { done.signal() }
             gate.signal()
-            done.wait()
+            try #require(arrives(done), "the scheduler's thread ran nothing within 20 s")
             let expected: [Int] = [-1] + Array(0..<50) + [-2]
             #expect(log.value == expected)
         }
     }
 
     @Test("ThreadScheduler: a repeating action repeats until disposed; a disposed one never runs", .timeLimit(.minutes(1)))
-    func threadSchedulerRepeats() {
+    func threadSchedulerRepeats() throws {
         let scheduler = ThreadScheduler(named: "test.repeat")
         defer { scheduler.stop() }
         let count = Protected(0)
@@ -94,12 +94,12 @@ struct SchedulerTests {
         let repeating = scheduler.schedule(every: .milliseconds(1)) {
             if count.withValue({ $0 += 1; return $0 }) == 3 { third.signal() }
         }
-        third.wait()
+        try #require(arrives(third), "three ticks did not come within 20 s")
         scheduler.runAndWait { repeating.dispose() }
         let stopped = count.value
         let later = DispatchSemaphore(value: 0)
         scheduler.schedule(after: .milliseconds(5)) { later.signal() }
-        later.wait()
+        try #require(arrives(later), "a later action did not run within 20 s")
         #expect(stopped >= 3 && stopped < 1000)
         #expect(count.value == stopped, "ran after being disposed")
     }
