@@ -26,6 +26,7 @@ build: setup
 build-release: setup
 	$(SWIFT) build -c release --product tictactoe
 	$(SWIFT) build -c release --product tictactoe-web
+	$(SWIFT) build -c release --product tictactoe-network
 
 ## On a Raspberry Pi, as root: install the binaries, the units, the page, the udev rule and the
 ## default configuration (an edited one is kept), then enable and start the services.

@@ -114,7 +114,7 @@ let package = Package(
         // The link to an MQTT broker: what it publishes of the board and lets through to it, free of
         // I/O (NetworkRules); the broker's client over libmosquitto and the link's loop beside the
         // board's socket (NetworkLink); the command. Like the web view, no game module.
-        .target(name: "NetworkRules", dependencies: ["Basics", "BoardProtocol"], path: "Sources/Network/NetworkRules"),
+        .target(name: "NetworkRules", dependencies: ["Basics", "BoardProtocol", "ConfigurationFile"], path: "Sources/Network/NetworkRules"),
         // libmosquitto through pkg-config (Debian's libmosquitto-dev): MQTT 3.1.1 and 5, TLS.
         .systemLibrary(name: "CLibmosquitto", path: "Sources/CShims/CLibmosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "NetworkLink", dependencies: ["Basics", "BoardProtocol", "CLibmosquitto", "ConfigurationFile", "NetworkRules"], path: "Sources/Network/NetworkLink"),
@@ -195,7 +195,7 @@ let package = Package(
             dependencies: ["Basics", "Devices", "GPIO", "Lights", "Reactive", "SimulatedGPIO", "TicTacToe", "WiredBoard", "gpio-sim-harness"], path: "Tests/Harness/gpio-sim-harnessTests"),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], path: "Tests/Harness/FuzzTargetsTests"),
         .testTarget(name: "WebRulesTests", dependencies: ["Basics", "BoardProtocol", "TestSupport", "WebRules"], path: "Tests/Web/WebRulesTests"),
-        .testTarget(name: "NetworkRulesTests", dependencies: ["Basics", "BoardProtocol", "NetworkRules", "TestSupport"], path: "Tests/Network/NetworkRulesTests"),
+        .testTarget(name: "NetworkRulesTests", dependencies: ["Basics", "BoardProtocol", "ConfigurationFile", "NetworkRules", "TestSupport"], path: "Tests/Network/NetworkRulesTests"),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], path: "Tests/Web/ShareCodeTests"),
         .testTarget(
             name: "WebServiceTests",

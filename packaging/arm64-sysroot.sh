@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The arm64 side of a cross-compilation from x86_64 to Raspberry Pi OS Trixie: a sysroot of
-# Debian 13 arm64 packages (C library, C++ runtime, libgpiod, libqrencode, SQLite, and Debian's own Swift runtime and
-# static standard library from swiftlang:arm64), unpacked with dpkg-deb (foreign packages cannot
-# be installed here), and a Swift SDK bundle around it for `swift build --swift-sdk`. Neither
-# program links Foundation's networking, so no libcurl.
+# Debian 13 arm64 packages (C library, C++ runtime, libgpiod, libqrencode, SQLite, libmosquitto
+# with the OpenSSL it needs, and Debian's own Swift runtime and static standard library from
+# swiftlang:arm64), unpacked with dpkg-deb (foreign packages cannot be installed here), and a
+# Swift SDK bundle around it for `swift build --swift-sdk`. No program links Foundation's
+# networking, so no libcurl.
 # Made once and cached, keyed by this script and the download script (a private apt
 # configuration: the machine's sources are never changed).
 #
@@ -13,6 +14,7 @@ cache=${1:?usage: arm64-sysroot.sh CACHE_DIR}
 packages=(
   swiftlang libswiftlang libc6 libc6-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
   libatomic1 libcrypt1 libcrypt-dev libgpiod3 libgpiod-dev libqrencode4 libqrencode-dev libsqlite3-0 libsqlite3-dev
+  libmosquitto1 libmosquitto-dev libssl3t64 libzstd1
   linux-libc-dev zlib1g zlib1g-dev
 )
 key=$(cat "$0" "$(dirname "$0")/../scripts/download-debs.sh" | sha256sum | cut -c1-16)

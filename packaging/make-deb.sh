@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Builds the two packages for Debian 13 / Raspberry Pi OS Trixie from the release binaries with
+# Builds the three packages for Debian 13 / Raspberry Pi OS Trixie from the release binaries with
 # Swift's static standard library, made by Debian's own Swift 6.0.3 in the trixie build
 # environment (cross-compiled for arm64), stripped:
 #   tictactoe-gpio_<version>_<arch>.deb      the board: the tictactoe binary, the systemd units,
 #                                            the udev rule, the default configuration as a
 #                                            conffile, the docs and the maintainer scripts;
 #   tictactoe-gpio-web_<version>_<arch>.deb  the web view: tictactoe-web, its unit, the page and
-#                                            an Avahi service file; Depends on the board's.
+#                                            an Avahi service file; Depends on the board's;
+#   tictactoe-gpio-network_<version>_<arch>.deb  the link to an MQTT broker: tictactoe-network,
+#                                            its unit (installed disabled), its user, the access
+#                                            list for the broker; Depends on the board's.
 # Each one's Depends comes from dpkg-shlibdeps on its binary.
 #
 # Usage: packaging/make-deb.sh [arm64] [OUTPUT_DIR]
-#   -> prints the path of the board's .deb, then on the last line the web view's
+#   -> prints the paths of the board's .deb, the web view's and, on the last line, the link's
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-arm64}
@@ -38,7 +41,7 @@ strip=aarch64-linux-gnu-strip
 command -v "$strip" >/dev/null || { echo "make-deb: $strip is missing (make setup-tests installs it)" >&2; exit 69; }
 work=$(mktemp -d "$root/.build-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-bin_dir=$(bash "$root/packaging/build-arm64.sh" --into "$work/bin" --product tictactoe --product tictactoe-web)
+bin_dir=$(bash "$root/packaging/build-arm64.sh" --into "$work/bin" --product tictactoe --product tictactoe-web --product tictactoe-network)
 echo "make-deb: built in $((SECONDS - start)) s" >&2
 
 package=tictactoe-gpio_${version}_${arch}
@@ -120,7 +123,7 @@ finish() {
     mkdir -p "$cache/debs"
     cp "$deb" "$kept.part" && mv "$kept.part" "$kept"
     # The last few are all a run reuses.
-    ls -t "$cache"/debs/*.deb | tail -n +5 | xargs -r rm -f
+    ls -t "$cache"/debs/*.deb | tail -n +7 | xargs -r rm -f
   fi
   echo "make-deb: $(basename "$deb"), $(du -k "$deb" | cut -f1) KB, installed $installed_size KB; binary $(du -k "$stage/$binary" | cut -f1) KB stripped; Depends: $depends" >&2
   echo "$deb"
@@ -155,3 +158,26 @@ install -D -m 0644 "$root/packaging/web/lintian-overrides" "$stage/usr/share/lin
 install -m 0755 "$root/packaging/web/postinst" "$root/packaging/web/prerm" "$root/packaging/web/postrm" "$stage/DEBIAN/"
 install -m 0644 "$root/packaging/web/conffiles" "$stage/DEBIAN/"
 finish "$stage" "$root/packaging/web/control.in" usr/bin/tictactoe-web
+
+# The link to an MQTT broker's package: disabled until the owner sets the broker and enables it.
+stage=$work/tictactoe-gpio-network_${version}_${arch}
+doc=$stage/usr/share/doc/tictactoe-gpio-network
+install -d "$stage/DEBIAN" "$doc"
+install_program tictactoe-network "$stage"
+sed -e 's|/usr/local/bin/tictactoe-network|/usr/bin/tictactoe-network|g' \
+    -e 's|file:///usr/local/share/doc/tictactoe/docs/NETWORK.md|man:tictactoe-network(1) file:///usr/share/doc/tictactoe-gpio-network/NETWORK.md.gz|' \
+    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio-network package.|' \
+    "$root/systemd/tictactoe-network.service" > "$work/tictactoe-network.service"
+install -D -m 0644 "$work/tictactoe-network.service" "$stage/usr/lib/systemd/system/tictactoe-network.service"
+install -D -m 0644 "$root/packaging/network/sysusers.conf" "$stage/usr/lib/sysusers.d/tictactoe-gpio-network.conf"
+install -D -m 0644 "$root/packaging/tictactoe-network.1" "$stage/usr/share/man/man1/tictactoe-network.1"
+gzip -9n "$stage/usr/share/man/man1/tictactoe-network.1"
+install -m 0644 "$root/docs/NETWORK.md" "$doc/NETWORK.md"
+gzip -9n "$doc/NETWORK.md"
+install -m 0644 "$root/Hardware/mosquitto/tictactoe.acl" "$doc/tictactoe.acl"
+install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
+install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
+gzip -9n "$doc/changelog"
+install -D -m 0644 "$root/packaging/network/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio-network"
+install -m 0755 "$root/packaging/network/postinst" "$root/packaging/network/prerm" "$root/packaging/network/postrm" "$stage/DEBIAN/"
+finish "$stage" "$root/packaging/network/control.in" usr/bin/tictactoe-network

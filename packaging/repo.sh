@@ -32,7 +32,7 @@ unset CDPATH
 suite=trixie
 component=main
 arch=arm64
-ours=(tictactoe-gpio tictactoe-gpio-web)
+ours=(tictactoe-gpio tictactoe-gpio-web tictactoe-gpio-network)
 key_home=${REPO_KEY_HOME:-${XDG_CONFIG_HOME:-$HOME/.config}/tictactoe-gpio/repo-key}
 
 fail() { local status=$1; shift; echo "repo: $*" >&2; exit "$status"; }

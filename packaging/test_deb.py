@@ -1,4 +1,4 @@
-"""The Debian packages (the board's and the web view's), built by packaging/make-deb.sh and inspected the way a maker's apt and
+"""The Debian packages (the board's, the web view's and the MQTT link's), built by packaging/make-deb.sh and inspected the way a maker's apt and
 kernel will see it: control fields, contents, the binary's ELF machine and glibc needs, lintian
 (trixie's), and a smoke run of the packaged binary itself under qemu-aarch64-static on the Pi's
 own libraries. apt installing, upgrading, removing and purging them is the arm64 appliance's
@@ -7,10 +7,12 @@ part (vm/test_appliance.py), under systemd on an arm64 machine."""
 import gzip
 import http.client
 import io
+import json
 import os
 import pathlib
 import re
 import signal
+import socket
 import subprocess
 import tarfile
 import tempfile
@@ -33,6 +35,12 @@ ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libgpiod3", "libqrencode
 WIN_SCRIPT = "7 4 8 5 9\n"  # X takes the top row
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def run(*command, **options):
     return subprocess.run(command, capture_output=True, text=True, **options)
 
@@ -41,15 +49,15 @@ BUILT = {}
 
 
 def built(arch, which="board"):
-    """The board's (or the web view's) package for `arch`, both made once per test session, and
-    its unpacked tree."""
+    """The board's (or the web view's, or the link's) package for `arch`, all made once per test
+    session, and its unpacked tree."""
     if arch not in BUILT:
         result = run("bash", str(ROOT / "packaging" / "make-deb.sh"), arch, timeout=3600)
         assert result.returncode == 0, result.stderr[-4000:]
         print(result.stderr[-1000:])
         lines = result.stdout.strip().splitlines()
         BUILT[arch] = {}
-        for name, deb in [("board", lines[-2]), ("web", lines[-1])]:
+        for name, deb in [("board", lines[-3]), ("web", lines[-2]), ("network", lines[-1])]:
             deb = pathlib.Path(deb)
             unpacked = pathlib.Path(tempfile.mkdtemp(prefix=f"deb-{name}-{arch}-", dir=ROOT / "dist"))
             subprocess.run(["dpkg-deb", "-R", str(deb), str(unpacked)], check=True)
@@ -185,6 +193,53 @@ def test_the_packaged_binary_checks_a_configuration(package):
     assert "GPIO12 is used twice, by status.x and by status.o" in refused.stderr
 
 
+# The packages beside the board's (the web view's, the link's): what each must be alike.
+
+def companion_fields(deb, arch, package):
+    """A companion package's control fields, after the checks every one passes (its name, source,
+    architecture and version, the board's own version as a dependency); its other Depends by name."""
+    fields = control(deb)
+    version = control(built(arch)[1])["Version"]
+    assert fields["Package"] == package and fields["Source"] == "tictactoe-gpio"
+    assert fields["Architecture"] == arch and fields["Version"] == version
+    assert deb.name == f"{package}_{version}_{arch}.deb"
+    depends = {re.match(r"[a-z0-9.+-]+", item.strip()).group(0): item.strip() for item in fields["Depends"].split(",")}
+    assert depends.pop("tictactoe-gpio") == f"tictactoe-gpio (= {version})", fields["Depends"]
+    print(f"\n{deb.name}: {deb.stat().st_size // 1024} KB, Installed-Size {fields['Installed-Size']} KiB")
+    return fields, depends
+
+
+def companion_files(deb):
+    """The files a package installs (not its folders), by absolute path, once every one is
+    checked to be root's."""
+    listing = run("dpkg-deb", "--contents", str(deb)).stdout
+    assert {line.split()[1] for line in listing.splitlines()} == {"root/root"}
+    return {line.split()[-1].lstrip(".") for line in listing.splitlines() if not line.startswith("d")}
+
+
+def maintainer_scripts_run(unpacked):
+    for script in ["postinst", "prerm", "postrm"]:
+        path = unpacked / "DEBIAN" / script
+        assert os.access(path, os.X_OK), script
+        assert run("sh", "-n", str(path)).returncode == 0, script
+
+
+def companion_binary(arch, unpacked, program):
+    """A companion's binary, once checked to be the Pi's, hardened, stripped, needing no newer
+    glibc than trixie's and no shared Swift runtime, Foundation or ICU; the libraries it needs."""
+    binary = unpacked / "usr" / "bin" / program
+    assert re.search(rf"Machine:\s+{re.escape(ELF_MACHINES[arch])}", run("readelf", "-h", str(binary)).stdout)
+    dynamic = run("readelf", "-d", str(binary)).stdout
+    needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
+    assert not any("swift" in library or "Foundation" in library or "icu" in library for library in needed), needed
+    assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
+    versions = {tuple(int(part) for part in v.split(".")) for v in
+                re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}
+    assert max(versions) <= TRIXIE_GLIBC, max(versions)
+    assert ".debug_info" not in run("readelf", "-S", "-W", str(binary)).stdout, "not stripped"
+    return needed
+
+
 # The web view's package.
 
 # The web view draws the page's address as a QR code (/qr.svg) with libqrencode4 too; it reaches
@@ -199,25 +254,17 @@ def web_package(request):
 
 
 def test_the_web_views_control_fields(web_package):
-    arch, deb, unpacked = web_package
-    fields = control(deb)
-    version = control(built(arch)[1])["Version"]
-    assert fields["Package"] == "tictactoe-gpio-web" and fields["Source"] == "tictactoe-gpio"
-    assert fields["Architecture"] == arch and fields["Version"] == version
-    assert deb.name == f"tictactoe-gpio-web_{version}_{arch}.deb"
-    depends = {re.match(r"[a-z0-9.+-]+", item.strip()).group(0): item.strip() for item in fields["Depends"].split(",")}
-    assert depends.pop("tictactoe-gpio") == f"tictactoe-gpio (= {version})", fields["Depends"]
+    arch, deb, _ = web_package
+    fields, depends = companion_fields(deb, arch, "tictactoe-gpio-web")
     assert set(depends) == WEB_ALLOWED_DEPENDS, fields["Depends"]
     # Swift's runtime and FoundationEssentials are linked in, not Foundation with ICU's data and
     # libcurl (57,768 KiB installed when it did; CHANGELOG.md, 0.4.0).
-    print(f"\n{deb.name}: {deb.stat().st_size // 1024} KB, Installed-Size {fields['Installed-Size']} KiB")
     assert int(fields["Installed-Size"]) <= 25 * 1024
 
 
 def test_the_web_views_contents(web_package):
     _, deb, unpacked = web_package
-    listing = run("dpkg-deb", "--contents", str(deb)).stdout
-    files = {line.split()[-1].lstrip(".") for line in listing.splitlines() if not line.startswith("d")}
+    files = companion_files(deb)
     expected = {"/usr/bin/tictactoe-web", "/usr/lib/systemd/system/tictactoe-web.service",
                 "/etc/avahi/services/tictactoe-gpio-web.service", "/usr/share/man/man1/tictactoe-web.1.gz",
                 "/usr/share/doc/tictactoe-gpio-web/WEB.md.gz", "/usr/share/doc/tictactoe-gpio-web/copyright",
@@ -231,26 +278,13 @@ def test_the_web_views_contents(web_package):
     assert ("ExecStart=/usr/bin/tictactoe-web --config /etc/tictactoe/tictactoe.toml --page /usr/share/tictactoe-gpio/web"
             in unit)
     assert "/usr/local" not in unit
-    for script in ["postinst", "prerm", "postrm"]:
-        path = unpacked / "DEBIAN" / script
-        assert os.access(path, os.X_OK), script
-        assert run("sh", "-n", str(path)).returncode == 0, script
-    assert {line.split()[1] for line in listing.splitlines()} == {"root/root"}
+    maintainer_scripts_run(unpacked)
 
 
 def test_the_web_views_binary(web_package):
-    arch, deb, unpacked = web_package
-    binary = unpacked / "usr" / "bin" / "tictactoe-web"
-    assert re.search(rf"Machine:\s+{re.escape(ELF_MACHINES[arch])}", run("readelf", "-h", str(binary)).stdout)
-    dynamic = run("readelf", "-d", str(binary)).stdout
-    needed = set(re.findall(r"Shared library: \[([^\]]+)\]", dynamic))
-    assert not any("swift" in library or "Foundation" in library or "icu" in library for library in needed), needed
+    arch, _, unpacked = web_package
+    needed = companion_binary(arch, unpacked, "tictactoe-web")
     assert "libsqlite3.so.0" not in needed, needed
-    assert "BIND_NOW" in dynamic or re.search(r"\(FLAGS_1\).*\bNOW\b", dynamic), "no full RELRO"
-    versions = {tuple(int(part) for part in v.split(".")) for v in
-                re.findall(r"GLIBC_([0-9.]+)", run("readelf", "--dyn-syms", "-W", str(binary)).stdout)}
-    assert max(versions) <= TRIXIE_GLIBC, max(versions)
-    assert ".debug_info" not in run("readelf", "-S", "-W", str(binary)).stdout, "not stripped"
 
 
 def test_the_web_views_lintian_is_clean(web_package):
@@ -284,6 +318,120 @@ def test_the_packaged_web_view_serves_its_page(web_package):
         os.kill(process.pid, signal.SIGTERM)
         status = process.wait(timeout=120)
     assert status == 0, process.stderr.read()
+
+
+# The MQTT link's package.
+
+# The link reaches the board only through its socket and the broker through libmosquitto1 (which
+# brings libssl3t64 for TLS): neither libgpiod3, SQLite nor libqrencode4.
+NETWORK_ALLOWED_DEPENDS = {"libc6", "libgcc-s1", "libstdc++6", "libmosquitto1"}
+
+
+@pytest.fixture(scope="module", params=["arm64"])
+def network_package(request):
+    return built(request.param, "network")
+
+
+def test_the_links_control_fields(network_package):
+    arch, deb, _ = network_package
+    fields, depends = companion_fields(deb, arch, "tictactoe-gpio-network")
+    # Its user is made by sysusers.d, as the board's groups are.
+    assert depends.pop("systemd") == "systemd | systemd-standalone-sysusers | systemd-sysusers", fields["Depends"]
+    assert set(depends) <= NETWORK_ALLOWED_DEPENDS and "libmosquitto1" in depends, fields["Depends"]
+    # MQTT 5's calls came in libmosquitto 1.6 (its symbols file says so; trixie has 2.0).
+    assert re.fullmatch(r"libmosquitto1 \(>= [0-9.]+\)", depends["libmosquitto1"]), depends
+    assert fields["Suggests"] == "mosquitto"
+    assert int(fields["Installed-Size"]) <= 25 * 1024
+
+
+def test_the_links_contents(network_package):
+    _, deb, unpacked = network_package
+    files = companion_files(deb)
+    doc = "/usr/share/doc/tictactoe-gpio-network"
+    expected = {"/usr/bin/tictactoe-network", "/usr/lib/systemd/system/tictactoe-network.service",
+                "/usr/lib/sysusers.d/tictactoe-gpio-network.conf", "/usr/share/man/man1/tictactoe-network.1.gz",
+                f"{doc}/NETWORK.md.gz", f"{doc}/tictactoe.acl", f"{doc}/copyright", f"{doc}/changelog.gz",
+                "/usr/share/lintian/overrides/tictactoe-gpio-network"}
+    assert files == expected, files ^ expected
+    # The access list the docs tell the broker's owner to use is the one the tests run against.
+    assert (unpacked / doc.lstrip("/") / "tictactoe.acl").read_bytes() == (ROOT / "Hardware/mosquitto/tictactoe.acl").read_bytes()
+    # Nothing in /etc: the link reads the board's configuration file, which the board's package owns.
+    assert not (unpacked / "DEBIAN" / "conffiles").exists()
+    unit = (unpacked / "usr/lib/systemd/system/tictactoe-network.service").read_text()
+    assert "ExecStart=/usr/bin/tictactoe-network --config /etc/tictactoe/tictactoe.toml" in unit
+    assert "/usr/local" not in unit and "man:tictactoe-network(1)" in unit
+    # Installed disabled: nothing in the maintainer scripts enables or starts it.
+    postinst = (unpacked / "DEBIAN" / "postinst").read_text()
+    assert "systemd-sysusers tictactoe-gpio-network.conf" in postinst
+    assert not re.search(r"helper enable|invoke (start|restart|\$)", postinst), postinst
+    maintainer_scripts_run(unpacked)
+
+
+def test_the_links_binary(network_package):
+    arch, _, unpacked = network_package
+    needed = companion_binary(arch, unpacked, "tictactoe-network")
+    assert "libmosquitto.so.1" in needed, needed
+    assert not any(name in library for library in needed for name in ["gpiod", "sqlite", "qrencode"]), needed
+
+
+def test_the_links_lintian_is_clean(network_package):
+    test_lintian_is_clean(network_package)
+
+
+def retained(port, topic, wanted, attempts=60, publisher=None):
+    """The retained message on `topic` once `wanted` holds for it (each attempt a fresh
+    subscription, which the broker answers with the retained message at once), or the last seen;
+    no more attempts once `publisher` (a process) has ended."""
+    payload = None
+    for _ in range(attempts):
+        if publisher is not None and publisher.poll() is not None:
+            break
+        result = run("mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-C", "1", "-W", "5", timeout=30)
+        payload = result.stdout.strip() or payload
+        if payload is not None and wanted(payload):
+            return payload
+    return payload
+
+
+def test_the_packaged_link_plays_the_packaged_board_through_a_real_broker(network_package, tmp_path):
+    """Both packaged binaries on their own architecture's libraries (the link on libmosquitto1):
+    the board served on a socket, Debian's mosquitto on loopback, the link between them. The
+    board's state is retained on the broker, a press published there is played, and a stop marks
+    the board offline."""
+    arch, _, unpacked = network_package
+    _, _, board_tree = built(arch)
+    port = free_port()
+    (tmp_path / "mosquitto.conf").write_text(("user root\n" if os.getuid() == 0 else "") +
+                                             f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    socket_path = tmp_path / "board.sock"
+    (tmp_path / "tictactoe.toml").write_text('[network]\nallow = "play"\n')
+    broker = subprocess.Popen(["mosquitto", "-c", str(tmp_path / "mosquitto.conf")], stderr=subprocess.PIPE, text=True)
+    board = subprocess.Popen(packaged(arch, board_tree, "tictactoe", "simulate", "--serve", str(socket_path),
+                                      "--state-dir", str(tmp_path / "state")),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    link = subprocess.Popen(packaged(arch, unpacked, "tictactoe-network", "--socket", str(socket_path), "--broker",
+                                     f"127.0.0.1:{port}", "--name", "packaged", "--config", str(tmp_path / "tictactoe.toml")),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert retained(port, "tictactoe/packaged/presence", lambda text: text == "online", publisher=link) == "online"
+        empty = retained(port, "tictactoe/packaged/state", lambda text: '"cells"' in text, publisher=link)
+        assert empty and json.loads(empty)["state"]["cells"] == [""] * 9, empty
+        published = run("mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-t", "tictactoe/packaged/commands",
+                        "-m", '{"command":"press","cell":5}', timeout=30)
+        assert published.returncode == 0, published.stderr
+        after = retained(port, "tictactoe/packaged/state", lambda text: json.loads(text)["state"]["cells"][4] != "", publisher=link)
+        assert json.loads(after)["state"]["cells"][4] in ("X", "O"), after
+    finally:
+        link.send_signal(signal.SIGTERM)
+        link_status = link.wait(timeout=120)
+        offline = retained(port, "tictactoe/packaged/presence", lambda text: text == "offline", attempts=5)
+        for process in (board, broker):
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=120)
+    said = link.stdout.read()
+    assert link_status == 0, said
+    assert offline == "offline", said
+    assert "as tictactoe/packaged/; messages may play" in said, said
 
 
 def test_the_shipped_configuration_is_the_previous_releases():

@@ -106,12 +106,12 @@ def served():
 
 @pytest.fixture(scope="module")
 def releases(tmp_path_factory):
-    """This release's two packages, and the board's package again as the next release."""
+    """This release's three packages, and the board's package again as the next release."""
     work = tmp_path_factory.mktemp("releases")
-    board, web = built("arm64", "board")[1], built("arm64", "web")[1]
+    board, web, network = (built("arm64", name)[1] for name in ["board", "web", "network"])
     version = subprocess.run(["dpkg-deb", "-f", str(board), "Version"], capture_output=True, text=True,
                              check=True).stdout.strip()
-    return {"version": version, "board": board, "web": web,
+    return {"version": version, "board": board, "web": web, "network": network,
             "next": reversioned(board, f"{version}+next1", work), "next_version": f"{version}+next1"}
 
 
@@ -128,7 +128,7 @@ def key_home(tmp_path_factory):
 
 def test_apt_installs_from_the_repository_only_with_its_key_and_sees_every_later_version(served, releases, key_home, tmp_path):
     folder, url = served
-    made = repo("build", folder, releases["board"], releases["web"], key_home=key_home)
+    made = repo("build", folder, releases["board"], releases["web"], releases["network"], key_home=key_home)
     assert made.returncode == 0, made.stderr
     assert made.stdout.strip() == str(folder)
     # Nothing secret is published: the public key alone.
@@ -143,6 +143,7 @@ def test_apt_installs_from_the_repository_only_with_its_key_and_sees_every_later
     policy = apt("policy", "tictactoe-gpio")
     assert f"Candidate: {releases['version']}" in policy.stdout, policy.stdout
     assert apt("policy", "tictactoe-gpio-web").stdout.count(f"Candidate: {releases['version']}") == 1
+    assert apt("policy", "tictactoe-gpio-network").stdout.count(f"Candidate: {releases['version']}") == 1
     fetched = apt("download", "tictactoe-gpio")
     assert fetched.returncode == 0, fetched.stderr
     [deb] = (tmp_path / "pi" / "downloads").glob("tictactoe-gpio_*.deb")

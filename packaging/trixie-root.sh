@@ -19,13 +19,13 @@ cache=${1:?usage: trixie-root.sh CACHE_DIR}
 packages=swiftlang,libc6-dev,libstdc++-14-dev,libgpiod-dev,libqrencode-dev,libsqlite3-dev,libmosquitto-dev,pkg-config,git,ca-certificates
 # Then with apt (debootstrap's resolver cannot follow lintian's virtual dependencies): the
 # arm64 runtime libraries beside the amd64 ones (multiarch: libc6, the C++ runtime, libgpiod3,
-# libqrencode4 and libsqlite3-0, the board's), so that dpkg-shlibdeps finds them and their
+# libqrencode4 and libsqlite3-0, the board's; libmosquitto1, the link's), so that dpkg-shlibdeps finds them and their
 # symbols files for the arm64 binary; systemd, so that the package's own installation
 # test finds what a Raspberry Pi OS has (systemd-sysusers, deb-systemd-helper); python3, whose
 # tomllib the TOML reader's tests compare with; mosquitto, its clients and openssl, the broker
 # and certificates the link's tests start and make.
 later=(dpkg-dev lintian file systemd python3 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 libgpiod3:arm64 libqrencode4:arm64
-  libsqlite3-0:arm64 mosquitto mosquitto-clients openssl)
+  libsqlite3-0:arm64 libmosquitto1:arm64 mosquitto mosquitto-clients openssl)
 key=$(cat "$0" | sha256sum | cut -c1-16)
 tree=$cache/trixie-$key
 mkdir -p "$cache"

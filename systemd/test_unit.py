@@ -11,17 +11,18 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tictactoe.service"
 SOCKET = ROOT / "systemd" / "tictactoe.socket"
 WEB_UNIT = ROOT / "systemd" / "tictactoe-web.service"
+NETWORK_UNIT = ROOT / "systemd" / "tictactoe-network.service"
 
 
 def unit_copy(directory, unit=UNIT):
     """The units with their binaries pointed at files that exist here, so verify can check them;
     the path of `unit`'s copy."""
     directory = pathlib.Path(directory)
-    for name in ["tictactoe", "tictactoe-web"]:
+    for name in ["tictactoe", "tictactoe-web", "tictactoe-network"]:
         (directory / name).write_text("#!/bin/sh\n")
         (directory / name).chmod(0o755)
-    for source in [UNIT, WEB_UNIT]:
-        text = re.sub(r"/usr/local/bin/(tictactoe(-web)?)", lambda m: str(directory / m.group(1)), source.read_text())
+    for source in [UNIT, WEB_UNIT, NETWORK_UNIT]:
+        text = re.sub(r"/usr/local/bin/(tictactoe(-web|-network)?)", lambda m: str(directory / m.group(1)), source.read_text())
         (directory / source.name).write_text(text)
     (directory / "tictactoe.socket").write_text(SOCKET.read_text())
     return directory / unit.name
@@ -42,9 +43,9 @@ def test_systemd_analyze_verify_is_clean():
     with tempfile.TemporaryDirectory() as directory:
         result = subprocess.run(
             ["systemd-analyze", "verify", "--man=no", str(unit_copy(directory)), str(pathlib.Path(directory) / "tictactoe.socket"),
-             str(pathlib.Path(directory) / WEB_UNIT.name)],
+             str(pathlib.Path(directory) / WEB_UNIT.name), str(pathlib.Path(directory) / NETWORK_UNIT.name)],
             capture_output=True, text=True)
-    problems = [line for line in (result.stdout + result.stderr).splitlines() if "tictactoe." in line]
+    problems = [line for line in (result.stdout + result.stderr).splitlines() if "tictactoe" in line]
     assert result.returncode == 0 and not problems, result.stdout + result.stderr
 
 
@@ -54,6 +55,10 @@ def test_exposure_is_at_most_1():
 
 def test_the_web_views_exposure_is_at_most_2():
     assert exposure(WEB_UNIT) <= 2.0
+
+
+def test_the_network_links_exposure_is_at_most_2():
+    assert exposure(NETWORK_UNIT) <= 2.0
 
 
 def test_the_unit_keeps_what_the_service_needs():
@@ -111,3 +116,29 @@ def test_the_web_view_reaches_the_board_only_through_its_socket_and_only_the_loc
     # The page the unit names is where make install puts it.
     page = re.search(r"--page (\S+)", text).group(1)
     assert f'"$dest{page}"' in (ROOT / "scripts" / "install.sh").read_text()
+
+
+def test_the_network_link_reaches_the_board_only_through_its_socket_and_keeps_its_secrets_to_itself():
+    text = NETWORK_UNIT.read_text()
+    for line in ["User=tictactoe-network", "SupplementaryGroups=tictactoe", "StateDirectory=tictactoe-network",
+                 "StateDirectoryMode=0700", "PrivateDevices=yes", "DevicePolicy=closed", "MemoryMax=",
+                 "Wants=tictactoe.socket network-online.target"]:
+        assert line in text, line
+    # A static user, made by the package's sysusers.d file (with DynamicUser the files it must
+    # read could not be given to it); in the socket's group, nothing of the board's.
+    assert "DynamicUser=yes" not in text
+    sysusers = (ROOT / "packaging" / "network" / "sysusers.conf").read_text()
+    assert re.search(r"^u tictactoe-network - .* /var/lib/tictactoe-network$", sysusers, re.M)
+    assert re.search(r"^m tictactoe-network tictactoe$", sysusers, re.M)
+    for absent in ["DeviceAllow=", "gpio", "StateDirectory=tictactoe\n"]:
+        assert absent not in text, absent
+    families = re.search(r"^RestrictAddressFamilies=(.+)$", text, re.M).group(1).split()
+    assert sorted(families) == ["AF_INET", "AF_INET6", "AF_UNIX"]
+    # The statuses that will not mend by restarting (NetworkCommand: 64 an option, 66 a file,
+    # 78 the table); a lost broker is not one of them, and 70 (no client made) is retried.
+    prevented = re.search(r"^RestartPreventExitStatus=(.+)$", text, re.M).group(1).split()
+    assert sorted(prevented) == ["64", "66", "78"]
+    command = "".join(path.read_text() for path in (ROOT / "Sources" / "Programs" / "tictactoe-network").glob("*.swift"))
+    for status in ["66", "78"]:
+        assert f"ExitCode({status})" in command, status
+    assert "ValidationError(" in command  # swift-argument-parser exits 64 on it

@@ -1,10 +1,12 @@
 """The arm64 appliance, host side: boots Debian 13 arm64 in QEMU's virt machine with the packages
 installed by apt (vm/appliance/run-suite.sh) and asserts on what the in-VM checks reported. While
-the VM runs, a browser here plays on its web view through QEMU's port forward (the VM says when,
-and reports what its LED lines showed)."""
+the VM runs, a browser here plays on its web view through QEMU's port forward, and a press is
+published on an MQTT broker here (Debian's mosquitto, with passwords and the committed access
+list) for the VM's link to play (the VM says when, and reports what its LED lines showed)."""
 
 import http.client
 import json
+import secrets
 import pathlib
 import re
 import socket
@@ -96,19 +98,105 @@ def play_on_the_web_view(port, console, suite):
     return seen
 
 
+class Broker:
+    """Debian's mosquitto on a loopback port here, as the docs set one up: a password file (the
+    VM's board "appliance", the household's "home", a "visitor"), the committed access list; and
+    a subscriber (the household's) that keeps every message under tictactoe/ and homeassistant/
+    the run sees."""
+
+    def __init__(self, folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder, self.port = folder, free_port()
+        self.passwords = {user: secrets.token_hex(12) for user in ["appliance", "home", "visitor"]}
+        passwords = folder / "passwd"
+        passwords.write_text("")
+        for user, password in self.passwords.items():
+            subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
+        (folder / "mosquitto.conf").write_text(
+            ("user root\n" if os.getuid() == 0 else "") +
+            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+            f"acl_file {ROOT / 'Hardware/mosquitto/tictactoe.acl'}\npersistence false\nlog_dest stderr\n"
+            "log_type error\nlog_type warning\nlog_type notice\nlog_type subscribe\n")
+        self.log = open(folder / "mosquitto.log", "w")
+        self.process = subprocess.Popen(["mosquitto", "-c", str(folder / "mosquitto.conf")], stdout=self.log, stderr=self.log)
+        self.seen_file = open(folder / "seen.txt", "w")
+        self.subscriber = None
+        for _ in range(100):  # until it listens; each attempt waits for its connection
+            if self.process.poll() is not None:
+                raise AssertionError((folder / "mosquitto.log").read_text())
+            probe = subprocess.run(self.client("mosquitto_pub", "visitor") + ["-t", "probe/none", "-n"], capture_output=True)
+            if probe.returncode == 0:
+                break
+            time.sleep(0.1)
+        self.subscriber = subprocess.Popen(
+            # As the household: the access list lets it read Home Assistant's topics too.
+            ["stdbuf", "-oL"] + self.client("mosquitto_sub", "home") + ["-v", "-t", "tictactoe/#", "-t", "homeassistant/#"],
+            stdout=self.seen_file, stderr=subprocess.STDOUT)
+
+    def client(self, program, user):
+        return [program, "-h", "127.0.0.1", "-p", str(self.port), "-u", user, "-P", self.passwords[user]]
+
+    def publish(self, topic, payload, user="home"):
+        return subprocess.run(self.client("mosquitto_pub", user) + ["-V", "5", "-t", topic, "-m", payload,
+                                                                    "-D", "publish", "correlation-data", "from-the-host"],
+                              capture_output=True, text=True, timeout=60)
+
+    def seen(self):
+        """(topic, payload) of every message the subscriber has seen so far, in order."""
+        lines = (self.folder / "seen.txt").read_text(errors="replace").splitlines()
+        return [tuple(line.split(" ", 1)) if " " in line else (line, "") for line in lines]
+
+    def stop(self):
+        for process in [self.subscriber, self.process]:
+            if process and process.poll() is None:
+                process.terminate()
+                process.wait(timeout=30)
+        self.log.close()
+        self.seen_file.close()
+
+
+def play_through_the_broker(broker, console, suite):
+    """Once the VM's link is enabled: waits (while the VM runs) for the board to be online and its
+    state retained on the broker, then publishes a press of cell 3 as the household would."""
+    seen = {}
+    if not wait_for_cue(console, "@@H network-ready", suite):
+        return {"error": "no network-ready cue"}
+    deadline = time.monotonic() + 240  # the VM waits 300 s for the press
+    while suite.poll() is None and time.monotonic() < deadline:
+        messages = broker.seen()
+        if ("tictactoe/appliance/presence", "online") in messages and any(
+                topic == "tictactoe/appliance/state" for topic, _ in messages):
+            break
+        time.sleep(0.5)
+    seen["online_before_press"] = ("tictactoe/appliance/presence", "online") in broker.seen()
+    # First a user who may not command the board (the access list drops it): had it been played,
+    # the press after it would land on an empty board, one mark where the VM waits for three.
+    broker.publish("tictactoe/appliance/commands", '{"command":"new-game"}', user="visitor")
+    published = broker.publish("tictactoe/appliance/commands", '{"command":"press","cell":3}')
+    seen["published"] = (published.returncode, published.stderr)
+    return seen
+
+
 @pytest.fixture(scope="module")
 def vm():
     console = RESULTS / "console.log"
     RESULTS.mkdir(parents=True, exist_ok=True)
     console.unlink(missing_ok=True)
     port = free_port()
-    suite = subprocess.Popen(
-        ["bash", str(ROOT / "vm" / "appliance" / "run-suite.sh")], stdout=subprocess.PIPE, text=True,
-        env={**os.environ, "APPLIANCE_WEB_PORT": str(port), "APPLIANCE_CONSOLE": str(console)})
-    host = play_on_the_web_view(port, console, suite) if wait_for_cue(console, "@@H web-ready", suite) else {"error": "no web-ready cue"}
-    out, _ = suite.communicate(timeout=5400)
-    assert suite.returncode == 0, out
-    records, journal, lines, web_journal = {}, [], [], []
+    broker = Broker(RESULTS / "broker")
+    try:
+        suite = subprocess.Popen(
+            ["bash", str(ROOT / "vm" / "appliance" / "run-suite.sh")], stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "APPLIANCE_WEB_PORT": str(port), "APPLIANCE_CONSOLE": str(console),
+                 "APPLIANCE_BROKER_PORT": str(broker.port), "APPLIANCE_BROKER_PASSWORD": broker.passwords["appliance"]})
+        host = play_on_the_web_view(port, console, suite) if wait_for_cue(console, "@@H web-ready", suite) else {"error": "no web-ready cue"}
+        network = play_through_the_broker(broker, console, suite)
+        out, _ = suite.communicate(timeout=5400)
+        assert suite.returncode == 0, out
+        network["messages"] = broker.seen()
+    finally:
+        broker.stop()
+    records, journal, lines, web_journal, network_journal = {}, [], [], [], []
     for line in console.read_text(errors="replace").splitlines():
         # The console may put a terminal reset before the first line of the checks.
         line = line[line.find("@@"):] if "@@" in line else line
@@ -116,6 +204,8 @@ def vm():
             journal.append(line[4:])
         elif line.startswith("@@W "):
             web_journal.append(line[4:])
+        elif line.startswith("@@N "):
+            network_journal.append(line[4:])
         elif line.startswith("@@L "):
             lines.append(line[4:])
         elif line.startswith("@@ "):
@@ -124,6 +214,8 @@ def vm():
             records.setdefault("every " + record["scenario"], []).append(record)
     records["host"] = host
     records["web-journal"] = web_journal
+    records["network-host"] = network
+    records["network-journal"] = network_journal
     if "done" not in records:
         print("\n".join(console.read_text(errors="replace").splitlines()[-80:]))
     return records, journal, lines
@@ -558,6 +650,62 @@ def test_a_restarted_board_resumes_the_same_learner(vm):
     assert restarted["after"] == restarted["before"], restarted
     assert restarted["cells_after"] == restarted["cells_before"] and restarted["opponent_after"] == "learner", restarted
     assert all(restarted["live"][count] == restarted["after"][count] for count in LEARNER_COUNTS), restarted
+
+
+def test_apt_installs_the_link_disabled_and_once_enabled_it_runs_sandboxed_as_its_own_user(vm):
+    records, _, lines = vm
+    played = records["network-played"]
+    assert played["status"] == 0, "\n".join(line for line in lines if line.startswith("install-network"))
+    # Off until the owner names a broker and enables it.
+    assert (played["enabled_after_install"], played["active_after_install"]) == ("disabled", "inactive"), played
+    assert played["config_check"].endswith(": OK."), played
+    assert played["active"] == "active" and played["restarts"] == 0, (played, records["network-journal"][-20:])
+    # Its own static user (whose folder holds the password), in the socket's group, no capability.
+    assert played["uid"].split() == [played["user_uid"]] * 4, played
+    assert str(played["tictactoe_gid"]) in played["groups"].split(), played
+    assert int(played["capabilities"], 16) == 0, played
+    assert played["memory_max"] == str(64 * 1024 * 1024), played
+    print(f"\nthe link on arm64 (TCG): resident memory {played['rss']}")
+
+
+def test_a_press_published_on_a_broker_here_is_played_by_the_vms_board_and_its_leds_show_it(vm):
+    """The broker on this machine, the link in the VM reaching it through QEMU's guest forward: the
+    board's presence and state published there, a press from the household played, a command
+    from a user the access list refuses never played, and the LED lines in the VM showing the
+    new mark."""
+    records, _, _ = vm
+    host, played = records["network-host"], records["network-played"]
+    assert "error" not in host and host["online_before_press"], (host, records["network-journal"][-20:])
+    assert host["published"][0] == 0, host
+    # Three marks where there were two: the press, and no new game from the refused user before it.
+    assert played["marks_before"] == 2, played
+    cells = json.loads(played["cells"].split(":", 1)[1])
+    assert sum(1 for cell in cells if cell) == 3 and cells[8] in ("X", "O"), played
+    assert played["frame"].split("|")[2].split()[2] in ("R", "G"), played
+    messages = host["messages"]
+    events = [json.loads(payload) for topic, payload in messages if topic == "tictactoe/appliance/events"]
+    assert {"type": "move", "player": cells[8], "cell": 3, "number": 3} in events, events
+    assert not any(event["type"] == "new-game" for event in events), events
+    answers = [payload for topic, payload in messages if topic == "tictactoe/appliance/answers"]
+    assert len(answers) == 1 and "error" not in answers[0], answers
+    # Home Assistant's discovery, retained under the board's own name.
+    assert any(topic.startswith("homeassistant/") and "/appliance/" in topic for topic, _ in messages), messages[:20]
+
+
+def test_an_upgrade_restarts_the_link_and_keeps_it_enabled_a_stop_marks_the_board_offline_and_a_purge_leaves_the_board(vm):
+    records, _, _ = vm
+    presence = [payload for topic, payload in records["network-host"]["messages"] if topic == "tictactoe/appliance/presence"]
+    # Offline until the link has the board's first state, online once it has; offline at the end.
+    assert "online" in presence and presence[-1] == "offline", presence
+    reinstalled = records["network-reinstalled"]
+    assert reinstalled["status"] == 0 and (reinstalled["enabled"], reinstalled["active"]) == ("enabled", "active"), reinstalled
+    assert reinstalled["pid_after"] not in (0, reinstalled["pid_before"]), "an upgrade did not restart the running link"
+    stopped = records["network-stopped"]
+    assert (stopped["result"], stopped["status"]) == ("success", "0"), stopped
+    purged = records["network-purged"]
+    assert purged["status"] == 0, purged
+    assert (purged["binary"], purged["folder"], purged["unit"], purged["enabled_link"]) == ("no", "no", "no", "no"), purged
+    assert purged["board"] == "active", purged
 
 
 def test_the_web_view_alone_is_refused_for_want_of_the_board(vm):

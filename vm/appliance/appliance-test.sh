@@ -232,6 +232,62 @@ report "{\"scenario\":\"web-clicks\",\"waited_first_s\":$waited_first,\"frame_fi
 \"rss\":\"$(web_status VmRSS)\",\"restarts\":$(web_prop NRestarts)}"
 journalctl -u tictactoe-web.service -o cat --no-pager | sed 's/^/@@W /'
 
+# The link to an MQTT broker: its package installed with apt (disabled until a broker is set),
+# given the broker on the host (10.0.2.100:1883, QEMU's forward) and its password in its own
+# folder, then enabled. The host publishes a press on the broker once it reads the cue; the board
+# must play it and the LED lines here show it; stopping the link must mark the board offline.
+network_deb=$(ls "$payload"/tictactoe-gpio-network_*_arm64.deb)
+apt-get install -y -q "$network_deb" >/tmp/install-network.log 2>&1
+status=$?
+network_prop() { systemctl show -p "$1" --value tictactoe-network.service; }
+enabled_after_install=$(systemctl is-enabled tictactoe-network.service 2>&1)
+active_after_install=$(systemctl is-active tictactoe-network.service)
+cat >>/etc/tictactoe/tictactoe.toml <<'TOML'
+
+[network]
+broker = "10.0.2.100:1883"
+name = "appliance"
+allow = "play"
+user = "appliance"
+password-file = "/var/lib/tictactoe-network/broker-password"
+TOML
+install -d -m 0700 -o tictactoe-network -g tictactoe-network /var/lib/tictactoe-network
+install -m 0600 -o tictactoe-network -g tictactoe-network "$payload/broker-password" /var/lib/tictactoe-network/broker-password
+config_check=$(tictactoe check-config /etc/tictactoe/tictactoe.toml 2>&1 | tail -1 | sed 's/"/\\"/g')
+systemctl enable --now tictactoe-network.service >/tmp/enable-network.log 2>&1
+marks_before=$(cells | grep -o '"[XO]"' | wc -l)
+echo "@@H network-ready"
+waited_network=$(wait_for_marks $((marks_before + 1)) 300)
+network_pid=$(network_prop MainPID)
+network_status() {  # field $1 of the link's /proc status, or null when it is not running
+  if [[ -r /proc/$network_pid/status ]]; then awk -v key="$1:" '$1 == key {$1 = ""; print}' "/proc/$network_pid/status" | xargs; else echo null; fi
+}
+network_cgroup=/sys/fs/cgroup$(network_prop ControlGroup)
+report "{\"scenario\":\"network-played\",\"status\":$status,\"enabled_after_install\":\"$enabled_after_install\",\
+\"active_after_install\":\"$active_after_install\",\"config_check\":\"$config_check\",\"waited_s\":$waited_network,\
+\"marks_before\":$marks_before,\"cells\":\"$(cells | sed 's/"/\\"/g')\",\"frame\":\"$(tool frame 1.0)\",\
+\"active\":\"$(systemctl is-active tictactoe-network.service)\",\"uid\":\"$(network_status Uid)\",\
+\"groups\":\"$(network_status Groups)\",\"user_uid\":\"$(id -u tictactoe-network)\",\
+\"tictactoe_gid\":$(getent group tictactoe | cut -d: -f3),\"memory_max\":\"$(cat "$network_cgroup/memory.max" 2>/dev/null)\",\
+\"capabilities\":\"$(network_status CapEff)\",\"rss\":\"$(network_status VmRSS)\",\"restarts\":$(network_prop NRestarts)}"
+# An upgrade (the same package again) restarts the running link and keeps the owner's enable.
+apt-get install -y -q --reinstall "$network_deb" >/tmp/reinstall-network.log 2>&1
+status=$?
+for _ in $(seq 1 60); do [[ $(network_prop MainPID) != "$network_pid" && $(network_prop MainPID) != 0 ]] && break; sleep 0.5; done
+report "{\"scenario\":\"network-reinstalled\",\"status\":$status,\"enabled\":\"$(systemctl is-enabled tictactoe-network.service)\",\
+\"active\":\"$(systemctl is-active tictactoe-network.service)\",\"pid_before\":$network_pid,\"pid_after\":$(network_prop MainPID)}"
+systemctl stop tictactoe-network.service
+report "{\"scenario\":\"network-stopped\",\"result\":\"$(network_prop Result)\",\"status\":\"$(network_prop ExecMainStatus)\"}"
+# Purged, the link takes its folder (and the password in it) and leaves the board playing.
+apt-get purge -y -q tictactoe-gpio-network >/tmp/purge-network.log 2>&1
+status=$?
+report "{\"scenario\":\"network-purged\",\"status\":$status,\"binary\":\"$(exists /usr/bin/tictactoe-network)\",\
+\"folder\":\"$(exists /var/lib/tictactoe-network)\",\"unit\":\"$(exists /usr/lib/systemd/system/tictactoe-network.service)\",\
+\"enabled_link\":\"$(exists /etc/systemd/system/multi-user.target.wants/tictactoe-network.service)\",\
+\"board\":\"$(systemctl is-active tictactoe.service)\"}"
+journalctl -u tictactoe-network.service -o cat --no-pager | sed 's/^/@@N /'
+for step in install-network enable-network reinstall-network purge-network; do sed "s/^/@@L $step: /" "/tmp/$step.log" | tail -10; done
+
 # A power cut at every flush of a game's saves (block level): vm/appliance/crash-points.sh.
 . "$payload/crash-points.sh"
 

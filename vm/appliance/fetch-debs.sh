@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The packages' libraries a fresh Debian 13 arm64 system may lack, with all they need, for the
-# appliance's offline apt source: libgpiod3 and libqrencode4, the packages' own, and libsqlite3-0,
+# appliance's offline apt source: libgpiod3 and libqrencode4, the packages' own, libmosquitto1,
+# the MQTT link's (with the OpenSSL it needs), and libsqlite3-0,
 # the board's database (every Debian 13 has it already: util-linux pre-depends on liblastlog2-2,
 # which needs it; here so that the package's Depends never rest on that); dmsetup and e2fsprogs,
 # the crash points' tools, and sqlite3, SQLite's shell for looking into the board's database
@@ -11,7 +12,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${1:?usage: fetch-debs.sh CACHE_DIR}
-libraries=(libgpiod3 libqrencode4 libsqlite3-0 dmsetup e2fsprogs sqlite3)
+libraries=(libgpiod3 libqrencode4 libmosquitto1 libsqlite3-0 dmsetup e2fsprogs sqlite3)
 debs=$cache/appliance-debs-$( (cat "$0" "$here/../../scripts/download-debs.sh") | sha256sum | cut -c1-16)
 mkdir -p "$cache"
 source "$here/../../scripts/lock.sh"

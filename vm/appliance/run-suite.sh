@@ -11,6 +11,9 @@
 #
 # Environment: APPLIANCE_WEB_PORT, the loopback port the VM's web view is forwarded to (18080);
 # APPLIANCE_CONSOLE, where the console log goes (the cache's console-appliance.log).
+# APPLIANCE_BROKER_PORT, a loopback port here where an MQTT broker listens: the VM reaches it as
+# 10.0.2.100:1883 (a QEMU guest forward), with APPLIANCE_BROKER_PASSWORD, the password of its
+# user "appliance", which the VM's link is given.
 # APPLIANCE_POWER_CUTS=SEED makes it the power-cut run instead (vm/test_power_cuts.py): the
 # payload (with the package under a higher version too, to upgrade to) runs
 # vm/appliance/power-cuts.sh at every boot, a reset reboots the VM on the same
@@ -52,6 +55,12 @@ if [[ -n ${APPLIANCE_POWER_CUTS:-} ]]; then
   limit=${APPLIANCE_LIMIT:-7200}
 fi
 install -m 0644 "$here/test-faults.conf" "$payload/"
+forwards=",hostfwd=tcp:127.0.0.1:${APPLIANCE_WEB_PORT:-18080}-:8080"
+if [[ -n ${APPLIANCE_BROKER_PORT:-} ]]; then
+  printf '%s\n' "${APPLIANCE_BROKER_PASSWORD:?the broker's password for the VM's link}" > "$payload/broker-password"
+  # A relay for each connection (a character device would carry one connection for the VM's life).
+  forwards+=",guestfwd=tcp:10.0.2.100:1883-cmd:python3 $here/broker-relay.py $APPLIANCE_BROKER_PORT"
+fi
 if [[ -z ${APPLIANCE_POWER_CUTS:-} ]]; then
   # For the upgrade that must keep every game: a signed repository as make repo makes it, under
   # a key made for this run, holding the previous release's packages (repo-previous), and the
@@ -62,7 +71,7 @@ if [[ -z ${APPLIANCE_POWER_CUTS:-} ]]; then
   bash "$root/packaging/repo.sh" build "$payload/repo-previous" "$previous"/*.deb >/dev/null
   cp -a "$payload/repo-previous" "$payload/repo-current"
   bash "$root/packaging/repo.sh" build "$payload/repo-current" "$payload"/tictactoe-gpio_*_arm64.deb \
-    "$payload"/tictactoe-gpio-web_*_arm64.deb >/dev/null
+    "$payload"/tictactoe-gpio-web_*_arm64.deb "$payload"/tictactoe-gpio-network_*_arm64.deb >/dev/null
 fi
 
 debs=$(bash "$here/fetch-debs.sh" "$cache")
@@ -86,12 +95,13 @@ mkdir -p "$(dirname "$log")"
 # virt places virtio-mmio devices so that the last one given is probed first: the root disk,
 # given last, is /dev/vda (the payload is found by its label).
 # QEMU's user network: the guest is 10.0.2.15 (set by the kernel, ip=), its web port 8080 reached
-# from 127.0.0.1:$port here.
+# from 127.0.0.1:$port here; with a broker, 10.0.2.100:1883 there is the broker's port here
+# (restrict=on keeps the guest from anything else).
 echo "appliance: booting Debian 13 arm64 with systemd (TCG); the console goes to $log; the web view to 127.0.0.1:$port" >&2
 started=$SECONDS
 timeout "$limit" qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic "${machine[@]}" \
   -kernel "$kernel" -append "console=ttyAMA0 root=/dev/vda rw panic=-1 systemd.show_status=0 loglevel=4 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off" \
-  -netdev "user,id=net,restrict=on,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-device,netdev=net \
+  -netdev "user,id=net,restrict=on$forwards" -device virtio-net-device,netdev=net \
   "${crash_disks[@]}" \
   -drive "if=none,file=$work/payload.ext4,format=raw,id=payload,readonly=on" -device virtio-blk-device,drive=payload \
   -drive "if=none,file=$image,format=raw,id=root,snapshot=on" -device virtio-blk-device,drive=root \

@@ -36,11 +36,13 @@ extension BrokerClient {
         return true
     }
 
-    /// Subscribes to `topic` for this connection: QoS 0 (a command is taken at most once), and no
-    /// retained message on subscribing (a command left retained would be played again at every
-    /// connection).
-    public func subscribe(_ topic: String) {
-        _ = mosquitto_subscribe_v5(mosquitto, nil, topic, 0, Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue), nil)
+    /// Subscribes to `topic` for this connection, QoS 0 (a command is taken at most once). The
+    /// retained messages come on subscribing only when asked for (`retained`): a command left
+    /// retained must never be played again at every connection, while a list of the boards is
+    /// made of their retained states.
+    public func subscribe(_ topic: String, retained: Bool = false) {
+        let options = retained ? 0 : Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue)
+        _ = mosquitto_subscribe_v5(mosquitto, nil, topic, 0, options, nil)
     }
 
     /// The client's thread: connect, serve the connection until it ends, pause, again.

@@ -25,6 +25,8 @@ enum ExitStatus {
     static let permissionDenied = ExitCode(77)
     /// No board listens on the socket (EX_UNAVAILABLE).
     static let boardUnavailable = ExitCode(69)
+    /// `tictactoe boards` found no `tictactoe-network` to run (EX_UNAVAILABLE).
+    static let linkNotInstalled = ExitCode(69)
     /// The board refused a command: a taken cell, the computer's turn (EX_DATAERR).
     static let refused = ExitCode(65)
     /// A lesson given way to a game against the learner at the board, or to a reset: teach it

@@ -14,7 +14,7 @@ struct TicTacToeCommand: ParsableCommand {
         // No default subcommand: a mistyped one must be named as unknown, not read as simulate's.
         subcommands: [
             Simulate.self, Run.self, Watch.self, Press.self, NewGame.self, OpponentCommand.self, LearnerCommand.self, Status.self, History.self,
-            LightsOff.self, CheckConfig.self, CheckState.self, SelfTestCommand.self, HardwareDocsCommand.self,
+            Boards.self, LightsOff.self, CheckConfig.self, CheckState.self, SelfTestCommand.self, HardwareDocsCommand.self,
         ])
 
     /// The program and its version, as the board's API says hello.

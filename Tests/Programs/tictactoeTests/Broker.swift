@@ -21,7 +21,8 @@ final class Broker {
         var description: String
     }
 
-    init() throws {
+    /// `boards`: more boards' users, beside ``users``, each allowed its own topics alone.
+    init(boards: [String] = []) throws {
         folder = try Tictactoe.temporaryFolder()
         port = try Self.freePort()
         tlsPort = try Self.freePort()
@@ -33,7 +34,7 @@ final class Broker {
         try Self.run("openssl", ["x509", "-req", "-in", "\(folder)/broker.csr", "-CA", "\(folder)/ca.pem", "-CAkey", "\(folder)/ca.key",
             "-CAcreateserial", "-days", "2", "-extfile", "\(folder)/san.ext", "-out", "\(folder)/broker.pem"])
         try Data().write(to: URL(fileURLWithPath: "\(folder)/passwords"))
-        for user in Self.users { try Self.run("mosquitto_passwd", ["-b", "\(folder)/passwords", user, Self.password(user)]) }
+        for user in Self.users + boards { try Self.run("mosquitto_passwd", ["-b", "\(folder)/passwords", user, Self.password(user)]) }
         // Started by root (as in CI), mosquitto would become the mosquitto user, who cannot read
         // the test's folder.
         let config = (getuid() == 0 ? "user root\n" : "") + """

@@ -1,0 +1,109 @@
+import BoardProtocol
+import ConfigurationFile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Every board on a broker at once, as `tictactoe boards` lists them: folded from the boards'
+/// retained `tictactoe/<board>/state` and `presence` messages (and each change after them).
+///
+/// ## Contract
+/// - **Untrusted input.** Anyone who may publish on the broker can reach it, so a message is
+///   taken only when its topic names a valid board name (``BoardName``) and its payload is what
+///   the link publishes there: a state line whose cells, turn, outcome and opponent are the
+///   API's own values, or "online" / "offline". Anything else is counted in ``ignored`` and
+///   changes nothing; an empty payload (a retained message cleared) forgets the board's part.
+///   Nothing from the broker reaches the text as it came: names and values are checked first,
+///   so no escape sequence reaches a terminal.
+/// - **Bounded.** At most ``largest`` boards are kept; a message about a further board is
+///   counted in ``beyondLimit``. Each message is at most what the client takes (8 KiB).
+/// - Pure: no I/O, no clock.
+public struct BoardsDirectory: Sendable {
+    /// What is known of one board.
+    public struct Entry: Sendable, Hashable {
+        /// Its presence: `true` online, `false` offline, `nil` not heard.
+        public var online: Bool?
+        /// Its latest state, `nil` until one is heard.
+        public var state: Summary?
+    }
+
+    /// The part of a board's state the list shows, every field checked.
+    public struct Summary: Sendable, Hashable {
+        /// Nine marks in reading order: "X", "O" or "".
+        public var cells: [String]
+        public var turn: String?
+        /// "playing", "x-wins", "o-wins" or "draw".
+        public var outcome: String
+        /// The opponent's name: "two-players", "computer-1" … "computer-4", "learner", or
+        /// another name of the same form from a newer board.
+        public var opponent: String
+        /// The score of the pairing being played, if the board sent one.
+        public var score: ViewState.Tally?
+    }
+
+    public static let largest = 1024
+
+    public private(set) var entries: [String: Entry] = [:]
+    /// Messages refused: a topic that is not a board's state or presence, or a payload that is
+    /// not what the link publishes there.
+    public private(set) var ignored = 0
+    /// Messages about boards beyond ``largest``.
+    public private(set) var beyondLimit = 0
+
+    public init() {}
+
+    /// Takes one message from the broker; whether the list changed.
+    public mutating func take(topic: String, payload: [UInt8]) -> Bool {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 3, levels[0] == BoardTopics.root, BoardName.isValid(String(levels[1])) else {
+            ignored += 1
+            return false
+        }
+        let name = String(levels[1])
+        guard entries[name] != nil || entries.count < Self.largest || payload.isEmpty else {
+            beyondLimit += 1
+            return false
+        }
+        var entry = entries[name] ?? Entry()
+        switch levels[2] {
+        case "presence":
+            switch String(decoding: payload, as: UTF8.self) {
+            case BoardTopics.online: entry.online = true
+            case BoardTopics.offline: entry.online = false
+            case "": entry.online = nil
+            default: return refuse()
+            }
+        case "state":
+            if payload.isEmpty {
+                entry.state = nil
+            } else {
+                guard let summary = Self.summary(payload) else { return refuse() }
+                entry.state = summary
+            }
+        default:
+            return refuse()
+        }
+        let before = entries[name]
+        entries[name] = entry.online == nil && entry.state == nil ? nil : entry
+        return entries[name] != before
+    }
+
+    private mutating func refuse() -> Bool {
+        ignored += 1
+        return false
+    }
+
+    /// The state line's summary, or `nil` when it is not one the API would send.
+    static func summary(_ payload: [UInt8]) -> Summary? {
+        guard let line = try? JSONDecoder().decode(APIMessage.self, from: Data(payload)), line.type == .state, let state = line.state else { return nil }
+        let marks: Set = ["X", "O", ""]
+        let outcomes: Set = ["playing", "x-wins", "o-wins", "draw"]
+        guard state.cells.count == 9, state.cells.allSatisfy(marks.contains), outcomes.contains(state.outcome),
+              state.turn.map({ $0 == "X" || $0 == "O" }) ?? true, BoardName.isValid(state.opponent)
+        else { return nil }
+        let score = state.scores[state.opponent].flatMap { $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 ? $0 : nil }
+        return Summary(cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score)
+    }
+}

@@ -1,0 +1,50 @@
+import Basics
+@testable import NetworkRules
+import Testing
+
+private let start = MonotonicInstant(nanoseconds: 5_000_000_000)
+
+@Suite("When tictactoe boards prints (virtual time)")
+struct BoardsPacingTests {
+    @Test("the first list once the retained messages have stopped coming for 500 ms, however long they come")
+    func settles() {
+        var pacing = BoardsPacing(started: start)
+        #expect(pacing.next(now: start) == .wait(until: start + .seconds(10)))
+        pacing.connected(at: start + .milliseconds(100))
+        #expect(pacing.next(now: start + .milliseconds(100)) == .wait(until: start + .milliseconds(600)))
+        for step in 1...10 { pacing.heard(at: start + .milliseconds(100 + 300 * step), changed: true) }
+        #expect(pacing.next(now: start + .milliseconds(3_099)) == .wait(until: start + .milliseconds(3_600)))
+        #expect(pacing.next(now: start + .milliseconds(3_600)) == .print)
+        pacing.printed(at: start + .milliseconds(3_600))
+        #expect(pacing.hasPrinted)
+        #expect(pacing.next(now: start + .seconds(60)) == .wait(until: nil), "nothing changed: nothing more to print")
+    }
+
+    @Test("an empty broker: an empty list after 500 ms")
+    func emptyBroker() {
+        var pacing = BoardsPacing(started: start)
+        pacing.connected(at: start)
+        #expect(pacing.next(now: start + .milliseconds(500)) == .print)
+    }
+
+    @Test("live, a flood of changes is printed as it stands at most every 250 ms, none queued")
+    func throttles() {
+        var pacing = BoardsPacing(started: start)
+        pacing.connected(at: start)
+        pacing.printed(at: start + .milliseconds(500))
+        pacing.heard(at: start + .milliseconds(510), changed: false)
+        #expect(pacing.next(now: start + .milliseconds(510)) == .wait(until: nil), "a message that changed nothing prints nothing")
+        for step in 0..<100 { pacing.heard(at: start + .milliseconds(600 + step), changed: true) }
+        #expect(pacing.next(now: start + .milliseconds(700)) == .wait(until: start + .milliseconds(750)))
+        #expect(pacing.next(now: start + .milliseconds(750)) == .print)
+        pacing.printed(at: start + .milliseconds(750))
+        #expect(pacing.next(now: start + .milliseconds(760)) == .wait(until: nil))
+    }
+
+    @Test("no broker within 10 s: given up (a list printed once says why)")
+    func givesUp() {
+        let pacing = BoardsPacing(started: start)
+        #expect(pacing.next(now: start + .milliseconds(9_999)) == .wait(until: start + .seconds(10)))
+        #expect(pacing.next(now: start + .seconds(10)) == .giveUp)
+    }
+}

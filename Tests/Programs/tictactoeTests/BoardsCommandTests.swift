@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A configuration whose `[network]` table reaches `broker` as `user` (plain MQTT), in a folder
+/// of its own with the user's password file; its path.
+private func readerConfiguration(_ broker: Broker, user: String = "visitor") throws -> String {
+    let folder = try Tictactoe.temporaryFolder()
+    try Data(Broker.password(user).utf8).write(to: URL(fileURLWithPath: "\(folder)/password"))
+    let config = """
+        [network]
+        broker = "127.0.0.1:\(broker.port)"
+        user = "\(user)"
+        password-file = "\(folder)/password"
+
+        """
+    try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.toml"))
+    return "\(folder)/tictactoe.toml"
+}
+
+@Suite("tictactoe boards: every board on a real broker (mosquitto)", .serialized, .process)
+struct BoardsCommandTests {
+    @Test("two linked boards listed with their presence, marks, turn and score; a state that is not one ignored; a stopped link offline")
+    func listsLinkedBoards() throws {
+        let broker = try Broker()
+        let kitchen = try ServedSimulation(), attic = try ServedSimulation()
+        defer {
+            kitchen.stop()
+            attic.stop()
+        }
+        let kitchenLink = try ServedNetwork(board: kitchen, broker: broker, tls: false)
+        let atticLink = try ServedNetwork(board: attic, broker: broker, name: "attic", tls: false)
+        _ = try kitchenLink.log(until: "connected to the broker")
+        _ = try atticLink.log(until: "connected to the broker")
+        let watcher = try broker.subscribe("tictactoe/+/events")
+        try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":7}"#)
+        #expect(watcher.next("events", containing: #""cell":7"#) != nil)
+        // A user may write under its own name only: the visitor's "state" is there, but no state.
+        try broker.publish("tictactoe/visitor/state", #"{"type":"state","state":"\u001b[2J"}"#, as: "visitor", retain: true)
+        let config = try readerConfiguration(broker)
+        let listed = try Tictactoe.run(["boards", "--once", "--config", config])
+        #expect(listed.status == 0, "\(listed.err)")
+        #expect(listed.out == """
+            2 boards on 127.0.0.1:\(broker.port): 2 online, 0 offline; 1 message ignored (not a board's state or presence)
+            attic    online   ··· ··· ···  X to move  two-players  X 0 · O 0 · draws 0
+            kitchen  online   X·· ··· ···  O to move  two-players  X 0 · O 0 · draws 0
+
+            """)
+        atticLink.stop()
+        let after = try Tictactoe.run(["boards", "--once", "--config", config])
+        #expect(after.out.split(separator: "\n").dropFirst().first?.hasPrefix("attic    offline  ··· ··· ···") == true, "\(after.out)")
+    }
+
+    @Test("a hundred boards on one broker: all listed, once each, by name")
+    func hundredBoards() throws {
+        let names = (1...100).map { "board-\($0)" }
+        let broker = try Broker(boards: names)
+        // Each board's retained state and presence, published as that board's user (the access
+        // list lets a user write only under its own name), from one shell.
+        let script = names.map { name in
+            let credentials = "-h 127.0.0.1 -p \(broker.port) -u \(name) -P \(Broker.password(name)) -r -q 1"
+            let state = #"{"state":{"asleep":false,"cells":["X","","","","O","","","",""],"flashing":null,"headline":"x-to-move","looks":[],"names":{"o":null,"x":null},"opponent":"computer-3","outcome":"playing","scores":{"computer-3":{"draws":2,"oWins":1,"xWins":0}},"starter":"X","thinking":false,"turn":"X","winningLines":[]},"type":"state"}"#
+            return "mosquitto_pub \(credentials) -t tictactoe/\(name)/state -m '\(state)' && mosquitto_pub \(credentials) -t tictactoe/\(name)/presence -m online"
+        }.joined(separator: " && ")
+        #expect(try Broker.run("/bin/sh", ["-c", script]) == 0)
+        let listed = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
+        #expect(listed.status == 0, "\(listed.err)")
+        let lines = listed.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "100 boards on 127.0.0.1:\(broker.port): 100 online, 0 offline")
+        #expect(lines.dropFirst().map { String($0.prefix { $0 != " " }) } == names.sorted())
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("online   X·· ·O· ···  X to move  computer-3   X 0 · O 1 · draws 2") })
+    }
+
+    @Test("no broker: said, with what to check, and exit 69; no tictactoe-network beside or on the PATH: said, exit 69")
+    func failures() throws {
+        let broker = try Broker()
+        broker.kill()
+        let unreachable = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
+        #expect(unreachable.status == 69)
+        #expect(unreachable.err.contains("no answer from the broker at 127.0.0.1:\(broker.port) within 10 s"), "\(unreachable.err)")
+        // A copy of tictactoe alone in a folder, with an empty PATH: the link's program is missing.
+        guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
+        let folder = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: executable, toPath: "\(folder)/tictactoe")
+        let alone = try Tictactoe.run(["boards", "--once"], program: "/usr/bin/env", prefix: ["-i", "PATH=/nonexistent", "\(folder)/tictactoe"])
+        #expect(alone.status == 69)
+        #expect(alone.err.contains("install the tictactoe-gpio-network package"), "\(alone.err)")
+    }
+}
