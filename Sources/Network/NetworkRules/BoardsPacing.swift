@@ -1,7 +1,7 @@
 import Basics
 
-/// When `tictactoe boards` prints the list: first once the broker has sent what it keeps, then,
-/// live, after each change, at most every ``interval``.
+/// When `tictactoe boards` prints the list: first once the broker has sent what it keeps (at
+/// each connection), then, live, after each change, at most every ``interval``.
 ///
 /// The broker sends the retained states and presences at once after the subscription, but marks
 /// no end to them; the first list waits until none has come for ``settle``. A flood of changes
@@ -34,9 +34,13 @@ public struct BoardsPacing: Sendable {
     /// Whether the first list has been printed.
     public var hasPrinted: Bool { printedAt != nil }
 
-    /// The broker let the client in: the retained messages follow the subscription.
+    /// The broker let the client in (again): the retained messages follow the subscription, and
+    /// the list, made afresh from them, is printed once they have settled (a board whose retained
+    /// messages went while the client was away must not linger).
     public mutating func connected(at now: MonotonicInstant) {
-        lastHeard = max(lastHeard ?? now, now)
+        lastHeard = now
+        printedAt = nil
+        changedSincePrint = false
     }
 
     /// A message came; `changed`: it changed the list.

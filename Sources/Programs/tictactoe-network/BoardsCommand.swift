@@ -101,6 +101,7 @@ private struct Listing {
     private mutating func take(_ event: BrokerClient.Event, at now: MonotonicInstant) {
         switch event {
         case .connected:
+            boards = BoardsDirectory()
             client.subscribe("tictactoe/+/state", retained: true)
             client.subscribe("tictactoe/+/presence", retained: true)
             pacing.connected(at: now)

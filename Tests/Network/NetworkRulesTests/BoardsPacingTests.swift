@@ -41,6 +41,19 @@ struct BoardsPacingTests {
         #expect(pacing.next(now: start + .milliseconds(760)) == .wait(until: nil))
     }
 
+    @Test("connected again: the list is printed afresh once the retained messages have settled again")
+    func reconnects() {
+        var pacing = BoardsPacing(started: start)
+        pacing.connected(at: start)
+        pacing.printed(at: start + .milliseconds(500))
+        pacing.heard(at: start + .seconds(2), changed: true)
+        pacing.connected(at: start + .seconds(3))
+        #expect(!pacing.hasPrinted)
+        #expect(pacing.next(now: start + .seconds(3)) == .wait(until: start + .milliseconds(3_500)))
+        pacing.heard(at: start + .milliseconds(3_200), changed: true)
+        #expect(pacing.next(now: start + .milliseconds(3_700)) == .print)
+    }
+
     @Test("no broker within 10 s: given up (a list printed once says why)")
     func givesUp() {
         let pacing = BoardsPacing(started: start)

@@ -1,6 +1,11 @@
+import Basics
+import Dispatch
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A configuration whose `[network]` table reaches `broker` as `user` (plain MQTT), in a folder
 /// of its own with the user's password file; its path.
@@ -32,7 +37,10 @@ struct BoardsCommandTests {
         let atticLink = try ServedNetwork(board: attic, broker: broker, name: "attic", tls: false)
         _ = try kitchenLink.log(until: "connected to the broker")
         _ = try atticLink.log(until: "connected to the broker")
-        let watcher = try broker.subscribe("tictactoe/+/events")
+        // The link subscribes to its commands before it publishes the board's state: once that is
+        // seen, a press is heard.
+        let watcher = try broker.subscribe("tictactoe/kitchen/#")
+        #expect(watcher.next("state") != nil)
         try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":7}"#)
         #expect(watcher.next("events", containing: #""cell":7"#) != nil)
         // A user may write under its own name only: the visitor's "state" is there, but no state.
@@ -69,6 +77,41 @@ struct BoardsCommandTests {
         #expect(lines.first == "100 boards on 127.0.0.1:\(broker.port): 100 online, 0 offline")
         #expect(lines.dropFirst().map { String($0.prefix { $0 != " " }) } == names.sorted())
         #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("online   X·· ·O· ···  X to move  computer-3   X 0 · O 1 · draws 2") })
+    }
+
+    @Test("live: the list printed again at a change, and afresh after the broker came back; SIGINT ends it with 0")
+    func live() throws {
+        let broker = try Broker()
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-network").path
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["boards", "--config", try readerConfiguration(broker)]
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let pid = process.processIdentifier, ended = Protected(false)
+        defer {
+            ended.withValue { $0 = true }
+            if process.isRunning { process.terminate() }
+        }
+        // A line that never comes must fail the test, not hang it: the reads end at the output's end.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+            ended.withValue { if !$0 { _ = kill(pid, SIGTERM) } }
+        }
+        #expect(try ServedSimulation.read(output, until: "0 boards on").contains("0 online, 0 offline"))
+        try broker.publish("tictactoe/kitchen/presence", "online", as: "kitchen", retain: true)
+        _ = try ServedSimulation.read(output, until: "kitchen  online   (no state yet)")
+        // The broker restarted empty (no persistence): the board's retained presence went with it.
+        broker.kill()
+        #expect(try ServedSimulation.read(output, until: "trying again").contains("127.0.0.1:\(broker.port)"))
+        try broker.start()
+        try broker.publish("tictactoe/attic/presence", "offline", as: "attic", retain: true)
+        // Made afresh: the kitchen, whose retained presence the restarted broker no longer has, is gone.
+        let afresh = try ServedSimulation.read(output, until: "attic  offline  (no state yet)\n")
+        #expect(afresh.hasSuffix("1 board on 127.0.0.1:\(broker.port): 0 online, 1 offline\nattic  offline  (no state yet)\n"), "\(afresh)")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("no broker: said, with what to check, and exit 69; no tictactoe-network beside or on the PATH: said, exit 69")
