@@ -28,6 +28,7 @@ struct Boards: ParsableCommand {
         var cArguments = argv.map { strdup($0) } + [nil]
         execvp(program, &cArguments)
         let why = String(cString: strerror(errno))
+        for argument in cArguments { free(argument) }
         printError("tictactoe boards runs tictactoe-network, which could not be started (\(why)): install the tictactoe-gpio-network package (make install installs it too).")
         throw ExitStatus.linkNotInstalled
     }

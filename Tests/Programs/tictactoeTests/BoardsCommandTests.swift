@@ -121,12 +121,13 @@ struct BoardsCommandTests {
         let unreachable = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
         #expect(unreachable.status == 69)
         #expect(unreachable.err.contains("no answer from the broker at 127.0.0.1:\(broker.port) within 10 s"), "\(unreachable.err)")
-        // A copy of tictactoe alone in a folder, with an empty PATH: the link's program is missing.
+        // A copy of tictactoe alone in a folder, with a PATH that holds nothing: the link's program
+        // is missing. (The rest of the environment kept: a sanitizer's options are in it.)
         guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
         let folder = try Tictactoe.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: executable, toPath: "\(folder)/tictactoe")
-        let alone = try Tictactoe.run(["boards", "--once"], program: "/usr/bin/env", prefix: ["-i", "PATH=/nonexistent", "\(folder)/tictactoe"])
+        let alone = try Tictactoe.run(["boards", "--once"], program: "/usr/bin/env", prefix: ["PATH=/nonexistent", "\(folder)/tictactoe"])
         #expect(alone.status == 69)
         #expect(alone.err.contains("install the tictactoe-gpio-network package"), "\(alone.err)")
     }
