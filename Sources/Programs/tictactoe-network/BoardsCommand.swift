@@ -15,9 +15,9 @@ struct BoardsCommand: ParsableCommand {
         commandName: "boards",
         abstract: "List every board on the MQTT broker: its presence, marks, whose turn and score.",
         discussion: """
-            Reads only: it subscribes to tictactoe/+/state and tictactoe/+/presence and publishes \\
-            nothing. Live, it prints the list again at each change (at most four times a second) \\
-            until interrupted. The broker and how to reach it come from the configuration file's \\
+            Reads only: it subscribes to tictactoe/+/state and tictactoe/+/presence and publishes \
+            nothing. Live, it prints the list again at each change (at most four times a second) \
+            until interrupted. The broker and how to reach it come from the configuration file's \
             [network] table (docs/NETWORK.md), as the link's do.
             """)
 
