@@ -132,52 +132,45 @@ finish() {
 epoch=$(date -d "$(sed -n 's/^ -- .*>  //p' "$root/packaging/debian/changelog" | head -1)" +%s)
 finish "$stage" "$root/packaging/debian/control.in" usr/bin/tictactoe
 
+# Stages the package $1 (tictactoe-gpio-NAME) of the companion program $2 beside the board's,
+# with what every companion has: its binary, its unit from systemd/$2.service with the package's
+# paths (and the extra sed expressions in $4 onwards), its man page, its document docs/$3 in its
+# doc folder, the copyright, the changelog, its lintian overrides and maintainer scripts from
+# packaging/NAME/. Leaves $stage and $doc set for what is its own.
+stage_companion() {
+  local package=$1 program=$2 document=$3 folder=$root/packaging/${1#tictactoe-gpio-}
+  shift 3
+  stage=$work/${package}_${version}_${arch}
+  doc=$stage/usr/share/doc/$package
+  install -d "$stage/DEBIAN" "$doc"
+  install_program "$program" "$stage"
+  sed -e "s|/usr/local/bin/$program|/usr/bin/$program|g" "$@" \
+      -e "s|file:///usr/local/share/doc/tictactoe/docs/$document|man:$program(1) file:///usr/share/doc/$package/$document.gz|" \
+      -e "s|Installed by \`make install\` (see the README).|Installed by the $package package.|" \
+      "$root/systemd/$program.service" > "$work/$program.service"
+  install -D -m 0644 "$work/$program.service" "$stage/usr/lib/systemd/system/$program.service"
+  install -D -m 0644 "$root/packaging/$program.1" "$stage/usr/share/man/man1/$program.1"
+  gzip -9n "$stage/usr/share/man/man1/$program.1"
+  install -m 0644 "$root/docs/$document" "$doc/$document"
+  gzip -9n "$doc/$document"
+  install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
+  install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
+  gzip -9n "$doc/changelog"
+  install -D -m 0644 "$folder/lintian-overrides" "$stage/usr/share/lintian/overrides/$package"
+  install -m 0755 "$folder/postinst" "$folder/prerm" "$folder/postrm" "$stage/DEBIAN/"
+}
+
 # The web view's package: the page's files by name (nothing else of web/ is served).
-stage=$work/tictactoe-gpio-web_${version}_${arch}
-doc=$stage/usr/share/doc/tictactoe-gpio-web
-install -d "$stage/DEBIAN" "$doc"
-install_program tictactoe-web "$stage"
-sed -e 's|/usr/local/bin/tictactoe-web|/usr/bin/tictactoe-web|g' \
-    -e 's|/usr/local/share/tictactoe/web|/usr/share/tictactoe-gpio/web|g' \
-    -e 's|file:///usr/local/share/doc/tictactoe/docs/WEB.md|man:tictactoe-web(1) file:///usr/share/doc/tictactoe-gpio-web/WEB.md.gz|' \
-    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio-web package.|' \
-    "$root/systemd/tictactoe-web.service" > "$work/tictactoe-web.service"
-install -D -m 0644 "$work/tictactoe-web.service" "$stage/usr/lib/systemd/system/tictactoe-web.service"
+stage_companion tictactoe-gpio-web tictactoe-web WEB.md -e 's|/usr/local/share/tictactoe/web|/usr/share/tictactoe-gpio/web|g'
 install -D -m 0644 -t "$stage/usr/share/tictactoe-gpio/web" \
   "$root/web/index.html" "$root/web/board.css" "$root/web/board.js" "$root/web/icon.svg" \
   "$root/web/manifest.webmanifest" "$root/web/icon-192.png" "$root/web/icon-512.png"
 install -D -m 0644 "$root/packaging/web/avahi.service" "$stage/etc/avahi/services/tictactoe-gpio-web.service"
-install -D -m 0644 "$root/packaging/tictactoe-web.1" "$stage/usr/share/man/man1/tictactoe-web.1"
-gzip -9n "$stage/usr/share/man/man1/tictactoe-web.1"
-install -m 0644 "$root/docs/WEB.md" "$doc/WEB.md"
-gzip -9n "$doc/WEB.md"
-install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
-install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
-gzip -9n "$doc/changelog"
-install -D -m 0644 "$root/packaging/web/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio-web"
-install -m 0755 "$root/packaging/web/postinst" "$root/packaging/web/prerm" "$root/packaging/web/postrm" "$stage/DEBIAN/"
 install -m 0644 "$root/packaging/web/conffiles" "$stage/DEBIAN/"
 finish "$stage" "$root/packaging/web/control.in" usr/bin/tictactoe-web
 
 # The link to an MQTT broker's package: disabled until the owner sets the broker and enables it.
-stage=$work/tictactoe-gpio-network_${version}_${arch}
-doc=$stage/usr/share/doc/tictactoe-gpio-network
-install -d "$stage/DEBIAN" "$doc"
-install_program tictactoe-network "$stage"
-sed -e 's|/usr/local/bin/tictactoe-network|/usr/bin/tictactoe-network|g' \
-    -e 's|file:///usr/local/share/doc/tictactoe/docs/NETWORK.md|man:tictactoe-network(1) file:///usr/share/doc/tictactoe-gpio-network/NETWORK.md.gz|' \
-    -e 's|Installed by `make install` (see the README).|Installed by the tictactoe-gpio-network package.|' \
-    "$root/systemd/tictactoe-network.service" > "$work/tictactoe-network.service"
-install -D -m 0644 "$work/tictactoe-network.service" "$stage/usr/lib/systemd/system/tictactoe-network.service"
+stage_companion tictactoe-gpio-network tictactoe-network NETWORK.md
 install -D -m 0644 "$root/packaging/network/sysusers.conf" "$stage/usr/lib/sysusers.d/tictactoe-gpio-network.conf"
-install -D -m 0644 "$root/packaging/tictactoe-network.1" "$stage/usr/share/man/man1/tictactoe-network.1"
-gzip -9n "$stage/usr/share/man/man1/tictactoe-network.1"
-install -m 0644 "$root/docs/NETWORK.md" "$doc/NETWORK.md"
-gzip -9n "$doc/NETWORK.md"
 install -m 0644 "$root/Hardware/mosquitto/tictactoe.acl" "$doc/tictactoe.acl"
-install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
-install -m 0644 "$root/packaging/debian/changelog" "$doc/changelog"
-gzip -9n "$doc/changelog"
-install -D -m 0644 "$root/packaging/network/lintian-overrides" "$stage/usr/share/lintian/overrides/tictactoe-gpio-network"
-install -m 0755 "$root/packaging/network/postinst" "$root/packaging/network/prerm" "$root/packaging/network/postrm" "$stage/DEBIAN/"
 finish "$stage" "$root/packaging/network/control.in" usr/bin/tictactoe-network
