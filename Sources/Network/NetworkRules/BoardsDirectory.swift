@@ -45,6 +45,9 @@ public struct BoardsDirectory: Sendable {
 
     public static let largest = 1024
 
+    /// What a client subscribes to for the list: every board's state and presence.
+    public static let subscriptions = [BoardTopics(board: "+").state, BoardTopics(board: "+").presence]
+
     public private(set) var entries: [String: Entry] = [:]
     /// Messages refused: a topic that is not a board's state or presence, or a payload that is
     /// not what the link publishes there.
@@ -67,15 +70,16 @@ public struct BoardsDirectory: Sendable {
             return false
         }
         var entry = entries[name] ?? Entry()
-        switch levels[2] {
-        case "presence":
+        let topics = BoardTopics(board: name)
+        switch topic {
+        case topics.presence:
             switch String(decoding: payload, as: UTF8.self) {
             case BoardTopics.online: entry.online = true
             case BoardTopics.offline: entry.online = false
             case "": entry.online = nil
             default: return refuse()
             }
-        case "state":
+        case topics.state:
             if payload.isEmpty {
                 entry.state = nil
             } else {

@@ -45,7 +45,7 @@ public struct BoardsPacing: Sendable {
 
     /// A message came; `changed`: it changed the list.
     public mutating func heard(at now: MonotonicInstant, changed: Bool) {
-        if lastHeard != nil { lastHeard = max(lastHeard ?? now, now) }
+        if let last = lastHeard { lastHeard = max(last, now) }
         if changed { changedSincePrint = true }
     }
 

@@ -102,8 +102,7 @@ private struct Listing {
         switch event {
         case .connected:
             boards = BoardsDirectory()
-            client.subscribe("tictactoe/+/state", retained: true)
-            client.subscribe("tictactoe/+/presence", retained: true)
+            for topic in BoardsDirectory.subscriptions { client.subscribe(topic, retained: true) }
             pacing.connected(at: now)
             lastWhy = nil
         case .message(let topic, let payload, _, _):
