@@ -8,7 +8,10 @@ extension BoardsDirectory {
     public func lines(broker: String) -> [String] {
         let online = entries.values.filter { $0.online == true }.count
         let offline = entries.values.filter { $0.online == false }.count
+        let unknown = entries.count - online - offline
         var heading = "\(entries.count) board\(entries.count == 1 ? "" : "s") on \(broker): \(online) online, \(offline) offline"
+        if unknown > 0 { heading += ", \(unknown) unknown" }
+        if lost > 0 { heading += "; \(lost) message\(lost == 1 ? "" : "s") lost for want of room: the list may be out of date" }
         if beyondLimit > 0 { heading += "; more than \(Self.largest): \(beyondLimit) message\(beyondLimit == 1 ? "" : "s") about the others not shown" }
         if ignored > 0 { heading += "; \(ignored) message\(ignored == 1 ? "" : "s") ignored (not a board's state or presence)" }
         let width = entries.keys.map(\.count).max() ?? 0

@@ -54,6 +54,9 @@ public struct BoardsDirectory: Sendable {
     public private(set) var ignored = 0
     /// Messages about boards beyond ``largest``.
     public private(set) var beyondLimit = 0
+    /// Messages the client dropped for want of room (a burst larger than its inbox): the list
+    /// may be out of date until each board's next message.
+    public private(set) var lost = 0
 
     public init() {}
 
@@ -94,6 +97,11 @@ public struct BoardsDirectory: Sendable {
         return entries[name] != before
     }
 
+    /// The client dropped `count` messages: said in the heading.
+    public mutating func lose(_ count: Int) {
+        lost += count
+    }
+
     private mutating func refuse() -> Bool {
         ignored += 1
         return false
@@ -104,8 +112,12 @@ public struct BoardsDirectory: Sendable {
         guard let line = try? JSONDecoder().decode(APIMessage.self, from: Data(payload)), line.type == .state, let state = line.state else { return nil }
         let marks: Set = ["X", "O", ""]
         let outcomes: Set = ["playing", "x-wins", "o-wins", "draw"]
+        let xs = state.cells.filter { $0 == "X" }.count, os = state.cells.filter { $0 == "O" }.count
+        // A turn exactly while playing, and marks a game could have placed: anything else is not
+        // a board's state, whoever published it.
         guard state.cells.count == 9, state.cells.allSatisfy(marks.contains), outcomes.contains(state.outcome),
-              state.turn.map({ $0 == "X" || $0 == "O" }) ?? true, BoardName.isValid(state.opponent)
+              (state.outcome == "playing") == (state.turn != nil), state.turn.map({ $0 == "X" || $0 == "O" }) ?? true,
+              abs(xs - os) <= 1, BoardName.isValid(state.opponent)
         else { return nil }
         let score = state.scores[state.opponent].flatMap { $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 ? $0 : nil }
         return Summary(cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score)

@@ -4,8 +4,10 @@ import Basics
 /// each connection), then, live, after each change, at most every ``interval``.
 ///
 /// The broker sends the retained states and presences at once after the subscription, but marks
-/// no end to them; the first list waits until none has come for ``settle``. A flood of changes
-/// (a hundred boards playing) is printed as it stands at most every ``interval``, never queued.
+/// no end to them; the first list waits until no retained message has come for ``settle``, and
+/// at most ``longestSettle`` after the connection (live changes, which any publisher can keep
+/// coming, never hold it back). A flood of changes (a hundred boards playing) is printed as it
+/// stands at most every ``interval``, never queued.
 /// Pure: the caller passes the time (the command the clock, tests a virtual one).
 public struct BoardsPacing: Sendable {
     public enum Decision: Sendable, Hashable {
@@ -18,11 +20,14 @@ public struct BoardsPacing: Sendable {
     }
 
     public var settle: Duration = .milliseconds(500)
+    public var longestSettle: Duration = .seconds(3)
     public var interval: Duration = .milliseconds(250)
     public var patience: Duration = .seconds(10)
 
     private let started: MonotonicInstant
-    /// The last message heard, or the connection, whichever came later; `nil` before it.
+    /// The connection, `nil` before it.
+    private var connectedAt: MonotonicInstant?
+    /// The last retained message heard, or the connection, whichever came later.
     private var lastHeard: MonotonicInstant?
     private var printedAt: MonotonicInstant?
     private var changedSincePrint = false
@@ -38,14 +43,16 @@ public struct BoardsPacing: Sendable {
     /// the list, made afresh from them, is printed once they have settled (a board whose retained
     /// messages went while the client was away must not linger).
     public mutating func connected(at now: MonotonicInstant) {
+        connectedAt = now
         lastHeard = now
         printedAt = nil
         changedSincePrint = false
     }
 
-    /// A message came; `changed`: it changed the list.
-    public mutating func heard(at now: MonotonicInstant, changed: Bool) {
-        if let last = lastHeard { lastHeard = max(last, now) }
+    /// A message came; `retained`: one the broker kept (the burst after a subscription);
+    /// `changed`: it changed the list.
+    public mutating func heard(at now: MonotonicInstant, retained: Bool, changed: Bool) {
+        if retained, let last = lastHeard { lastHeard = max(last, now) }
         if changed { changedSincePrint = true }
     }
 
@@ -55,11 +62,11 @@ public struct BoardsPacing: Sendable {
     }
 
     public func next(now: MonotonicInstant) -> Decision {
-        guard let lastHeard else {
+        guard let lastHeard, let connectedAt else {
             return now >= started + patience ? .giveUp : .wait(until: started + patience)
         }
         guard let printedAt else {
-            let settled = lastHeard + settle
+            let settled = min(lastHeard + settle, connectedAt + longestSettle)
             return now >= settled ? .print : .wait(until: settled)
         }
         guard changedSincePrint else { return .wait(until: nil) }

@@ -29,6 +29,9 @@ struct BoardsCommand: ParsableCommand {
     func run() throws {
         let settings = try access.settings()
         var options = try BrokerOptions.client(settings, role: "boards")
+        // Room for the retained burst of the most boards the list keeps (states of a few hundred
+        // bytes each, and their presences); a larger burst is counted and said in the heading.
+        options.inboxBytes = 2 << 20
         let wake = DispatchSemaphore(value: 0)
         options.notify = { wake.signal() }
         let client: BrokerClient
@@ -50,8 +53,9 @@ struct BoardsCommand: ParsableCommand {
             ended.signal()
             shutdown.interrupt()
         }
-        _ = shutdown.wait()
-        outcome.withLock { $0 = $0 ?? 0 }
+        let signal = shutdown.wait()
+        // Live, a signal is the way to stop; a list asked for once and cut short is not a success.
+        outcome.withLock { $0 = $0 ?? (once ? 128 + (signal ?? SIGTERM) : 0) }
         wake.signal()
         ended.wait()
         _ = stopWithin(seconds: 3) { client.stop() }
@@ -76,13 +80,16 @@ private struct Listing {
     }
 
     /// Until `stopping()` or, printing once, the list printed: 0, or 69 for a broker that never
-    /// let the client in.
+    /// let the client in, 74 for an output that cannot be written (a reader gone).
     mutating func run(wake: DispatchSemaphore, stopping: () -> Bool) -> Int32 {
         while !stopping() {
             for event in client.take() { take(event, at: .now()) }
             switch pacing.next(now: .now()) {
             case .print:
-                show()
+                guard show() else {
+                    Say.error("standard output cannot be written (\(TextFile.describeErrno(errno))): the list stopped.")
+                    return 74
+                }
                 pacing.printed(at: .now())
                 if once { return 0 }
             case .giveUp where once:
@@ -105,21 +112,22 @@ private struct Listing {
             for topic in BoardsDirectory.subscriptions { client.subscribe(topic, retained: true) }
             pacing.connected(at: now)
             lastWhy = nil
-        case .message(let topic, let payload, _, _):
-            pacing.heard(at: now, changed: boards.take(topic: topic, payload: payload))
+        case .message(let topic, let payload, _, let retained):
+            pacing.heard(at: now, retained: retained, changed: boards.take(topic: topic, payload: payload))
         case .disconnected(let why) where why != lastWhy:
             lastWhy = why
             Say.error("\(why); trying again")
         case .overflowed(let count):
-            Say.error("\(count) message\(count == 1 ? "" : "s") dropped: more came at once than the list takes in")
+            boards.lose(count)
         default:
             break
         }
     }
 
-    private func show() {
+    /// Whether the list was written whole.
+    private func show() -> Bool {
         let text = boards.lines(broker: broker).joined(separator: "\n")
         // Live on a terminal, each list replaces the last (cursor home, screen cleared).
-        Say.line((clearsScreen && !once ? "\u{1b}[H\u{1b}[2J" : "") + text)
+        return Say.line((clearsScreen && !once ? "\u{1b}[H\u{1b}[2J" : "") + text)
     }
 }

@@ -84,8 +84,10 @@ struct BrokerOptions: ParsableArguments {
 
 /// Lines on standard output and errors on standard error, whole.
 enum Say {
-    static func line(_ line: String) {
-        _ = TextFile.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
+    /// Whether it was written whole.
+    @discardableResult
+    static func line(_ line: String) -> Bool {
+        TextFile.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
     }
 
     static func error(_ line: String) {

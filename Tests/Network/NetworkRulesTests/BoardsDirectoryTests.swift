@@ -64,6 +64,9 @@ struct BoardsDirectoryTests {
         ("tictactoe/kitchen/state", stateLine("XX       ").replacingOccurrences(of: ",\"\"]", with: "]")),      // eight cells
         ("tictactoe/kitchen/state", stateLine(outcome: "x-wins\u{7}")),
         ("tictactoe/kitchen/state", stateLine(turn: "Z")),
+        ("tictactoe/kitchen/state", stateLine(turn: nil)),                                  // playing, nobody to move
+        ("tictactoe/kitchen/state", stateLine("XXX OO   ", turn: "O", outcome: "x-wins")),   // over, someone to move
+        ("tictactoe/kitchen/state", stateLine("XXXXXXXXX", turn: nil, outcome: "o-wins")),  // marks no game places
         ("tictactoe/kitchen/state", stateLine(opponent: "\u{1b}]0;owned\u{7}")),
         ("tictactoe/kitchen/state", stateLine().replacingOccurrences(of: #""type":"state""#, with: #""type":"status""#)),
     ])
@@ -73,6 +76,15 @@ struct BoardsDirectoryTests {
         #expect(!changed10)
         #expect(boards.entries.isEmpty && boards.ignored == 1)
         #expect(boards.lines(broker: "b:1") == ["0 boards on b:1: 0 online, 0 offline; 1 message ignored (not a board's state or presence)"])
+    }
+
+    @Test("a board heard without a presence is counted as unknown; messages the client dropped are said, with what it means")
+    func unknownAndLost() {
+        var boards = BoardsDirectory()
+        let changed = boards.take(topic: "tictactoe/attic/state", payload: bytes(stateLine()))
+        #expect(changed)
+        boards.lose(3)
+        #expect(boards.lines(broker: "b:1").first == "1 board on b:1: 0 online, 0 offline, 1 unknown; 3 messages lost for want of room: the list may be out of date")
     }
 
     @Test("a negative score is not shown")

@@ -114,6 +114,31 @@ struct BoardsCommandTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("once: an output that cannot be written is 74, not a success; cut short by a signal before the list, 128 + the signal")
+    func onceFailures() throws {
+        let broker = try Broker()
+        let config = try readerConfiguration(broker)
+        let full = try Tictactoe.run(["boards", "--once", "--config", config], program: "/bin/sh",
+                                     prefix: ["-c", "exec \"$0\" \"$@\" >/dev/full", Tictactoe.executable ?? "tictactoe"])
+        #expect(full.status == 74, "\(full.err)")
+        #expect(full.err.contains("standard output cannot be written"), "\(full.err)")
+        // A broker that never answers: interrupted while the list waits for it.
+        broker.kill()
+        let waiting = Process()
+        waiting.executableURL = URL(fileURLWithPath: Tictactoe.executable ?? "tictactoe")
+        waiting.arguments = ["boards", "--once", "--config", config]
+        let said = Pipe()
+        waiting.standardOutput = FileHandle.nullDevice
+        waiting.standardError = said
+        try waiting.run()
+        // It says the broker cannot be reached only after its signal handlers are in place (the
+        // link's program, exec'd in place): from then on SIGINT is recorded, not fatal.
+        _ = try ServedSimulation.read(said, until: "trying again")
+        waiting.interrupt()
+        waiting.waitUntilExit()
+        #expect(waiting.terminationStatus == 130)
+    }
+
     @Test("no broker: said, with what to check, and exit 69; no tictactoe-network beside or on the PATH: said, exit 69")
     func failures() throws {
         let broker = try Broker()
