@@ -14,6 +14,9 @@ sanitizers=("$@")
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread address)
 reports=$PWD/test-results/sanitize
 failed=()
+# What went wrong under each sanitizer, said again at the very end: CI shows a run's last lines,
+# and the address run's thousand lines would otherwise hide the thread run's report.
+summary=()
 
 for sanitizer in "${sanitizers[@]}"; do
   case $sanitizer in
@@ -36,7 +39,8 @@ for sanitizer in "${sanitizers[@]}"; do
   "$SWIFT" build --build-tests "${flags[@]}" --scratch-path "$scratch"
   echo "== $sanitizer: running every test"
   status=0
-  env -u TEST_LAYERS "$SWIFT" test --skip-build "${flags[@]}" --scratch-path "$scratch" || status=$?
+  output=$reports/$sanitizer-tests.log
+  env -u TEST_LAYERS "$SWIFT" test --skip-build "${flags[@]}" --scratch-path "$scratch" 2>&1 | tee "$output" || status=$?
   mapfile -t written < <(find "$reports" -maxdepth 1 -name "$sanitizer.*" -size +0 | sort)
   for report in "${written[@]}"; do
     echo "---- $report"
@@ -45,8 +49,18 @@ for sanitizer in "${sanitizers[@]}"; do
   if [[ $status != 0 || ${#written[@]} -gt 0 ]]; then
     echo "== $sanitizer: FAILED (tests exited $status; ${#written[@]} processes wrote a report, above)"
     failed+=("$sanitizer")
+    summary+=("== $sanitizer: tests exited $status; failed tests and reports:")
+    mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "^✘|Issue recorded|Fatal error|Test .* failed" "$output" | head -40)
+    for report in "${written[@]}"; do
+      summary+=("-- $report")
+      mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "WARNING: |SUMMARY: |^    #[0-4] " "$report" | head -30)
+    done
   else
     echo "== $sanitizer: clean (every test passed, no report)"
   fi
 done
-[[ ${#failed[@]} == 0 ]] || { echo "sanitize.sh: not clean under ${failed[*]}" >&2; exit 1; }
+[[ ${#failed[@]} == 0 ]] || {
+  printf '%s\n' "${summary[@]}" >&2
+  echo "sanitize.sh: not clean under ${failed[*]}" >&2
+  exit 1
+}
