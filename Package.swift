@@ -38,7 +38,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Basics", path: "Sources/Shared/Basics", swiftSettings: optimized),
-        .target(name: "TicTacToe", path: "Sources/Game/TicTacToe", swiftSettings: optimized),
+        .target(name: "TicTacToe", dependencies: ["Basics"], path: "Sources/Game/TicTacToe", swiftSettings: optimized),
         .target(name: "Matchboxes", dependencies: ["TicTacToe"], path: "Sources/Game/Matchboxes", swiftSettings: optimized),
         .target(name: "Lights", path: "Sources/Game/Lights", swiftSettings: optimized),
         .target(name: "Reactive", dependencies: ["Basics"], path: "Sources/Shared/Reactive", swiftSettings: optimized),

@@ -96,9 +96,18 @@ const notSent = {
 // unless more came at once.
 const saidKept = 3;
 
+// Another board's name and mark, from an opponent "board:kitchen" (it plays O) or
+// "board:kitchen:x"; null for any other opponent.
+function otherBoard(opponent) {
+  const found = /^board:([a-z0-9][a-z0-9-]*?)(:x)?$/.exec(opponent || "");
+  return found ? { name: found[1], mark: found[2] ? "X" : "O" } : null;
+}
+
 function nameOf(mark, state) {
   const names = state.names || {};
-  if (mark === "X") return names.x ? `${names.x} (X)` : "X";
+  const board = otherBoard(state.opponent);
+  if (board && board.mark === mark) return `the board ${board.name} (${mark})`;
+  if (board || mark === "X") return names[mark.toLowerCase()] ? `${names[mark.toLowerCase()]} (${mark})` : mark;
   if (state.opponent === "learner") return "the learner (O)";
   if (state.opponent !== "two-players") return `the computer (O)`;
   return names.o ? `${names.o} (O)` : "O";
@@ -115,6 +124,20 @@ function opponentWords(opponent) {
   return option ? option.textContent : opponent;
 }
 
+// The chooser shows the opponent; another board, chosen elsewhere (its name cannot be picked
+// here), gets an option of its own for as long as it plays.
+function showOpponent(opponent) {
+  const chooser = $("opponent");
+  for (const option of [...chooser.options]) if (option.dataset.board && option.value !== opponent) option.remove();
+  const board = otherBoard(opponent);
+  if (board && ![...chooser.options].some((option) => option.value === opponent)) {
+    const option = new Option(`the board ${board.name}, playing ${board.mark}`, opponent);
+    option.dataset.board = "yes";
+    chooser.append(option);
+  }
+  chooser.value = opponent;
+}
+
 // The headline as the turn line says it; "" for a name of a later board.
 function headlineText(headline, state) {
   switch (headline) {
@@ -125,8 +148,14 @@ function headlineText(headline, state) {
     case "o-wins": return sentence(`${nameOf("O", state)} wins.`);
     case "draw": return "A draw.";
     case "asleep": return "The lights are asleep: press any cell to wake them.";
-    case "choosing-opponent": return `O is now played by ${opponentWords(state.opponent)}.`;
+    case "choosing-opponent": {
+      const board = otherBoard(state.opponent);
+      if (board) return `The board ${board.name} plays ${board.mark} now.`;
+      return `O is now played by ${opponentWords(state.opponent)}.`;
+    }
     case "unreachable": return "The board cannot be reached.";
+    case "waiting-for-x": return `Waiting for ${nameOf("X", state)}: it is not heard.`;
+    case "waiting-for-o": return `Waiting for ${nameOf("O", state)}: it is not heard.`;
     default: return "";
   }
 }
@@ -209,7 +238,7 @@ function drawState(state, previous) {
     cell.setAttribute("aria-disabled", String(!page.play));
   });
   showHeadline(state.headline, state);
-  if (page.opponentAsked === null) $("opponent").value = state.opponent;
+  if (page.opponentAsked === null) showOpponent(state.opponent);
   drawScores(state);
   drawLearner(state);
   if (previous) {
@@ -644,7 +673,7 @@ $("change-yes").addEventListener("click", () => {
 });
 // However the question closes without a yes (the button, Escape), the chooser shows the game's.
 function keepOpponent() {
-  if (page.opponentAsked !== null && page.state) $("opponent").value = page.state.opponent;
+  if (page.opponentAsked !== null && page.state) showOpponent(page.state.opponent);
   page.opponentAsked = null;
 }
 $("change-no").addEventListener("click", () => {

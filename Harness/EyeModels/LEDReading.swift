@@ -48,12 +48,18 @@ extension MonochromeEye {
         if case .choosingOpponent(let opponent) = headline, cells != Appearance.offering(opponent) {
             return .failure(Misreading("the cells offer another opponent"))
         }
+        // A win blinks its line: a board of steady marks under a blinking status LED has none
+        // (it waits for the other board).
+        if case .won = headline, !cells.contains(where: { if case .winning = $0 { true } else { false } }) {
+            return .failure(Misreading("no line blinks"))
+        }
         return .success(cells)
     }
 
     /// Whether a cell can show `cell` under `headline`, as a person knows the game: the choice of
     /// opponent offers players; a win shows winning marks and others; a draw, drawn ones; a game
-    /// in play, marks and refused presses, and the learner's beads while it thinks.
+    /// in play, marks and refused presses, and the learner's beads while it thinks; waiting for
+    /// the other board, marks and refused presses.
     static func canShow(_ cell: CellAppearance, under headline: Headline) -> Bool {
         switch (cell, headline) {
         case (.empty, _): true
@@ -61,6 +67,7 @@ extension MonochromeEye {
         case (.mark, .won), (.winning, .won): true
         case (.drawn, .draw): true
         case (.mark, .toMove), (.mark, .thinking), (.refused, .toMove), (.refused, .thinking): true
+        case (.mark, .waitingForBoard), (.refused, .waitingForBoard): true
         case (.beads, .thinking): true
         default: false
         }

@@ -43,6 +43,9 @@ public struct Appearance: Sendable, Hashable {
         if state.flashing == position { return .refused(board[position]) }
         if let level = beads?[position.index] { return .beads(level) }
         guard let owner = board[position] else { return .empty }
+        // Waiting for the other board, the marks stand still: the status LED of the board waited
+        // for blinks, and a blinking line beside it would read as that board's win.
+        if state.awaitsOtherBoard { return .mark(owner) }
         switch board.outcome {
         case .inProgress: return .mark(owner)
         case .won(_, let lines): return lines.contains(position) ? .winning(owner) : .mark(owner)
@@ -52,7 +55,8 @@ public struct Appearance: Sendable, Hashable {
 
     /// The choice of opponent, for a moment after it is made: one cell of each player for two
     /// players; for the computer, as many of O's cells as its level, in reading order; for the
-    /// learner, O's cells on the corners and the centre (five, as no level has).
+    /// learner, O's cells on the corners and the centre (five, as no level has); for another
+    /// board, its mark across the middle row.
     public static func offering(_ opponent: Opponent) -> [CellAppearance] {
         var cells = [CellAppearance](repeating: .empty, count: 9)
         switch opponent {
@@ -63,6 +67,8 @@ public struct Appearance: Sendable, Hashable {
             for index in 0..<level.rawValue { cells[index] = .offered(.o) }
         case .learner:
             for index in [0, 2, 4, 6, 8] { cells[index] = .offered(.o) }
+        case .board(let remote):
+            for index in 3...5 { cells[index] = .offered(remote.side) }
         }
         return cells
     }
@@ -179,11 +185,18 @@ public enum Headline: Sendable, Hashable {
     /// A remote view (`tictactoe watch`, the page) cannot reach the board. The board itself
     /// never is in this state; its lights are dark when its service is not running.
     case unreachable
+    /// Another board plays `Player`'s mark and is not heard playing this game
+    /// (``SessionState/awaitsOtherBoard``): the game waits for it.
+    case waitingForBoard(Player)
 
     /// The headline of `state` (the choice of opponent aside: ``Appearance/init(_:)``).
     public init(_ state: SessionState) {
         if state.isAsleep {
             self = .asleep
+            return
+        }
+        if let other = state.opponent.remote, !state.remote.isHere {
+            self = .waitingForBoard(other.side)
             return
         }
         switch state.board.outcome {
@@ -201,12 +214,17 @@ public enum Headline: Sendable, Hashable {
         examples += Player.allCases.map(Self.won)
         examples += [.draw, .asleep]
         examples += Opponent.allCases.map(Self.choosingOpponent)
+        examples += exampleBoards.map { .choosingOpponent(.board($0)) }
         examples.append(.unreachable)
+        examples += Player.allCases.map(Self.waitingForBoard)
         return examples
     }()
 
+    /// Two other boards, one playing each mark, for the table's choice of another board.
+    public static let exampleBoards = [RemoteBoard(name: "kitchen", side: .o), RemoteBoard(name: "attic", side: .x)].compactMap { $0 }
+
     /// The headline's name in the board's API: "x-to-move", "o-thinking", "x-wins", "draw",
-    /// "asleep", "choosing-opponent", "unreachable".
+    /// "asleep", "choosing-opponent", "unreachable", "waiting-for-o".
     public var name: String {
         switch self {
         case .toMove(let player): "\(player.rawValue.lowercased())-to-move"
@@ -216,6 +234,7 @@ public enum Headline: Sendable, Hashable {
         case .asleep: "asleep"
         case .choosingOpponent: "choosing-opponent"
         case .unreachable: "unreachable"
+        case .waitingForBoard(let player): "waiting-for-\(player.rawValue.lowercased())"
         }
     }
 }

@@ -50,6 +50,9 @@ public enum FrameRenderer {
         case .won(.x): return (lit(.x, .blink), nil)
         case .won(.o): return (nil, lit(.o, .blink))
         case .draw: return (lit(.x, .blink), lit(.o, .blink))
+        // Steady marks under one blinking status LED: no win (its line blinks) and no draw.
+        case .waitingForBoard(.x): return (lit(.x, .blink), nil)
+        case .waitingForBoard(.o): return (nil, lit(.o, .blink))
         case .asleep, .choosingOpponent, .unreachable: return (nil, nil)
         }
     }

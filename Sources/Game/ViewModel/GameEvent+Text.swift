@@ -10,12 +10,20 @@ extension GameEvent {
         case .refused(_, let error): "Not allowed: \(error)."
         case .ignored(let position): "The game is over; \(position.name) ignored."
         case .newGameNeedsHold: "The game is not over: hold new game to abandon it."
-        case .computersTurn(let position): "Wait: it is \(players.label(for: .o))'s turn; \(position.name) ignored."
+        case .othersTurn(let position): "Wait: it is \(players.label(for: players.othersSide ?? .o))'s turn; \(position.name) ignored."
+        case .pressWhileWaiting(let position): "Waiting for \(players.otherBoardLabel) to play; \(position.name) ignored."
+        case .waitingForBoard: "Waiting for \(players.otherBoardLabel): its game starts here when it is heard."
+        case .otherBoardAway(let name): "The board \(name) is not heard: waiting for it."
+        case .otherBoardHere(let name): "The board \(name) is here."
         case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."
         case .opponentChosen(.computer(let level), let starter):
             "Against the computer at \(level) now. New game: \(players.label(for: starter)) starts."
         case .opponentChosen(.learner, let starter):
             "Against the matchbox learner now: it learns from every game. New game: \(players.label(for: starter)) starts."
+        case .opponentChosen(.board(let remote), _) where remote.side == .x:
+            "Joining the board \(remote.name)'s game: this board plays \(remote.side.opponent)."
+        case .opponentChosen(.board(let remote), let starter):
+            "Against the board \(remote.name) now: this board plays \(remote.side.opponent). New game: \(players.label(for: starter)) starts."
         case .finished(.won(let player, let lines)): "\(players.label(for: player)) wins along \(lines)!"
         case .finished(.draw): "A draw."
         case .finished(.inProgress): ""

@@ -10,8 +10,18 @@ public enum GameEvent: Sendable, Hashable {
     case ignored(Position)
     /// A short press of new game mid-game, which takes a hold.
     case newGameNeedsHold
-    /// A person pressed a cell while the computer was to move.
-    case computersTurn(Position)
+    /// A person pressed a cell while the other side was to move (the computer, the learner or
+    /// another board).
+    case othersTurn(Position)
+    /// A person pressed a cell while the other board was waited for
+    /// (``SessionState/awaitsOtherBoard``).
+    case pressWhileWaiting(Position)
+    /// New game was asked for before the board that invited this one was heard.
+    case waitingForBoard
+    /// The other board is heard no more (``SessionState/awaitsOtherBoard``): named.
+    case otherBoardAway(String)
+    /// The other board is heard again, playing this game.
+    case otherBoardHere(String)
     /// The opponent gesture chose who plays O from now on; a new game started.
     case opponentChosen(Opponent, starter: Player)
     case finished(Outcome)

@@ -64,7 +64,7 @@ final class GameSession: @unchecked Sendable {
             return (state.press(press), TimedFacts(state), wasFlashing)
         }
         switch event {
-        case .refused(let position, _), .computersTurn(let position):
+        case .refused(let position, _), .othersTurn(let position), .pressWhileWaiting(let position):
             startFlash(again: position == wasFlashing)
             // A press during the choice of opponent ends it: the game shows, with the learner's
             // box blinking if it is to start.
@@ -75,6 +75,25 @@ final class GameSession: @unchecked Sendable {
         default:
             break
         }
+        eventInput.send(event)
+        if case .moved = event, let outcome = facts.finished {
+            eventInput.send(.finished(outcome))
+        }
+    }
+
+    /// The board heard from another board (``SessionState/hear(_:)``): anything it tells (a
+    /// move, a game, the other board away or back) counts as someone at the board, for the
+    /// lights to show it.
+    func hear(_ report: PeerReport) {
+        let (event, facts) = state.modify { state in (state.hear(report), TimedFacts(state)) }
+        guard let event else { return }
+        noteActivity()
+        // A move clears a refused press's flicker (``SessionState/took(_:by:)``); else it runs on.
+        switch event {
+        case .moved, .started: cancelFlash()
+        default: break
+        }
+        followState(facts)
         eventInput.send(event)
         if case .moved = event, let outcome = facts.finished {
             eventInput.send(.finished(outcome))

@@ -15,6 +15,8 @@ public struct GameSnapshot: Sendable, Hashable {
     public var moves: MoveList?
     /// The matchbox learner's memory: its boxes, whoever plays now.
     public var learner: MatchboxLearner
+    /// Against another board, the pairing's game on the board (``RemotePlay/game``); else 0.
+    public var remoteGame: Int
 
     /// - Parameter score: the score of the pairing `opponent` (the others start at nothing).
     public init(board: Board = Board(), nextStarter: Player = .o, opponent: Opponent = .person, score: Score = Score()) {
@@ -23,7 +25,7 @@ public struct GameSnapshot: Sendable, Hashable {
 
     public init(
         board: Board, nextStarter: Player, opponent: Opponent, scores: [Opponent: Score], moves: MoveList? = nil,
-        learner: MatchboxLearner = MatchboxLearner()
+        learner: MatchboxLearner = MatchboxLearner(), remoteGame: Int = 0
     ) {
         self.board = board
         self.nextStarter = nextStarter
@@ -31,6 +33,7 @@ public struct GameSnapshot: Sendable, Hashable {
         self.scores = scores.filter { $0.value != Score() }
         self.moves = moves ?? (board.moveCount == 0 ? MoveList() : nil)
         self.learner = learner
+        self.remoteGame = opponent.remote == nil ? 0 : max(0, remoteGame)
     }
 
     /// The score of the pairing at the board.

@@ -34,6 +34,9 @@ import TicTacToe
 ///   Each new game is started by the player who did not start the previous one.
 /// - After ``GameTimings/idleSleep`` without a press of any button (a refused one counts), the
 ///   lights go dark; the next press of any button only wakes them.
+/// - Against another board: its moves arrive through ``hear(_:)``; a person's press in its turn,
+///   or while it is not heard, flickers amber and changes nothing, and while it is not heard its
+///   status LED blinks over steady marks (``SessionState/awaitsOtherBoard``).
 /// - Against the computer (it plays O): ``GameTimings/computerThinking`` after O's turn comes,
 ///   its move arrives like a press; a person's press in its turn flickers amber and changes
 ///   nothing. ``nextOpponent`` steps through ``Opponent/allCases``, starts a new game, shows
@@ -100,6 +103,10 @@ public final class GameViewModel: Sendable {
 
     /// Ends the lesson under way, keeping what it taught; `false` when none was.
     public func stopLesson() -> Bool { session.stopLesson() }
+
+    /// What the network says of another board (``SessionState/hear(_:)``); call on the game's
+    /// scheduler. Against that board, it says whether it is here and the moves it made.
+    public func hear(_ report: PeerReport) { session.hear(report) }
 
     private let session: GameSession
     private let computer: ComputerOpponent

@@ -10,6 +10,8 @@ public struct PlayerNames: Sendable, Hashable {
     public var computer: ComputerLevel?
     /// The matchbox learner plays O (its label then replaces O's name).
     public var learner = false
+    /// Another board plays (its label then replaces its mark's name).
+    public var board: RemoteBoard?
 
     public init(x: String? = nil, o: String? = nil) {
         self.x = x.flatMap { $0.isEmpty ? nil : $0 }
@@ -21,12 +23,25 @@ public struct PlayerNames: Sendable, Hashable {
         var names = self
         names.computer = opponent.level
         names.learner = opponent == .learner
+        names.board = opponent.remote
         return names
     }
 
+    /// The mark this board's own players may not play (``Opponent/othersSide``).
+    public var othersSide: Player? {
+        if let board { return board.side }
+        return computer != nil || learner ? .o : nil
+    }
+
+    /// "the board kitchen (O)", for the other board; "the other board" when none plays.
+    public var otherBoardLabel: String {
+        board.map { "the board \($0.name) (\($0.side))" } ?? "the other board"
+    }
+
     /// "Alice (X)" when named, "Computer (O)" for the computer, "Learner (O)" for the learner,
-    /// else "X".
+    /// "Board kitchen (O)" for another board, else "X".
     public func label(for player: Player) -> String {
+        if let board, player == board.side { return "Board \(board.name) (\(player))" }
         if player == .o, computer != nil { return "Computer (O)" }
         if player == .o, learner { return "Learner (O)" }
         let name = player == .x ? x : o

@@ -12,8 +12,12 @@ public struct SessionState: Sendable, Hashable {
     public var board: Board
     /// Who starts the next game.
     public var nextStarter: Player
-    /// Who plays O: a second person, or the computer at a level.
+    /// Who the board plays: a second person, the computer at a level, the learner, or another
+    /// board.
     public var opponent: Opponent
+    /// The game with another board, when one is the opponent: which game of the pairing this is,
+    /// and whether that board is heard playing it.
+    public var remote: RemotePlay
     /// The score of each pairing: two players, and against each level of the computer.
     public var scores: Scoreboard
     /// A cell whose press was just refused: it flickers amber.
@@ -62,6 +66,8 @@ public struct SessionState: Sendable, Hashable {
         isAsleep = false
         showsOpponent = false
         moves = snapshot.moves
+        // Not heard yet: a board restored mid-game waits for the other until the network says.
+        remote = RemotePlay(game: snapshot.remoteGame, isHere: false)
         learnerBox = LearnerBox(snapshot.learner)
         lesson = nil
     }
@@ -71,12 +77,20 @@ public struct SessionState: Sendable, Hashable {
 
     /// What to save to survive a restart.
     public var snapshot: GameSnapshot {
-        GameSnapshot(board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played, moves: moves, learner: learner)
+        GameSnapshot(
+            board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played, moves: moves, learner: learner,
+            remoteGame: remote.game)
     }
 
     /// Whether the blink runs: the game is over and the lights are on, or the learner thinks
     /// (its box is shown in the blink's lit phase).
-    public var isBlinking: Bool { (board.isOver || showsLearnersBox) && !isAsleep }
+    public var isBlinking: Bool { (board.isOver || showsLearnersBox || awaitsOtherBoard) && !isAsleep }
+
+    /// Whether the game waits for the other board: one is the opponent, and it is not heard
+    /// playing this game (the network, the broker or the other board is down, or it has not
+    /// taken the invitation yet). A press at this board is refused meanwhile; the game goes on
+    /// when that board is heard again.
+    public var awaitsOtherBoard: Bool { opponent.remote != nil && !remote.isHere }
 
     /// Whether the learner is thinking about its move, its box for the board shown.
     public var showsLearnersBox: Bool { opponent == .learner && awaitsComputer }
@@ -91,23 +105,25 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// A cell was pressed, by a person at the buttons or by the computer: it wakes the lights, or
-    /// takes the mover's mark, or flickers amber on an occupied cell (or, against the computer,
-    /// on any cell a person presses in the computer's turn), or is ignored after the end. A
-    /// move that ends the game scores it for the pairing, teaches the learner if it played, and
-    /// starts the blink on its bright phase.
+    /// takes the mover's mark, or flickers amber on an occupied cell (or, against the computer or
+    /// another board, on any cell a person presses in their turn, or while the other board is
+    /// waited for), or is ignored after the end. A move that ends the game scores it for the
+    /// pairing, teaches the learner if it played, and starts the blink on its bright phase.
     public mutating func press(_ press: CellPress) -> GameEvent {
         if isAsleep { return wake() }
         showsOpponent = false
+        if case .person(let position) = press, awaitsOtherBoard {
+            refuse(position)
+            return .pressWhileWaiting(position)
+        }
         guard let mover = board.turn else { return .ignored(press.position) }
-        if opponent.isMachine {
-            switch press {
-            case .person(let position) where mover == .o:
-                refuse(position)
-                return .computersTurn(position)
-            case .computer(let position) where mover == .x:
-                return .ignored(position)
-            default: break
-            }
+        switch press {
+        case .person(let position) where mover == opponent.othersSide:
+            refuse(position)
+            return .othersTurn(position)
+        case .computer(let position) where !opponent.isMachine || mover == .x:
+            return .ignored(position)
+        default: break
         }
         do {
             board = try board.playing(press.position)
@@ -115,15 +131,20 @@ public struct SessionState: Sendable, Hashable {
             refuse(press.position)
             return .refused(press.position, error)
         }
+        return took(press.position, by: mover)
+    }
+
+    /// `mover`'s mark is in `position` now (``board`` holds it): its bookkeeping.
+    mutating func took(_ position: Position, by mover: Player) -> GameEvent {
         flashing = nil
-        moves?.append(press.position)
+        moves?.append(position)
         // A blink that starts now (the game's end, the learner's box) starts on its bright phase.
         blinkOn = true
         if board.isOver {
             scores[opponent] = score.recording(board.outcome)
             if opponent == .learner, let moves { learner.learn(from: FinishedGame(starter: board.starter, learner: .o, moves: Array(moves))) }
         }
-        return .moved(mover, press.position)
+        return .moved(mover, position)
     }
 
     /// New game was asked for (a short press once over, or a hold): wakes the lights if they
@@ -131,6 +152,11 @@ public struct SessionState: Sendable, Hashable {
     public mutating func startNewGame() -> GameEvent {
         if isAsleep { return wake() }
         showsOpponent = false
+        if opponent.remote != nil {
+            // Not yet in the inviting board's game: there is no game of the pairing to follow.
+            guard remote.game > 0 else { return .waitingForBoard }
+            return .started(starter: beginRemoteGame(remote.game + 1))
+        }
         return .started(starter: beginNextGame())
     }
 
@@ -140,11 +166,23 @@ public struct SessionState: Sendable, Hashable {
 
     /// `chosen` plays O from a new game on, and the matrix shows who it is (the board's API
     /// names an opponent instead of stepping to the next).
+    ///
+    /// Another board playing O is invited: this board plays X, from the pairing's first game on
+    /// (which X starts). Another board playing X is joined: this board waits, its cells empty,
+    /// until it hears that board's game (``hear(_:)``).
     public mutating func choose(_ chosen: Opponent) -> GameEvent {
         if isAsleep { return wake() }
         opponent = chosen
         showsOpponent = true
-        let starter = beginNextGame()
+        remote = RemotePlay()
+        let starter: Player
+        switch chosen.remote?.side {
+        case nil: starter = beginNextGame()
+        case .o?: starter = beginRemoteGame(1)
+        case .x?:
+            starter = RemotePlay.starter(ofGame: 1)
+            beginBoard(starter: starter)
+        }
         return .opponentChosen(opponent, starter: starter)
     }
 
@@ -166,7 +204,7 @@ public struct SessionState: Sendable, Hashable {
     /// A new refused cell flickers from its lit phase; the same cell refused again keeps its
     /// phase, so that presses drummed faster than the flicker cannot hold it lit, steady amber
     /// (which, without colour, reads as a mark).
-    private mutating func refuse(_ position: Position) {
+    mutating func refuse(_ position: Position) {
         if flashing != position { flashLit = true }
         flashing = position
     }
@@ -186,14 +224,26 @@ public struct SessionState: Sendable, Hashable {
     private mutating func beginNextGame() -> Player {
         let starter = nextStarter
         nextStarter = starter.opponent
+        beginBoard(starter: starter)
+        return starter
+    }
+
+    /// The pairing's game `number` with another board, which both boards start the same way.
+    mutating func beginRemoteGame(_ number: Int) -> Player {
+        let starter = RemotePlay.starter(ofGame: number)
+        remote.game = number
+        beginBoard(starter: starter)
+        return starter
+    }
+
+    private mutating func beginBoard(starter: Player) {
         board = Board(starter: starter)
         moves = MoveList()
         flashing = nil
         blinkOn = true
-        return starter
     }
 
-    private mutating func wake() -> GameEvent {
+    mutating func wake() -> GameEvent {
         isAsleep = false
         blinkOn = true
         return .wokeUp

@@ -45,6 +45,11 @@ extension BrokerClient {
         _ = mosquitto_subscribe_v5(mosquitto, nil, topic, 0, options, nil)
     }
 
+    /// Ends the subscription to `topic` for this connection.
+    public func unsubscribe(_ topic: String) {
+        _ = mosquitto_unsubscribe_v5(mosquitto, nil, topic, nil)
+    }
+
     /// The client's thread: connect, serve the connection until it ends, pause, again.
     func run(_ loop: PollLoop) {
         var pause = options.retry

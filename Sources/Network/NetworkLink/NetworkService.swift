@@ -118,7 +118,8 @@ public final class NetworkService: Sendable {
                 _ = client.publish(BrokerClient.Publication(
                     topic: message.topic, payload: Array(message.payload.utf8), retain: message.retain, correlation: message.correlation,
                     acknowledged: message.topic == options.presenceTopic))
-            case .subscribe(let topic): client.subscribe(topic)
+            case .subscribe(let topic, let retained): client.subscribe(topic, retained: retained)
+            case .unsubscribe(let topic): client.unsubscribe(topic)
             case .board(let line): link.send(line)
             case .log(let line): options.log(line)
             }

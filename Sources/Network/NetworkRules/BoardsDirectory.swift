@@ -1,3 +1,4 @@
+import Basics
 import BoardProtocol
 import ConfigurationFile
 #if canImport(FoundationEssentials)
@@ -36,8 +37,9 @@ public struct BoardsDirectory: Sendable {
         public var turn: String?
         /// "playing", "x-wins", "o-wins" or "draw".
         public var outcome: String
-        /// The opponent's name: "two-players", "computer-1" … "computer-4", "learner", or
-        /// another name of the same form from a newer board.
+        /// The opponent's name: "two-players", "computer-1" … "computer-4", "learner", another
+        /// board ("board:kitchen", "board:kitchen:x"), or another name of the same form from a
+        /// newer board.
         public var opponent: String
         /// The score of the pairing being played, if the board sent one.
         public var score: ViewState.Tally?
@@ -107,6 +109,14 @@ public struct BoardsDirectory: Sendable {
         return false
     }
 
+    /// Whether `name` has the form of an opponent's name: a board's own ("learner", "computer-2"),
+    /// or another board's, "board:" and its name, ":x" after it when it plays X.
+    static func isOpponentName(_ name: String) -> Bool {
+        guard name.hasPrefix("board:") else { return BoardName.isValid(name) }
+        let rest = name.dropFirst("board:".count)
+        return BoardName.isValid(String(rest.hasSuffix(":x") ? rest.dropLast(2) : rest))
+    }
+
     /// The state line's summary, or `nil` when it is not one the API would send.
     static func summary(_ payload: [UInt8]) -> Summary? {
         guard let line = try? JSONDecoder().decode(APIMessage.self, from: Data(payload)), line.type == .state, let state = line.state else { return nil }
@@ -117,7 +127,7 @@ public struct BoardsDirectory: Sendable {
         // a board's state, whoever published it.
         guard state.cells.count == 9, state.cells.allSatisfy(marks.contains), outcomes.contains(state.outcome),
               (state.outcome == "playing") == (state.turn != nil), state.turn.map({ $0 == "X" || $0 == "O" }) ?? true,
-              abs(xs - os) <= 1, BoardName.isValid(state.opponent)
+              abs(xs - os) <= 1, Self.isOpponentName(state.opponent)
         else { return nil }
         let score = state.scores[state.opponent].flatMap { $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 ? $0 : nil }
         return Summary(cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score)

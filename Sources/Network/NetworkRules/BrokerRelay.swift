@@ -22,6 +22,9 @@ import Foundation
 ///   ``networkCommands``, at most ``Limits/perSecond`` a second, while the board is reached and
 ///   fewer than ``Limits/waiting`` commands wait for its answers. The board's answer is
 ///   published on ``BoardTopics/answers`` with the command's MQTT 5 correlation data.
+/// - **Followed**: when the board plays another board, that board's state and presence, as
+///   `heard` reports to the board (``OtherBoardFollower``), whatever ``playing`` says: the game
+///   with another board is the board's own choice.
 /// - **Dropped**, with a line in the log at most each ``DropLog/interval``: anything else the
 ///   broker sends (another topic, a payload that is not a command, too long, over the rate). A
 ///   well-formed command the board may not take now (a learner's reset, the board away, too
@@ -40,8 +43,11 @@ public struct BrokerRelay: Sendable {
 
     public enum Action: Sendable, Hashable {
         case publish(Publication)
-        /// Subscribe to a topic (on each connection to the broker: the session is not kept).
-        case subscribe(String)
+        /// Subscribe to a topic (on each connection to the broker: the session is not kept); with
+        /// its retained message when `retained`.
+        case subscribe(String, retained: Bool = false)
+        /// End a subscription.
+        case unsubscribe(String)
         /// A line to the board, without its newline.
         case board(String)
         /// A line for the log.
@@ -71,8 +77,11 @@ public struct BrokerRelay: Sendable {
     /// The board's latest state, as it sent it.
     public private(set) var stateLine: String?
     private var state: ViewState?
-    /// The commands the board has not answered, oldest first, each with its correlation data.
-    private var waiting: [(command: String, correlation: [UInt8]?)] = []
+    /// The commands the board has not answered, oldest first, each with its correlation data;
+    /// `fromBroker` false for the link's own (`heard`), whose answers are not published.
+    private var waiting: [(command: String, correlation: [UInt8]?, fromBroker: Bool)] = []
+    /// The board this board plays, when it plays one.
+    public private(set) var follower: OtherBoardFollower
     private var allowance: CommandAllowance
     private var drops = DropLog()
     /// Why the board was last said to be away: said again only when it changes.
@@ -92,6 +101,7 @@ public struct BrokerRelay: Sendable {
         self.playing = playing
         self.limits = limits
         allowance = CommandAllowance(perSecond: limits.perSecond)
+        follower = OtherBoardFollower(me: board)
         discovery = discoveryPrefix.isEmpty ? nil : HomeAssistantDiscovery(prefix: discoveryPrefix, topics: topics, playing: playing)
     }
 
@@ -101,6 +111,7 @@ public struct BrokerRelay: Sendable {
         boardReachable = true
         waiting.removeAll()
         lastWhy = nil
+        follower.boardReconnected()
         return [.log("the board is reached")]
     }
 
@@ -113,12 +124,14 @@ public struct BrokerRelay: Sendable {
             let first = stateLine == nil || state == nil
             let events = BoardEvent.between(state, next)
             (state, stateLine) = (next, line)
-            guard brokerConnected else { return [] }
-            return (first ? [presence()] : []) + [publish(topics.state, line, retain: true)] + events.map { publish(topics.events, $0.json) }
+            let following = follow(next)
+            guard brokerConnected else { return following.filter { if case .board = $0 { true } else { false } } }
+            return (first ? [presence()] : []) + [publish(topics.state, line, retain: true)] + events.map { publish(topics.events, $0.json) } + following
         case .ok, .error, .status, .history:
             guard !waiting.isEmpty else { return [] }
-            let correlation = waiting.removeFirst().correlation
-            return brokerConnected ? [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: correlation))] : []
+            let answered = waiting.removeFirst()
+            guard answered.fromBroker, brokerConnected else { return [] }
+            return [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: answered.correlation))]
         default:
             return []
         }
@@ -129,7 +142,9 @@ public struct BrokerRelay: Sendable {
         let wasReachable = boardReachable
         boardReachable = false
         (state, stateLine) = (nil, nil)
-        var actions: [Action] = waiting.map { answer(.boardWentAway, "the board went away before it answered", correlation: $0.correlation, command: $0.command) }
+        var actions: [Action] = waiting.filter(\.fromBroker).map {
+            answer(.boardWentAway, "the board went away before it answered", correlation: $0.correlation, command: $0.command)
+        }
         waiting.removeAll()
         if why != lastWhy {
             lastWhy = why
@@ -147,7 +162,8 @@ public struct BrokerRelay: Sendable {
         guard connected else { return [] }
         lastBrokerWhy = nil
         let announced = discovery?.messages.map { Action.publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) } ?? []
-        return (playing ? [.subscribe(topics.commands)] : []) + announced + latest()
+        let followed = follower.other.map(OtherBoardFollower.topics) ?? []
+        return (playing ? [.subscribe(topics.commands)] : []) + followed.map { .subscribe($0, retained: true) } + announced + latest()
     }
 
     /// The presence and the latest state, for a broker that may have missed them: at each
@@ -161,9 +177,10 @@ public struct BrokerRelay: Sendable {
     /// it is news (the first failure after a connection, or a new reason).
     public mutating func brokerLost(_ why: String) -> [Action] {
         brokerConnected = false
-        guard why != lastBrokerWhy else { return [] }
+        let away = follower.brokerLost().map { tell($0) } ?? []
+        guard why != lastBrokerWhy else { return away }
         lastBrokerWhy = why
-        return [.log(why)]
+        return [.log(why)] + away
     }
 
     /// The broker refused a publication on `topic` (its access list, most often).
@@ -181,6 +198,10 @@ public struct BrokerRelay: Sendable {
 
     /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
     public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool = false, at now: MonotonicInstant) -> [Action] {
+        if follower.reads(topic) {
+            guard let report = follower.heard(topic: topic, payload: payload) else { return [] }
+            return tell(report)
+        }
         guard playing, topic == topics.commands else { return drop("on \(topic.shown()), which the link does not read", at: now) }
         // A command left retained would be played again at every connection of the link.
         guard !retained else { return drop("a retained command (publish commands without retain)", at: now) }
@@ -203,8 +224,30 @@ public struct BrokerRelay: Sendable {
         guard waiting.count < limits.waiting else {
             return [answer(.busy, "the board is busy answering other commands: try again in a moment", correlation: correlation, command: request.command)]
         }
-        waiting.append((request.command, correlation))
+        waiting.append((request.command, correlation, true))
         return [.board(request.line)]
+    }
+
+    // MARK: The other board
+
+    /// What the board's `state` changes of the board it plays: subscriptions, and news for it.
+    private mutating func follow(_ state: ViewState) -> [Action] {
+        let change = follower.boardShows(state)
+        let subscriptions: [Action] = change.unsubscribe.map { .unsubscribe($0) } + change.subscribe.map { .subscribe($0, retained: true) }
+        guard let report = change.report else { return brokerConnected ? subscriptions : [] }
+        return (brokerConnected ? subscriptions : []) + tell(report)
+    }
+
+    /// `report` to the board, if it is reached; its answer is the link's own, not published.
+    private mutating func tell(_ report: HeardReport) -> [Action] {
+        guard boardReachable else { return [] }
+        guard waiting.count < limits.waiting else {
+            // Told again with the next news, once the board has answered.
+            follower.boardReconnected()
+            return []
+        }
+        waiting.append((APIRequest.Command.heard.rawValue, nil, false))
+        return [.board(APIRequest.heard(report).line)]
     }
 
     // MARK: Messages

@@ -4,7 +4,7 @@ import BoardProtocol
 ///
 /// | command | done by | answered |
 /// | --- | --- | --- |
-/// | `press`, `new-game`, `abandon`, `opponent`, `reset-learner`, `teach`, `stop-teaching` | ``RemoteControl``, on the game loop | later, through `reply`, after the state it caused |
+/// | `press`, `new-game`, `abandon`, `opponent`, `reset-learner`, `teach`, `stop-teaching`, `heard` | ``RemoteControl``, on the game loop | later, through `reply`, after the state it caused |
 /// | `status` | the state last shown and the server's ``BoardAPIServer/Facts`` | now |
 /// | `history` | the ``GameArchive``'s games that match its filters | now |
 ///
@@ -44,7 +44,7 @@ struct CommandHandler {
         _ request: APIRequest, shown: ViewState?, reply: @escaping @Sendable (APIMessage) -> Void
     ) -> Answer {
         switch request {
-        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching:
+        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard:
             control.perform(request, reply: reply)
             return .onTheLoop
         case .status:

@@ -89,8 +89,14 @@ public final class RemoteControl: Sendable {
         case .resetLearner(let games, let resets): return resetLearner(ifGames: games, resets: resets)
         case .teach(let games, let level): return teach(games: games, level: level)
         case .stopTeaching: return stopTeaching()
+        case .heard(let report): return heard(report)
         case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
+        return reply(to: event, of: command)
+    }
+
+    /// The answer to `command`, from the first event it caused (`nil`: none).
+    private func reply(to event: GameEvent?, of command: String) -> APIMessage {
         let names = viewModel.names
         switch event {
         case .moved(let player, let position)?:
@@ -99,8 +105,13 @@ public final class RemoteControl: Sendable {
             return .error(command, .cellTaken, "\(position.name) is taken by \(owner): press a free cell.")
         case .refused(_, .gameOver)?, .ignored?:
             return .error(command, .gameOver, "the game is over: send new-game to start the next one.")
-        case .computersTurn?:
+        case .othersTurn?:
+            if let other = names.board {
+                return .error(command, .otherBoardsTurn, "it is the board \(other.name)'s turn (\(other.side)): wait for its move.")
+            }
             return .error(command, .computersTurn, "it is the computer's turn: wait for its move.")
+        case .pressWhileWaiting?, .waitingForBoard?:
+            return .error(command, .waitingForBoard, "the game waits for \(names.otherBoardLabel), which is not heard playing it: wait, or give the game up by choosing another opponent.")
         case .wokeUp?:
             return .error(command, .wokeUp, "the lights were asleep: this only woke them (as a button does); send it again.")
         case .newGameNeedsHold?:
@@ -109,9 +120,24 @@ public final class RemoteControl: Sendable {
             return .ok(command, "New game: \(names.label(for: starter)) starts.")
         case .opponentChosen(let opponent, let starter)?:
             return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
-        case .finished?, .fellAsleep?, nil:
+        case .finished?, .fellAsleep?, .otherBoardAway?, .otherBoardHere?, nil:
             return .error(command, .notTaken, "the board did not take it.")
         }
+    }
+
+    /// What the link heard of another board, followed when this board plays it: the reply says
+    /// what came of it.
+    private func heard(_ report: HeardReport) -> APIMessage {
+        let command = APIRequest.Command.heard.rawValue
+        let game = report.game.flatMap { game -> PeerGame? in
+            guard let side = Player(rawValue: game.mark) else { return nil }
+            return PeerGame(side: side, number: game.number, moves: game.moves.compactMap(Position.init(keypadKey:)))
+        }
+        guard viewModel.state.value.opponent.remote?.name == report.board else {
+            return .ok(command, "This board does not play the board \(report.board).")
+        }
+        let event = firstEvent { viewModel.hear(PeerReport(board: report.board, online: report.online, game: game)) }
+        return .ok(command, event.map { $0.text(players: viewModel.names) } ?? "Nothing new.")
     }
 
     /// A lesson begun, or why not: the reply to `teach`.
@@ -154,7 +180,7 @@ public final class RemoteControl: Sendable {
 
     /// The reply to an opponent's name the board does not know.
     static func unknownOpponent(_ name: String) -> RequestError {
-        APIRequest.opponentRule(name, knowing: Opponent.allCases.map(\.name))
+        APIRequest.opponentRule(name, knowing: Opponent.nameForms)
     }
 
     /// The first event `input` makes the view model send: inputs are synchronous on the loop,

@@ -14,10 +14,18 @@ extension ViewState {
             winningLines: board.winningLines.map { line in line.positions.map(\.keypadKey) },
             flashing: state.flashing?.keypadKey, asleep: state.isAsleep, opponent: state.opponent.name,
             thinking: state.awaitsComputer, names: Names(players),
-            scores: Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0.name, Tally(state.scores[$0])) }),
+            scores: Dictionary(uniqueKeysWithValues: Self.pairings(of: state).map { ($0.name, Tally(state.scores[$0])) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
             marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest),
-            lesson: state.lesson.map(Lesson.init))
+            lesson: state.lesson.map(Lesson.init), otherBoard: OtherBoard(state))
+    }
+
+    /// Every pairing the state lists: the board's own, each other board played, and the one now
+    /// at the board.
+    private static func pairings(of state: SessionState) -> [Opponent] {
+        var boards = Set(state.scores.played.keys.filter { $0.remote != nil })
+        if state.opponent.remote != nil { boards.insert(state.opponent) }
+        return Opponent.allCases + boards
     }
 
     /// The session this state shows, as far as it can be rebuilt: to hold what a client was sent
@@ -61,6 +69,16 @@ extension ViewState.Learner {
             box: toMove ? learner.beads(on: state.board) : nil,
             tens: learner.record.tens.suffix(Self.tensShown).map { [$0.won, $0.drew, $0.lost] },
             latest: [latest.won, latest.drew, latest.lost], resets: learner.resets, digest: digest)
+    }
+}
+
+extension ViewState.OtherBoard {
+    /// The game with another board, when one plays.
+    public init?(_ state: SessionState) {
+        guard let other = state.opponent.remote else { return nil }
+        self.init(
+            board: other.name, mark: other.side.rawValue, game: state.remote.game, here: state.remote.isHere,
+            moves: state.moves.map { $0.map(\.keypadKey) } ?? [])
     }
 }
 

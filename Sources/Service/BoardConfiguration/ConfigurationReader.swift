@@ -65,7 +65,8 @@ struct ConfigurationReader {
             settings.players[keyPath: field] = text.isEmpty ? nil : text
         case .opponent(let field):
             guard let text = try string(key) else { return }
-            guard let opponent = Opponent(name: text) else {
+            // Another board is chosen when both are up (docs/NETWORK.md), not by a file.
+            guard let opponent = Opponent(name: text), opponent.remote == nil else {
                 throw error(key.path, "\(key.path) is \(text.quoted()); it must be one of \(key.allowed).")
             }
             settings[keyPath: field] = opponent

@@ -154,10 +154,13 @@ public final class BoardMemory: Sendable {
     private static func write(_ saved: SavedState, over written: SavedState?, into database: Database) throws(DatabaseError) {
         let moves = saved.moves.map { $0.map(String.init).joined() }
         if written?.cells != saved.cells || written?.starter != saved.starter || written?.nextStarter != saved.nextStarter
-            || written?.opponent != saved.opponent || written?.moves != saved.moves {
+            || written?.opponent != saved.opponent || written?.moves != saved.moves || written?.remoteGame != saved.remoteGame {
             try database.run(
-                "INSERT OR REPLACE INTO game (id, starter, next_starter, opponent, cells, moves) VALUES (1, ?, ?, ?, ?, ?)",
-                [.text(saved.starter), .text(saved.nextStarter), .text(saved.opponent ?? ""), .text(RowText.cells(saved.cells)), moves.map(SQLValue.text) ?? .null])
+                "INSERT OR REPLACE INTO game (id, starter, next_starter, opponent, cells, moves, remote_game) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(saved.starter), .text(saved.nextStarter), .text(saved.opponent ?? ""), .text(RowText.cells(saved.cells)),
+                    moves.map(SQLValue.text) ?? .null, .integer(saved.remoteGame ?? 0),
+                ])
         }
         if written?.scores != saved.scores {
             try database.run("DELETE FROM scores")

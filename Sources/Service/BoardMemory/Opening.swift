@@ -400,12 +400,15 @@ extension BoardMemory {
 
     /// The game the rows hold, checked whole; `nil` for a database with no game yet.
     private static func savedGame(_ database: Database, layout: Int) throws -> GameSnapshot? {
-        var game: (starter: String, next: String, opponent: String, cells: String, moves: String?)?
-        try database.rows("SELECT starter, next_starter, opponent, cells, moves FROM game") { row throws(DatabaseError) in
-            guard let starter = row[0].text, let next = row[1].text, let opponent = row[2].text, let cells = row[3].text else {
+        var game: (starter: String, next: String, opponent: String, cells: String, moves: String?, remoteGame: Int)?
+        // Layouts before 3 knew no other board.
+        let columns = "starter, next_starter, opponent, cells, moves, \(layout >= 3 ? "remote_game" : "0")"
+        try database.rows("SELECT \(columns) FROM game") { row throws(DatabaseError) in
+            guard let starter = row[0].text, let next = row[1].text, let opponent = row[2].text, let cells = row[3].text,
+                  let remoteGame = row[5].integer else {
                 throw database.damaged("the game row has a column no board writes")
             }
-            game = (starter, next, opponent, cells, row[4].text)
+            game = (starter, next, opponent, cells, row[4].text, remoteGame)
         }
         var scores: [String: SavedState.SavedScore] = [:]
         try database.rows("SELECT opponent, x_wins, o_wins, draws FROM scores") { row throws(DatabaseError) in
@@ -429,7 +432,8 @@ extension BoardMemory {
             moves = digits
         }
         let saved = SavedState(
-            cells: cells, starter: game.starter, nextStarter: game.next, opponent: game.opponent, scores: scores, moves: moves, learner: learner)
+            cells: cells, starter: game.starter, nextStarter: game.next, opponent: game.opponent, scores: scores, moves: moves, learner: learner,
+            remoteGame: game.remoteGame)
         return try saved.snapshot()
     }
 

@@ -12,7 +12,7 @@ extension PlayedGame {
     /// outcome it names and no further.
     public func problem() -> String? {
         guard Opponent(name: opponent) != nil else {
-            return "opponent is \(opponent.quoted()); it must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))"
+            return "opponent is \(opponent.quoted()); it must be one of \(Opponent.nameForms)"
         }
         for (field, name) in [("names.x", names.x), ("names.o", names.o)] {
             if let name, let problem = PlayerNames.problem(with: name) { return "\(field) is \(name.quoted()); it \(problem.dropLast())" }

@@ -52,6 +52,9 @@ struct SavedState: Codable, Equatable {
     var moves: [Int]?
     /// The learner's memory (version 3).
     var learner: SavedLearner?
+    /// Against another board, the pairing's game on the board (``RemotePlay/game``); the
+    /// database's only (release 0.4's files knew no other board).
+    var remoteGame: Int?
     /// The one score of version 1.
     var xWins: Int?
     var oWins: Int?
@@ -74,8 +77,12 @@ struct SavedState: Codable, Equatable {
     }
 
     /// The game as the database's rows hold it.
-    init(cells: [String], starter: String, nextStarter: String, opponent: String, scores: [String: SavedScore], moves: [Int]?, learner: SavedLearner) {
+    init(
+        cells: [String], starter: String, nextStarter: String, opponent: String, scores: [String: SavedScore], moves: [Int]?, learner: SavedLearner,
+        remoteGame: Int = 0
+    ) {
         version = Self.currentVersion
+        self.remoteGame = remoteGame
         self.cells = cells
         self.starter = starter
         self.nextStarter = nextStarter
@@ -97,6 +104,7 @@ struct SavedState: Codable, Equatable {
         })
         moves = snapshot.moves.map { $0.map(\.keypadKey) }
         learner = SavedLearner(snapshot.learner)
+        remoteGame = snapshot.remoteGame
     }
 
     /// The snapshot, or why these contents cannot be one.
@@ -117,6 +125,9 @@ struct SavedState: Codable, Equatable {
             throw .invalid("lastGame is \(lastGame); it must be 0 to \(HistoryJournal.gameLimit)")
         }
         let (opponent, scores) = try pairings()
+        if let remoteGame, remoteGame < 0 || (remoteGame > 0 && opponent.remote == nil) {
+            throw .invalid("the other board's game is \(remoteGame); it must be 0, or more against another board")
+        }
         let counts = 0...Score.countLimit
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {
             throw .invalid("a score outside 0...\(Score.countLimit)")
@@ -129,7 +140,7 @@ struct SavedState: Codable, Equatable {
         }
         return GameSnapshot(
             board: board, nextStarter: next, opponent: opponent, scores: scores, moves: try playedMoves(leadingTo: board),
-            learner: try learner?.learner() ?? MatchboxLearner())
+            learner: try learner?.learner() ?? MatchboxLearner(), remoteGame: remoteGame ?? 0)
     }
 
     /// The moves, checked to lead from an empty board to `board`; `nil` for a file without them.
@@ -150,7 +161,7 @@ struct SavedState: Codable, Equatable {
             return (.person, [.person: Score(xWins: xWins, oWins: oWins, draws: draws)])
         case 2, Self.currentVersion:
             guard let name = opponent, let opponent = Opponent(name: name) else {
-                throw .invalid("opponent is \(opponent.map { $0.quoted() } ?? "missing"); it must be one of \(Opponent.allCases.map(\.name).joined(separator: ", "))")
+                throw .invalid("opponent is \(opponent.map { $0.quoted() } ?? "missing"); it must be one of \(Opponent.nameForms)")
             }
             var result: [Opponent: Score] = [:]
             for (name, score) in scores ?? [:] {

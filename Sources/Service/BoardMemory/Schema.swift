@@ -70,6 +70,12 @@ enum Schema {
         """
         ALTER TABLE learner ADD COLUMN resets INTEGER NOT NULL DEFAULT 0 CHECK (resets >= 0);
         """,
+        // 3: against another board, the pairing's game on the board (RemotePlay.game), so that
+        // a board restarted mid-game follows the same game of the pairing; 0 for any other
+        // opponent, as every game before was.
+        """
+        ALTER TABLE game ADD COLUMN remote_game INTEGER NOT NULL DEFAULT 0 CHECK (remote_game >= 0);
+        """,
     ]
 
     /// The tables a database of this version holds. `imports`: release 0.4's files made into

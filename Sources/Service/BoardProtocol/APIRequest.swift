@@ -18,6 +18,7 @@ import Foundation
 /// {"command":"reset-learner","games":42,"resets":1}
 /// {"command":"teach","games":500,"level":4}
 /// {"command":"stop-teaching"}
+/// {"command":"heard","board":"kitchen","online":true,"game":{"mark":"O","number":3,"moves":[5,1]}}
 /// ```
 ///
 /// Fields a command does not use are ignored, but for `history`'s: a field that is no filter is
@@ -32,7 +33,9 @@ import Foundation
 /// `teach` gives the learner a lesson: `games` whole games (1 to ``mostLessonGames``) against
 /// the computer at `level` (1 to 4), played on the board a step at a time, its progress in
 /// the state's `lesson`; refused while a game against the learner is under way or another
-/// lesson is. `stop-teaching` ends the lesson under way, keeping what it taught.
+/// lesson is. `stop-teaching` ends the lesson under way, keeping what it taught. `heard` is the
+/// network link's report of another board (``HeardReport``), which the board follows when it
+/// plays that board.
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)
@@ -50,10 +53,12 @@ public enum APIRequest: Sendable, Hashable {
     /// A lesson of `games` games against the computer at level `level`.
     case teach(games: Int, level: Int)
     case stopTeaching
+    /// What the network link heard of another board.
+    case heard(HeardReport)
 
     /// A command's name, as a client writes it: the one place each is written.
     public enum Command: String, CaseIterable, Sendable {
-        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner", teach, stopTeaching = "stop-teaching"
+        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner", teach, stopTeaching = "stop-teaching", heard
     }
 
     /// The commands, as a client names them.
@@ -75,6 +80,7 @@ public enum APIRequest: Sendable, Hashable {
         case .resetLearner: .resetLearner
         case .teach: .teach
         case .stopTeaching: .stopTeaching
+        case .heard: .heard
         }
     }
 
@@ -87,6 +93,7 @@ public enum APIRequest: Sendable, Hashable {
         case .resetLearner(let games, let resets) where games != nil || resets != nil:
             #"{"command":"\#(command)""# + (games.map { #","games":\#($0)"# } ?? "") + (resets.map { #","resets":\#($0)"# } ?? "") + "}"
         case .history(let query) where query != .all: Self.historyLine(query)
+        case .heard(let report): Self.heardLine(report)
         default: #"{"command":"\#(command)"}"#
         }
     }
@@ -104,6 +111,19 @@ public enum APIRequest: Sendable, Hashable {
             enum Key: CodingKey { case command }
         }
         return JSONLine.encode(Line(query: query)) ?? #"{"command":"history"}"#
+    }
+
+    private static func heardLine(_ report: HeardReport) -> String {
+        struct Line: Encodable {
+            var report: HeardReport
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(Command.heard.rawValue, forKey: .command)
+                try report.encode(to: encoder)
+            }
+            enum Key: CodingKey { case command }
+        }
+        return JSONLine.encode(Line(report: report)) ?? #"{"command":"heard"}"#
     }
 
     /// A name is the one field that can need escaping: encoded, not pasted in.
@@ -159,6 +179,7 @@ public enum APIRequest: Sendable, Hashable {
         case .resetLearner: return resetArgument(in: data)
         case .teach: return lessonArgument(in: data)
         case .stopTeaching: return .success(.stopTeaching)
+        case .heard: return HeardReport.request(in: data)
         }
     }
 
@@ -221,8 +242,8 @@ public enum APIRequest: Sendable, Hashable {
     static let cellRule = "give a cell " + cellRange
 
     /// Why the board refuses `name` as an opponent: the reply's text, given the names it knows.
-    public static func opponentRule(_ name: String, knowing names: [String]) -> RequestError {
-        RequestError(command: "opponent", reason: .unknownOpponent, text: "\"opponent\" is \(name.quoted()); give one of \(names.joined(separator: ", "))")
+    public static func opponentRule(_ name: String, knowing names: String) -> RequestError {
+        RequestError(command: "opponent", reason: .unknownOpponent, text: "\"opponent\" is \(name.quoted()); give one of \(names)")
     }
 
     private struct Head: Decodable { var command: String }

@@ -30,6 +30,10 @@ public enum ErrorReason: String, CaseIterable, Codable, Sendable {
     case gameOver = "game-over"
     /// The computer moves next.
     case computersTurn = "computers-turn"
+    /// Another board plays, and moves next.
+    case otherBoardsTurn = "other-boards-turn"
+    /// Another board plays, and is not heard playing this game: the game waits for it.
+    case waitingForBoard = "waiting-for-board"
     /// The lights were asleep: the press only woke them.
     case wokeUp = "woke-up"
     /// A new game while one is in progress: it must be given up (abandon).
@@ -49,6 +53,8 @@ public enum ErrorReason: String, CaseIterable, Codable, Sendable {
     // The web view's own.
     /// The web view is for watching only (`web.allow = "watch"`).
     case watchOnly = "watch-only"
+    /// `heard` from a page: only the network link reports other boards.
+    case linkOnly = "link-only"
     /// More commands a second than a page may send.
     case tooManyCommands = "too-many-commands"
     /// Too many commands wait for the board's answers.

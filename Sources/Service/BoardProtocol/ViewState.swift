@@ -48,6 +48,30 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// The learner's lesson (`teach`): under way, or the last one since the board started;
     /// `nil` when it has had none, and from a board older than this field.
     public var lesson: Lesson?
+    /// Against another board (an ``opponent`` "board:…"), the game as both boards keep it;
+    /// `nil` against any other opponent, and from a board older than this field.
+    public var otherBoard: OtherBoard?
+
+    /// The game with another board: its name and the mark it plays, the pairing's game on the
+    /// board (0 while the board that invited this one has not been heard), whether that board is
+    /// heard playing it, and the game's moves in order, by cell number. Each board's link
+    /// publishes it for the other to follow (docs/NETWORK.md).
+    public struct OtherBoard: Codable, Sendable, Hashable {
+        public var board: String
+        /// "X" or "O".
+        public var mark: String
+        public var game: Int
+        public var here: Bool
+        public var moves: [Int]
+
+        public init(board: String, mark: String, game: Int, here: Bool, moves: [Int]) {
+            self.board = board
+            self.mark = mark
+            self.game = game
+            self.here = here
+            self.moves = moves
+        }
+    }
 
     /// A lesson's progress: `games` asked for against the computer at `level`, `played` so far
     /// with the learner's results in them, and how it ended (`"finished"`, `"stopped"`,
@@ -175,8 +199,9 @@ public struct ViewState: Codable, Sendable, Hashable {
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
         opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String,
-        marks: String?, learner: Learner? = nil, lesson: Lesson? = nil
+        marks: String?, learner: Learner? = nil, lesson: Lesson? = nil, otherBoard: OtherBoard? = nil
     ) {
+        self.otherBoard = otherBoard
         self.marks = marks
         self.learner = learner
         self.lesson = lesson
@@ -215,5 +240,6 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(marks, forKey: .marks)
         try container.encode(learner, forKey: .learner)
         try container.encode(lesson, forKey: .lesson)
+        try container.encode(otherBoard, forKey: .otherBoard)
     }
 }

@@ -82,8 +82,10 @@ public enum TerminalLook {
         case .won(let player): "\(players.label(for: player)) wins."
         case .draw: "A draw."
         case .asleep: "The lights are asleep: press any cell to wake them."
+        case .choosingOpponent(.board(let remote)): "The board \(remote.name) plays \(remote.side) now; its game shows when it is heard."
         case .choosingOpponent(let opponent): "O is now played by \(opponent); a new game starts."
         case .unreachable: "The board cannot be reached."
+        case .waitingForBoard(let player): "Waiting for \(players.board.map { "the board \($0.name) (\(player))" } ?? "the other board (\(player))"): it is not heard."
         }
     }
 

@@ -35,6 +35,10 @@ public enum PageRequest: Sendable, Hashable {
             return .success(.ping)
         }
         return APIRequest.parse(bytes).flatMap { request in
+            if case .heard = request {
+                return .failure(RequestError(
+                    command: request.command, reason: .linkOnly, text: "heard is the network link's report of another board; a page never sends it"))
+            }
             guard playing || !request.changesTheGame else {
                 return .failure(RequestError(
                     command: request.command, reason: .watchOnly, text: "this board's web view is for watching only (web.allow = \"watch\" in its configuration)"))
@@ -51,7 +55,7 @@ extension APIRequest {
     /// opponent, the learner), rather than asking about it.
     public var changesTheGame: Bool {
         switch self {
-        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching: true
+        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard: true
         case .status, .history: false
         }
     }

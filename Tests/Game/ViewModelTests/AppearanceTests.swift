@@ -77,7 +77,8 @@ struct AppearanceTests {
     func namesAreDistinct() {
         #expect(Set(CellAppearance.allCases.map(\.name)).count == CellAppearance.allCases.count)
         let headlines = Set(Headline.examples.map(\.name))
-        #expect(headlines.count == Headline.examples.count - Opponent.allCases.count + 1, "the choice of opponent is one name")
+        let choices = Opponent.allCases.count + Headline.exampleBoards.count
+        #expect(headlines.count == Headline.examples.count - choices + 1, "the choice of opponent is one name")
     }
 
     @Test("on the LEDs, without colour, the appearances of one headline differ in brightness or in time")

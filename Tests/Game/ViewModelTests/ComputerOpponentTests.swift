@@ -47,7 +47,7 @@ struct ComputerOpponentTests {
         #expect(viewModel.board.value == before)
         #expect(viewModel.flashingCell.value == p(2, 2))
         #expect(viewModel.frame.value.cells[8] == .amber)
-        #expect(events.values.last == .computersTurn(p(2, 2)))
+        #expect(events.values.last == .othersTurn(p(2, 2)))
         scheduler.advance(by: .milliseconds(600))
         #expect(viewModel.board.value.moveCount == 2, "the computer still moves")
     }

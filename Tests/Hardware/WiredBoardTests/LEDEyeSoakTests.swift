@@ -11,7 +11,8 @@ import TicTacToe
 
 /// A seeded soak: a random person plays a thousand games and more on the buttons, with refused
 /// presses (on empty cells in the computer's turn, on X's and O's marks), wins along two lines
-/// closed by one mark, draws, restarts, the choice of every opponent and sleep; the eyes of
+/// closed by one mark, draws, restarts, the choice of every opponent and sleep, and other boards
+/// that move, go and come back; the eyes of
 /// ``LEDEyeTests`` read back every stretch between two changes of what the board shows.
 ///
 /// The person looks at whatever the board shows for as long as a person needs to read it
@@ -54,7 +55,7 @@ struct LEDEyeSoakTests {
     /// What the soak did, beyond what the eyes read.
     struct Played {
         var games = 0, againstComputer = 0, doubleWins = 0, draws = 0, restarts = 0, choices = 0, sleeps = 0
-        var refusedInComputersTurn = 0, refusedOnMarks = 0
+        var refusedInComputersTurn = 0, refusedOnMarks = 0, againstBoards = 0, boardsAway = 0
     }
 
     /// A person at the board, choosing at random with `random`.
@@ -109,9 +110,14 @@ struct LEDEyeSoakTests {
             } else if state.showsOpponent {
                 look()
                 // A press now with the learner to start would be refused in its turn (see
-                // moveOrRefuse: its box cannot be read in pieces): the choice is waited out.
+                // moveOrRefuse: its box cannot be read in pieces), and one against another board
+                // while it is waited for (its status LED's blink, cut by the flicker, neither):
+                // the choice is waited out.
                 let learnerStarts = state.opponent == .learner && state.board.turn == .o
-                if learnerStarts || chance(50) { eyes.scheduler.advance(by: timings.opponentShown) } else { moveOrRefuse() }
+                if learnerStarts || state.awaitsOtherBoard || chance(50) { eyes.scheduler.advance(by: timings.opponentShown) } else { moveOrRefuse() }
+            } else if let other = state.opponent.remote, state.awaitsOtherBoard || (state.board.turn == other.side && !state.board.isOver) {
+                look()
+                theOtherBoardActs(other)
             } else if state.board.isOver {
                 look(extra: .milliseconds(Int64(random.next() % 60)))
                 endOfGame()
@@ -136,8 +142,10 @@ struct LEDEyeSoakTests {
                 if state.board.isDraw { played.draws += 1 }
                 if Array(state.board.winningLines).count == 2 { played.doubleWins += 1 }
             }
+            let leaves: UInt64 = state.opponent == .person ? 5 : state.opponent.remote != nil ? 30 : 95
             switch random.next() % 100 {
-            case 0..<(state.opponent == .person ? 5 : 95): chooseOpponent()
+            case 0..<3 where state.opponent.remote == nil: playAnotherBoard()
+            case 0..<leaves: chooseOpponent()
             case 96..<100: sleep()
             default:
                 eyes.person.pressNewGame(for: tap)
@@ -171,6 +179,32 @@ struct LEDEyeSoakTests {
             let wins = free.filter { (try? board.playing($0))?.winner != nil }
             let pick = !wins.isEmpty && chance(60) ? wins : free
             return pick[Int(random.next() % UInt64(pick.count))]
+        }
+
+        /// Another board chosen (through the board's API: no gesture reaches one), one of the
+        /// table's two, each playing its mark.
+        private func playAnotherBoard() {
+            waitForTheFlicker()
+            played.againstBoards += 1
+            let boards = Headline.exampleBoards
+            eyes.board.viewModel.chooseOpponent.apply(.board(boards[Int(random.next() % UInt64(boards.count))]))
+            eyes.scheduler.advance(by: .milliseconds(1))
+        }
+
+        /// The other board, in its turn or while it is waited for: one time in ten it goes away
+        /// (or stays away); else it is heard, with its move when it is its turn.
+        private func theOtherBoardActs(_ other: RemoteBoard) {
+            waitForTheFlicker()
+            let online = random.next() % 10 > 0
+            if !online && !state.awaitsOtherBoard { played.boardsAway += 1 }
+            var moves = Array(state.moves ?? MoveList())
+            let free = Position.all.filter { state.board[$0] == nil }
+            if online, state.remote.isHere, state.board.turn == other.side, !free.isEmpty {
+                moves.append(free[Int(random.next() % UInt64(free.count))])
+            }
+            let game = PeerGame(side: other.side, number: max(state.remote.game, 1), moves: moves)
+            eyes.board.viewModel.hear(PeerReport(board: other.name, online: online, game: game))
+            eyes.scheduler.advance(by: .milliseconds(1))
         }
 
         /// The gesture: new game held, a cell tapped, new game let go.
@@ -228,6 +262,7 @@ struct LEDEyeSoakTests {
         #expect(Set(CellAppearance.allCases).subtracting(tally.cellsShown).isEmpty)
         #expect(Set(MonochromeEye.boardHeadlines).subtracting(tally.headlinesShown).isEmpty)
         #expect(played.doubleWins >= 20 && played.draws >= 20 && played.sleeps >= 20 && played.choices >= 50, "\(played)")
+        #expect(played.againstBoards >= 10 && played.boardsAway >= 5, "\(played)")
         #expect(played.againstComputer >= 300 && played.refusedInComputersTurn >= 100 && played.refusedOnMarks >= 200, "\(played)")
         for (index, eye) in LEDEyeTests.eyes.enumerated() {
             #expect(tally.misread[index] == 0, "\(eye.0): \(tally.misread[index]) of \(tally.stretches) misread: \(tally.firstMisreadings[index])")

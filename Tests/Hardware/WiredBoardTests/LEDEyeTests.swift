@@ -79,6 +79,35 @@ struct LEDEyeTests {
             eyes.person.chooseNextOpponent()
             eyes.scheduler.advance(by: settings.game.opponentShown + look)
         }
+        playAgainstOtherBoards(on: eyes)
+    }
+
+    /// Another board invited (it plays O): its game waited for, O's status LED blinking; heard,
+    /// a move each; gone again, the marks steady. Then a board that invited this one (it plays
+    /// X), waited for under X's blinking LED, its first move heard. (A press refused while
+    /// waiting flickers for less than the blink's period: too short to read the status LED in.)
+    static func playAgainstOtherBoards(on eyes: EyesOnTheBoard) {
+        let look = Duration.milliseconds(1200)
+        let viewModel = eyes.board.viewModel
+        for other in Headline.exampleBoards {
+            viewModel.chooseOpponent.apply(.board(other))
+            eyes.scheduler.advance(by: settings.game.opponentShown + look)
+            func hear(_ moves: [Int], online: Bool = true) {
+                viewModel.hear(PeerReport(board: other.name, online: online, game: PeerGame(side: other.side, number: 1, moves: moves.map { Position.all[$0] })))
+                eyes.scheduler.advance(by: look)
+            }
+            if other.side == .o {
+                hear([])
+                eyes.person.tap(Position.all[4])
+                eyes.scheduler.advance(by: look)
+                hear([4, 0])
+            } else {
+                hear([4])
+                eyes.person.tap(Position.all[0])
+                eyes.scheduler.advance(by: look)
+            }
+            hear([4, 0], online: false)
+        }
     }
 
     /// Against the computer, X to move: a press on an empty cell and one on X's mark in the
@@ -126,8 +155,9 @@ struct LEDEyeTests {
         eyes.keepsReadings = true
         Self.playEveryState(on: eyes)
         eyes.finish()
-        // In the game, each O reads as an X; in the choice of opponent, the computer's offer (O's
-        // cells) is no offer at all, and is not read.
+        // In the game, each O reads as an X; in the choice of opponent, an offer of O's cells (two
+        // players, the computer, the learner, a board playing O: seven) is no offer at all, or
+        // another one (the board playing O's row, as X's: the board playing X).
         let inGame = Self.readings(of: eyes) { shown in
             shown.cells.contains { $0.mark == .o } && shown.headline != .asleep && !shown.cells.contains(.offered(.o))
         }
@@ -138,7 +168,7 @@ struct LEDEyeTests {
             }
         }
         let offers = Self.readings(of: eyes) { $0.cells.contains(.offered(.o)) }
-        #expect(offers.count == 4 * 6 && offers.allSatisfy { offer in offer.read.map { !$0.shows(offer.shown) } ?? true }, "\(offers.map(\.read))")
+        #expect(offers.count == 4 * 7 && offers.allSatisfy { offer in offer.read.map { !$0.shows(offer.shown) } ?? true }, "\(offers.map(\.read))")
     }
 
     @Test("with the flicker replaced by a steady amber the same eyes read a refused press as a mark")

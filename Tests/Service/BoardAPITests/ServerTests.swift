@@ -258,7 +258,7 @@ struct HostileClientTests {
         let refused = try client.ask(.opponent(name: "robot"))
         #expect(refused.type == .error)
         #expect(refused.command == "opponent")
-        #expect(refused.text == #""opponent" is "robot"; give one of two-players, computer-1, computer-2, computer-3, computer-4, learner"#)
+        #expect(refused.text == #""opponent" is "robot"; give one of two-players, computer-1, computer-2, computer-3, computer-4, learner, board:NAME (another board, playing O) or board:NAME:x (playing X)"#)
         #expect(served.state == before)
     }
 

@@ -11,7 +11,8 @@ import Testing
 
 /// The monochrome eye over played games: a seeded soak of random games on the view model in
 /// virtual time (refused presses, presses in the computer's turn and after the end, double wins,
-/// draws, sleep, the choice of opponent, held new games), every state it passes through drawn by
+/// draws, sleep, the choice of opponent, held new games, another board that comes and goes),
+/// every state it passes through drawn by
 /// every terminal view and read back; and the eye's own check, that it fails on a renderer that
 /// tells states apart by colour alone.
 @Suite("The terminal read without colour, over random games", .soak)
@@ -34,7 +35,8 @@ struct TerminalEyeSoakTests {
         let names = [PlayerNames(), PlayerNames(x: "Alice", o: "Bob"), PlayerNames(x: "O", o: "X")][Int(seed % 3)]
         let viewModel = GameViewModel(positions: presses, timings: timings, scheduler: scheduler, players: names, random: SeededRandom(seed: seed))
         let tally = Protected(Tally())
-        let eyes = Dictionary(uniqueKeysWithValues: Opponent.allCases.map { ($0, MonochromeTerminalEye(players: names.facing($0))) })
+        let opponents = Opponent.allCases + Headline.exampleBoards.map(Opponent.board)
+        let eyes = Dictionary(uniqueKeysWithValues: opponents.map { ($0, MonochromeTerminalEye(players: names.facing($0))) })
         let last = Protected<SessionState?>(nil)
 
         let watching = viewModel.state.producer.startWithValues { state in
@@ -70,6 +72,10 @@ struct TerminalEyeSoakTests {
         _ roll: Int, on viewModel: GameViewModel, input: Signal<Position>.Input, scheduler: TestScheduler, random: inout SeededRandom
     ) {
         let state = viewModel.state.value, board = state.board
+        if let other = state.opponent.remote, roll < 45 {
+            hearOther(other, in: state, on: viewModel, random: &random)
+            return
+        }
         // Mostly wait for the computer: a press in its turn is refused (and flickers) each time.
         if state.awaitsComputer && roll < 85 {
             scheduler.advance(by: .milliseconds(Int.random(in: 10...700, using: &random)))
@@ -86,9 +92,26 @@ struct TerminalEyeSoakTests {
         case 62..<84: scheduler.advance(by: .milliseconds(Int.random(in: 10...700, using: &random)))
         case 84..<92: viewModel.newGame.apply()
         case 92..<94: viewModel.startOver.apply()
-        case 94..<99: viewModel.nextOpponent.apply()
+        case 94..<98: viewModel.nextOpponent.apply()
+        case 98: viewModel.chooseOpponent.apply(.board(Headline.exampleBoards[Int.random(in: 0..<2, using: &random)]))
         default: scheduler.advance(by: .seconds(9))
         }
+    }
+
+    /// The other board, when one plays: one time in ten it goes (its report says offline), else
+    /// it is here, and in its turn it moves; now and then, once the game is over, it starts the
+    /// next one.
+    private static func hearOther(_ other: RemoteBoard, in state: SessionState, on viewModel: GameViewModel, random: inout SeededRandom) {
+        let online = Int.random(in: 0..<10, using: &random) > 0
+        var number = max(state.remote.game, 1), moves = Array(state.moves ?? MoveList())
+        if state.board.isOver && Bool.random(using: &random) {
+            number += 1
+            moves = []
+        } else if state.remote.isHere, state.board.turn == other.side,
+            let free = Position.all.filter({ state.board[$0] == nil }).randomElement(using: &random) {
+            moves.append(free)
+        }
+        viewModel.hear(PeerReport(board: other.name, online: online, game: PeerGame(side: other.side, number: number, moves: moves)))
     }
 
     /// How each view misread `state`, if it did.

@@ -46,11 +46,13 @@ struct TerminalEyeTests {
         return states
     }
 
-    /// Who plays O where `headline` can be seen: the one chosen, the computer while it thinks.
+    /// Who plays where `headline` can be seen: the one chosen, the computer while it thinks,
+    /// the board waited for.
     static func opponent(showing headline: Headline) -> Opponent {
         switch headline {
         case .choosingOpponent(let chosen): chosen
         case .thinking: .computer(.winOrBlock)
+        case .waitingForBoard(let side): Headline.exampleBoards.first { $0.side == side }.map(Opponent.board) ?? .person
         default: .person
         }
     }
@@ -72,7 +74,7 @@ struct TerminalEyeTests {
                 }
             }
         }
-        #expect(reads == 13 * 15 * 2 * 4, "13 headlines (the unreachable one apart), 15 grids, 2 phases, 4 views")
+        #expect(reads == 17 * 15 * 2 * 4, "17 headlines (the unreachable one apart), 15 grids, 2 phases, 4 views")
     }
 
     @Test("the watch without a board: nine unknown cells under the unreachable headline")

@@ -1,0 +1,98 @@
+import TicTacToe
+
+/// The game with another board, as this board keeps it (``SessionState/remote``).
+///
+/// Both boards keep the same pairing of games, numbered from 1; game `n` is started by X when
+/// `n` is odd and by O when even, so that two boards starting the next game at once start the
+/// same one. Each board publishes its game (the link's retained state) and follows the other's
+/// (``SessionState/hear(_:)``): a later game of the pairing, or more moves of this one by the
+/// other board's mark. Nothing else it says changes the game, so a repeated, late or forged
+/// report changes nothing.
+public struct RemotePlay: Sendable, Hashable {
+    /// The pairing's game on the board; 0 before the inviting board is first heard.
+    public var game: Int
+    /// The other board was last heard online, playing this board with the mark it is expected to.
+    public var isHere: Bool
+
+    public init(game: Int = 0, isHere: Bool = false) {
+        self.game = game
+        self.isHere = isHere
+    }
+
+    /// Who starts the pairing's game `number`: X the odd ones, O the even ones.
+    public static func starter(ofGame number: Int) -> Player { number % 2 == 1 ? .x : .o }
+}
+
+/// What this board hears of another board through the network: whether it is online, and its
+/// game with this board, if it plays this board.
+public struct PeerReport: Sendable, Hashable {
+    /// Its name (``BoardName``).
+    public var board: String
+    public var online: Bool
+    /// Its game against this board; `nil` while it plays anyone else, or nothing is known.
+    public var game: PeerGame?
+
+    public init(board: String, online: Bool, game: PeerGame?) {
+        self.board = board
+        self.online = online
+        self.game = game
+    }
+}
+
+/// Another board's game against this one, as it says it.
+public struct PeerGame: Sendable, Hashable {
+    /// The mark its buttons play.
+    public var side: Player
+    /// The pairing's game it is at (``RemotePlay/game``), from 1.
+    public var number: Int
+    /// The game's moves, in order.
+    public var moves: [Position]
+
+    public init(side: Player, number: Int, moves: [Position]) {
+        self.side = side
+        self.number = number
+        self.moves = moves
+    }
+}
+
+extension SessionState {
+    /// The board heard from the other board: when it is the opponent, whether it is here
+    /// (online, playing this board with its expected mark), and the game it is at. A later game
+    /// of the pairing is started here too, with its moves; in this game, the moves it adds after
+    /// the ones both boards have are taken, in order, each only in its mark's turn and on a free
+    /// cell. Anything else (an earlier game, a move that is not its own or not next, another
+    /// board) changes nothing. Returns what happened, `nil` for nothing to tell.
+    ///
+    /// A move heard, or the other board back, wakes the lights, as a press at the board would,
+    /// so that the person there sees the game go on.
+    public mutating func hear(_ report: PeerReport) -> GameEvent? {
+        guard let other = opponent.remote, report.board == other.name else { return nil }
+        let wasHere = remote.isHere
+        guard report.online, let game = report.game, game.side == other.side, game.number > 0 else {
+            remote.isHere = false
+            return wasHere ? .otherBoardAway(other.name) : nil
+        }
+        remote.isHere = true
+        guard let event = follow(game, of: other) ?? (wasHere ? nil : .otherBoardHere(other.name)) else { return nil }
+        isAsleep = false
+        return event
+    }
+
+    private mutating func follow(_ game: PeerGame, of other: RemoteBoard) -> GameEvent? {
+        var started: GameEvent?
+        if game.number > remote.game {
+            showsOpponent = false
+            started = .started(starter: beginRemoteGame(game.number))
+        }
+        guard game.number == remote.game, let known = moves, game.moves.count > known.count,
+              game.moves.starts(with: known)
+        else { return started }
+        var last = started
+        for position in game.moves.dropFirst(known.count) {
+            guard board.turn == other.side, let next = try? board.playing(position) else { break }
+            board = next
+            last = took(position, by: other.side)
+        }
+        return last
+    }
+}

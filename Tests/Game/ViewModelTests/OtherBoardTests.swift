@@ -1,0 +1,168 @@
+import Basics
+import Lights
+import Reactive
+import TestSupport
+import TicTacToe
+import Testing
+@testable import ViewModel
+
+/// The view model against another board: what the network says of it enters through `hear`,
+/// and only its own next moves in the game both boards are at change the game.
+@Suite("Playing another board")
+struct OtherBoardTests {
+    let scheduler = TestScheduler()
+    let input: Signal<Position>.Input
+    let viewModel: GameViewModel
+    let events = Recorded<GameEvent>()
+    let timings = GameTimings(idleSleep: .seconds(60), opponentShown: .milliseconds(1500))
+    static let kitchen = RemoteBoard(name: "kitchen", side: .o)
+    static let attic = RemoteBoard(name: "attic", side: .x)
+
+    init() {
+        let presses: Signal<Position>
+        (presses, input) = Signal<Position>.pipe()
+        viewModel = GameViewModel(positions: presses, timings: timings, scheduler: scheduler, firstStarter: .x)
+        events.record(viewModel.events)
+    }
+
+    var state: SessionState { viewModel.state.value }
+
+    func invite(_ remote: RemoteBoard?) throws {
+        let remote = try #require(remote)
+        viewModel.chooseOpponent.apply(.board(remote))
+        scheduler.advance(by: timings.opponentShown)
+    }
+
+    func hear(_ moves: [Position], board: String = "kitchen", online: Bool = true, side: Player = .o, game: Int = 1) {
+        viewModel.hear(PeerReport(board: board, online: online, game: PeerGame(side: side, number: game, moves: moves)))
+    }
+
+    @Test("names: another board playing O is \"board:NAME\", playing X \"board:NAME:x\"; a bad name is no opponent")
+    func names() throws {
+        let kitchen = try #require(Self.kitchen), attic = try #require(Self.attic)
+        #expect(Opponent.board(kitchen).name == "board:kitchen")
+        #expect(Opponent.board(attic).name == "board:attic:x")
+        #expect(Opponent(name: "board:kitchen") == .board(kitchen))
+        #expect(Opponent(name: "board:attic:x") == .board(attic))
+        for bad in ["board:", "board:Kitchen", "board:a/b", "board::x", "board:-a", "board:\u{1B}[31m", "board:kitchen:o"] {
+            #expect(Opponent(name: bad) == nil, "\(bad)")
+        }
+        #expect(Opponent.board(kitchen).next == .person, "the gesture from another board starts its cycle again")
+    }
+
+    @Test("invited, the game waits: O's status LED blinks over the board, a press flickers and changes nothing; heard, X plays and the other board's moves come in")
+    func invitedThenHeard() throws {
+        try invite(Self.kitchen)
+        #expect(state.awaitsOtherBoard && state.remote.game == 1)
+        #expect(Headline(state) == .waitingForBoard(.o))
+        input.send(p(1, 1))
+        #expect(events.values.last == .pressWhileWaiting(p(1, 1)) && state.board.moveCount == 0 && state.flashing == p(1, 1))
+        scheduler.advance(by: timings.illegalFlash)
+        hear([])
+        #expect(!state.awaitsOtherBoard && Headline(state) == .toMove(.x) && events.values.last == .otherBoardHere("kitchen"))
+        input.send(p(1, 1))
+        #expect(state.board[p(1, 1)] == .x)
+        input.send(p(0, 0))
+        #expect(events.values.last == .othersTurn(p(0, 0)) && state.board.moveCount == 1, "a press in the other board's turn is refused")
+        hear([p(1, 1), p(0, 0)])
+        #expect(state.board[p(0, 0)] == .o && events.values.last == .moved(.o, p(0, 0)))
+    }
+
+    @Test("a repeated, late, forged or out-of-turn report changes nothing; another board's report is not heard")
+    func onlyItsNextMoves() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        hear([p(1, 1), p(0, 0)])
+        let after = state.board
+        let count = events.values.count
+        hear([p(1, 1), p(0, 0)])  // repeated
+        hear([p(1, 1)])  // late
+        hear([])  // later still
+        hear([p(2, 2), p(0, 0), p(0, 1)])  // not the game both boards have
+        hear([p(1, 1), p(0, 0), p(0, 1)])  // X's move, which is this board's to make
+        hear([p(1, 1), p(0, 0), p(2, 2)], side: .x)  // it plays the other mark
+        hear([p(1, 1), p(0, 0), p(2, 2)], board: "attic")  // another board
+        hear([p(1, 1), p(0, 0), p(2, 2)], game: 0)  // no game of the pairing
+        #expect(state.board == after && state.awaitsOtherBoard)
+        #expect(events.values.count == count + 1 && events.values.last == .otherBoardAway("kitchen"), "a report of the wrong mark or of no game makes it away, once: \(events.values.suffix(3))")
+        hear([p(1, 1), p(0, 0)])
+        #expect(events.values.last == .otherBoardHere("kitchen") && state.board == after)
+    }
+
+    @Test("away mid-game: waiting, the marks steady; back: the game goes on where it was, with any move made meanwhile")
+    func awayAndBack() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        hear([], online: false)
+        #expect(state.awaitsOtherBoard && events.values.last == .otherBoardAway("kitchen"))
+        #expect(viewModel.frame.value.description == ". . .\n. R .\n. . .\nX:off O:dim", "O's status LED blinks (lit phase)")
+        scheduler.advance(by: GameTimings().blinkHalfPeriod)
+        #expect(viewModel.frame.value.description == ". . .\n. R .\n. . .\nX:off O:off", "O's status LED blinks (dark phase)")
+        input.send(p(0, 0))
+        #expect(state.board.moveCount == 1)
+        hear([p(1, 1), p(2, 2)])
+        #expect(!state.awaitsOtherBoard && state.board[p(2, 2)] == .o && Headline(state) == .toMove(.x))
+    }
+
+    @Test("a win is scored for the pairing with that board; the next game, started on either board, is the same game on both")
+    func scoresAndNextGame() throws {
+        let kitchen = try #require(Self.kitchen)
+        try invite(Self.kitchen)
+        hear([])
+        var moves: [Position] = []
+        for (x, o) in [(p(0, 0), p(1, 0)), (p(0, 1), p(1, 1))] {
+            input.send(x)
+            moves += [x, o]
+            hear(moves)
+        }
+        input.send(p(0, 2))
+        #expect(state.board.winner == .x && state.score == Score(xWins: 1))
+        #expect(state.scores[.board(kitchen)] == Score(xWins: 1) && state.scores[.person] == Score())
+        #expect(events.values.suffix(2) == [.moved(.x, p(0, 2)), .finished(state.board.outcome)])
+        // The other board starts game 2, which O starts, and makes its first move.
+        hear([p(2, 2)], game: 2)
+        #expect(state.remote.game == 2 && state.board.starter == .o && state.board[p(2, 2)] == .o && state.board.moveCount == 1)
+        // This board starts game 3 (X's) after a hold; the other follows.
+        viewModel.startOver.apply()
+        #expect(state.remote.game == 3 && state.board.starter == .x && state.board.moveCount == 0)
+        hear([p(2, 2), p(0, 0)], game: 2)
+        #expect(state.remote.game == 3 && state.board.moveCount == 0, "the other board's earlier game changes nothing")
+    }
+
+    @Test("joining a board that invites this one: X is that board's; its game, heard, is the game here, with the moves it holds")
+    func joins() throws {
+        try invite(Self.attic)
+        #expect(state.awaitsOtherBoard && state.remote.game == 0 && Headline(state) == .waitingForBoard(.x))
+        viewModel.startOver.apply()
+        #expect(events.values.last == .waitingForBoard && state.remote.game == 0, "no game of the pairing to start yet")
+        hear([p(1, 1)], board: "attic", side: .x, game: 5)
+        #expect(state.remote.game == 5 && state.board.starter == .x && state.board[p(1, 1)] == .x && Headline(state) == .toMove(.o))
+        input.send(p(0, 0))
+        #expect(state.board[p(0, 0)] == .o)
+    }
+
+    @Test("a snapshot keeps the pairing's game; restored, the board waits for the other one until it is heard")
+    func restored() throws {
+        let kitchen = try #require(Self.kitchen)
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        let snapshot = state.snapshot
+        #expect(snapshot.remoteGame == 1 && snapshot.opponent == .board(kitchen))
+        let restored = SessionState(snapshot: snapshot)
+        #expect(restored.awaitsOtherBoard && restored.board == state.board && restored.remote.game == 1)
+    }
+
+    @Test("a move heard wakes the lights")
+    func wakes() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        scheduler.advance(by: timings.idleSleep)
+        #expect(state.isAsleep)
+        hear([p(1, 1), p(0, 0)])
+        #expect(!state.isAsleep && state.board[p(0, 0)] == .o)
+    }
+}
