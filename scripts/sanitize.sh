@@ -50,10 +50,10 @@ for sanitizer in "${sanitizers[@]}"; do
     echo "== $sanitizer: FAILED (tests exited $status; ${#written[@]} processes wrote a report, above)"
     failed+=("$sanitizer")
     summary+=("== $sanitizer: tests exited $status; failed tests and reports:")
-    mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "^✘|Issue recorded|Fatal error|Test .* failed" "$output" | head -40)
+    mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "^✘|Issue recorded|Fatal error|Test .* failed" "$output" | cut -c1-300 | head -40)
     for report in "${written[@]}"; do
       summary+=("-- $report")
-      mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "WARNING: |SUMMARY: |^    #[0-4] " "$report" | head -30)
+      mapfile -t -O "${#summary[@]}" summary < <(grep -a -E "WARNING: |SUMMARY: |^    #[0-4] " "$report" | cut -c1-300 | head -30)
     done
   else
     echo "== $sanitizer: clean (every test passed, no report)"

@@ -159,11 +159,13 @@ struct NewGame: ParsableCommand {
 struct OpponentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opponent",
-        abstract: "Choose who plays O on the running board; a new game starts.")
+        abstract: "Choose who the running board plays; a new game starts.")
 
     @OptionGroup var socket: SocketOptions
 
-    @Argument(help: "Who plays O.")
+    @Argument(help: ArgumentHelp(
+        "Who plays: two-players, computer-1 to computer-4 or learner (each playing O), or another board through the network link: board:NAME (it plays O, this board X, and it is invited) or board:NAME:x (this board joins its game, playing O).",
+        valueName: "opponent"))
     var name: Opponent
 
     func run() throws {

@@ -18,8 +18,10 @@ final class ServedSimulation {
     ///   - socket: where to listen; by default in a new folder of its own.
     ///   - history: the contents of `history.json` in the state directory before the start.
     ///   - environment: added to the test's own (`TICTACTOE_TEST_FAULTS=1`, say).
-    init(socket: String? = nil, history: String? = nil, environment: [String: String] = [:]) throws {
-        folder = try Tictactoe.temporaryFolder()
+    ///   - restarting: a stopped board (``stop(keepingFolder:)``) whose folder and memory this
+    ///     one takes over, as the service restarts.
+    init(socket: String? = nil, history: String? = nil, environment: [String: String] = [:], restarting: ServedSimulation? = nil) throws {
+        folder = try restarting?.folder ?? Tictactoe.temporaryFolder()
         if let history {
             try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
             try Data(history.utf8).write(to: URL(fileURLWithPath: folder + "/state/history.json"))
