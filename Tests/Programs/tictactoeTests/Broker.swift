@@ -21,8 +21,15 @@ final class Broker {
         var description: String
     }
 
-    /// `boards`: more boards' users, beside ``users``, each allowed its own topics alone.
-    init(boards: [String] = []) throws {
+    /// The user a bridged broker connects as: `topic readwrite tictactoe/#` in the access list, as
+    /// docs/NETWORK.md says to add for a bridge.
+    static let bridgeUser = "bridge"
+
+    /// - Parameters:
+    ///   - boards: more boards' users, beside ``users``, each allowed its own topics alone.
+    ///   - bridgingTo: a broker this one bridges `tictactoe/#` to, both ways, as the
+    ///     ``bridgeUser``.
+    init(boards: [String] = [], bridgingTo other: Broker? = nil) throws {
         folder = try Tictactoe.temporaryFolder()
         port = try Self.freePort()
         tlsPort = try Self.freePort()
@@ -34,14 +41,29 @@ final class Broker {
         try Self.run("openssl", ["x509", "-req", "-in", "\(folder)/broker.csr", "-CA", "\(folder)/ca.pem", "-CAkey", "\(folder)/ca.key",
             "-CAcreateserial", "-days", "2", "-extfile", "\(folder)/san.ext", "-out", "\(folder)/broker.pem"])
         try Data().write(to: URL(fileURLWithPath: "\(folder)/passwords"))
-        for user in Self.users + boards { try Self.run("mosquitto_passwd", ["-b", "\(folder)/passwords", user, Self.password(user)]) }
+        for user in Self.users + boards + [Self.bridgeUser] { try Self.run("mosquitto_passwd", ["-b", "\(folder)/passwords", user, Self.password(user)]) }
+        // The committed access list, with the bridge's user at its end.
+        let acl = try String(contentsOf: repositoryRoot.appendingPathComponent("Hardware/mosquitto/tictactoe.acl"), encoding: .utf8)
+        try Data((acl + "\nuser \(Self.bridgeUser)\ntopic readwrite tictactoe/#\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.acl"))
+        let bridge = other.map { other in
+            """
+            connection tictactoe-\(port)
+            address 127.0.0.1:\(other.port)
+            remote_username \(Self.bridgeUser)
+            remote_password \(Self.password(Self.bridgeUser))
+            topic tictactoe/# both 0
+            cleansession true
+            try_private true
+
+            """
+        } ?? ""
         // Started by root (as in CI), mosquitto would become the mosquitto user, who cannot read
         // the test's folder.
         let config = (getuid() == 0 ? "user root\n" : "") + """
             per_listener_settings false
             allow_anonymous false
             password_file \(folder)/passwords
-            acl_file \(repositoryRoot.appendingPathComponent("Hardware/mosquitto/tictactoe.acl").path)
+            acl_file \(folder)/tictactoe.acl
             persistence false
             log_dest stderr
             listener \(port) 127.0.0.1
@@ -50,7 +72,7 @@ final class Broker {
             certfile \(folder)/broker.pem
             keyfile \(folder)/broker.key
 
-            """
+            """ + bridge
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/mosquitto.conf"))
         try start()
     }

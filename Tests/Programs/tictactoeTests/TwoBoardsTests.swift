@@ -9,6 +9,8 @@ import TestSupport
 /// through their own sockets as a person at each would.
 final class TwoBoards: @unchecked Sendable {
     let broker: Broker
+    /// The attic's broker when the two are bridged (the attic's link connects there), else nil.
+    let atticBroker: Broker?
     let kitchen: ServedSimulation
     var attic: ServedSimulation
     let kitchenLink: ServedNetwork
@@ -19,12 +21,15 @@ final class TwoBoards: @unchecked Sendable {
     /// The kitchen invites the attic (the kitchen plays X), the attic joins; both have heard the
     /// other when this returns. A line a test waits for that never comes must fail it, not hang
     /// it: after `patience` the boards are stopped, which ends their logs.
-    init(tls: Bool = false, patience: Double = 240) throws {
+    /// With `bridged`, the attic's link is on a second broker, which bridges `tictactoe/#` to the
+    /// kitchen's.
+    init(tls: Bool = false, bridged: Bool = false, patience: Double = 240) throws {
         broker = try Broker(boards: ["cellar"])
+        atticBroker = bridged ? try Broker(bridgingTo: broker) : nil
         kitchen = try ServedSimulation()
         attic = try ServedSimulation()
         kitchenLink = try ServedNetwork(board: kitchen, broker: broker, tls: tls)
-        atticLink = try ServedNetwork(board: attic, broker: broker, name: "attic", tls: tls)
+        atticLink = try ServedNetwork(board: attic, broker: atticBroker ?? broker, name: "attic", tls: tls)
         DispatchQueue.global().asyncAfter(deadline: .now() + patience) { [weak self, ended] in
             guard !ended.value else { return }
             self?.stop()
@@ -94,6 +99,20 @@ struct TwoBoardsTests {
         _ = try kitchen.log(until: "New game: Board attic (O) starts.")
         try boards.move(5, on: attic, seenBy: kitchen, mark: "O")
         #expect(try TwoBoards.cells(of: kitchen) == ["", "", "", "", "O", "", "", "", ""])
+    }
+
+    @Test("on two bridged brokers (the attic's bridging tictactoe/# to the kitchen's): a whole game")
+    func bridged() throws {
+        let boards = try TwoBoards(bridged: true)
+        defer { boards.stop() }
+        let (kitchen, attic) = (boards.kitchen, boards.attic)
+        for (index, cell) in [5, 1, 9, 3, 2, 7, 8].enumerated() {
+            let xMoves = index.isMultiple(of: 2)
+            try boards.move(cell, on: xMoves ? kitchen : attic, seenBy: xMoves ? attic : kitchen, mark: xMoves ? "X" : "O")
+        }
+        #expect(try TwoBoards.cells(of: kitchen) == ["O", "X", "X", "", "X", "", "O", "X", "O"])
+        #expect(try TwoBoards.cells(of: attic) == ["O", "X", "X", "", "X", "", "O", "X", "O"])
+        #expect(try TwoBoards.state(of: attic)["outcome"] as? String == "x-wins")
     }
 
     @Test("the broker killed mid-game: both boards wait for the other, a press refused; started again: the game goes on where it was")
