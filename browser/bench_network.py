@@ -1,0 +1,216 @@
+"""Two boards, one game, measured (docs/BENCHMARKS.md), on release builds, against a baseline
+measured in the same run:
+
+- a press on one board, sent to its socket, to the other board's simulated LED lines showing the
+  mark: board, link, broker (mosquitto on loopback, with passwords and the access list), the other
+  link and the other board; against the broker's own round trip (a message published and heard
+  back by one client of the same broker, as the boards' users are);
+- each link's resident memory after the games.
+
+Usage: PROGRAMS=FOLDER python3 browser/bench_network.py [GAMES] [--results FILE]
+(make bench runs it on its release build, with --results ../Benchmarks/results/network.json.)
+"""
+
+import json
+import pathlib
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from bench_page import rss_mb, summary
+from served import BIN, ROOT, Board, Client, wait
+
+KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
+# X and O alternate from the inviting board; seven presses, X's last wins along 2-5-8.
+GAME = [5, 1, 9, 3, 2, 7, 8]
+
+
+def password(user):
+    return user[::-1]
+
+
+class Broker:
+    """Debian's mosquitto on a loopback port, with a password for each user (its name reversed)
+    and the committed access list."""
+
+    def __init__(self, folder, users):
+        self.folder = pathlib.Path(folder)
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        passwords = self.folder / "passwords"
+        passwords.write_text("")
+        for user in users:
+            subprocess.run(["mosquitto_passwd", "-b", passwords, user, password(user)], check=True)
+        config = self.folder / "mosquitto.conf"
+        config.write_text(("user root\n" if subprocess.os.getuid() == 0 else "") + "\n".join([
+            "per_listener_settings false", "allow_anonymous false", f"password_file {passwords}",
+            f"acl_file {ROOT / 'Hardware/mosquitto/tictactoe.acl'}", "persistence false", "log_dest stderr",
+            f"listener {self.port} 127.0.0.1", ""]))
+        self.process = subprocess.Popen(["/usr/sbin/mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait(lambda: self.accepts(), "the broker")
+
+    def accepts(self):
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+class MQTT:
+    """Just enough MQTT 3.1.1 for the baseline: connect, subscribe, publish at QoS 0, read."""
+
+    def __init__(self, port, user):
+        self.socket = socket.create_connection(("127.0.0.1", port))
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        payload = self.text(f"bench-{user}-{time.monotonic_ns()}") + self.text(user) + self.text(password(user))
+        self.send(0x10, self.text("MQTT") + bytes([4, 0xC2]) + struct.pack(">H", 60) + payload)
+        assert self.read() == (0x20, b"\x00\x00"), "the broker refused the connection"
+
+    @staticmethod
+    def text(value):
+        data = value.encode()
+        return struct.pack(">H", len(data)) + data
+
+    def send(self, header, body):
+        length, encoded = len(body), b""
+        while True:
+            byte, length = length % 128, length // 128
+            encoded += bytes([byte | (0x80 if length else 0)])
+            if not length:
+                break
+        self.socket.sendall(bytes([header]) + encoded + body)
+
+    def exactly(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.socket.recv(count - len(data))
+            assert chunk, "the broker closed the connection"
+            data += chunk
+        return data
+
+    def read(self):
+        header = self.exactly(1)[0]
+        length, shift = 0, 0
+        while True:
+            byte = self.exactly(1)[0]
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        return header & 0xF0, self.exactly(length)
+
+    def subscribe(self, topic):
+        self.send(0x82, struct.pack(">H", 1) + self.text(topic) + b"\x00")
+        assert self.read()[0] == 0x90
+
+    def publish(self, topic, payload):
+        self.send(0x30, self.text(topic) + payload)
+
+    def round_trip_ms(self, topic, payload):
+        start = time.monotonic()
+        self.publish(topic, payload)
+        while True:
+            kind, body = self.read()
+            if kind == 0x30 and body.endswith(payload):
+                return (time.monotonic() - start) * 1000
+
+
+def link(folder, board, broker, name):
+    """The board's link to the broker, as its service runs it: the board's user and password."""
+    folder = pathlib.Path(folder) / f"link-{name}"
+    folder.mkdir()
+    (folder / "password").write_text(password(name) + "\n")
+    (folder / "tictactoe.toml").write_text(
+        f'[network]\nbroker = "127.0.0.1:{broker.port}"\nname = "{name}"\nuser = "{name}"\npassword-file = "{folder}/password"\n')
+    return subprocess.Popen([BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "tictactoe.toml"],
+                            stdout=open(folder / "log", "wb"), stderr=subprocess.STDOUT)
+
+
+def here(board):
+    other = board.status().get("otherBoard") or {}
+    return other.get("here") is True
+
+
+def main():
+    arguments = sys.argv[1:]
+    results = None
+    if "--results" in arguments:
+        at = arguments.index("--results")
+        results = pathlib.Path(arguments[at + 1])
+        del arguments[at:at + 2]
+    games = int(arguments[0]) if arguments else 20
+    context = json.loads(subprocess.run(["bash", str(ROOT / "scripts" / "bench-context.sh")],
+                                        check=True, capture_output=True, text=True).stdout)
+    with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
+        broker = Broker(folder, ["kitchen", "attic"])
+        for name in ("kitchen", "attic"):
+            (pathlib.Path(folder) / name).mkdir()
+        kitchen, attic = Board(pathlib.Path(folder) / "kitchen"), Board(pathlib.Path(folder) / "attic")
+        links = [link(folder, kitchen, broker, "kitchen"), link(folder, attic, broker, "attic")]
+        try:
+            clients = {"kitchen": Client(kitchen.socket), "attic": Client(attic.socket)}
+            assert clients["kitchen"].command("opponent", opponent="board:attic")["type"] == "ok"
+            assert clients["attic"].command("opponent", opponent="board:kitchen:x")["type"] == "ok"
+            wait(lambda: here(kitchen) and here(attic), "the two boards to hear each other", timeout=30)
+            # The choice of opponent shows for a moment (the other board's mark across the middle
+            # row, lit as a mark would be): the first press waits it out, so that only the move
+            # can light the cell it watches.
+            wait(lambda: all(board.status()["headline"] != "choosing-opponent" for board in (kitchen, attic)), "the choice to be shown", timeout=30)
+            boards = {"kitchen": kitchen, "attic": attic}
+            across = []
+            for game in range(games):
+                # Game n of the pairing: X (the kitchen) starts the odd ones, O (the attic) the even ones.
+                starter, other = ("kitchen", "attic") if game % 2 == 0 else ("attic", "kitchen")
+                for move, cell in enumerate(GAME):
+                    mover, watcher = (starter, other) if move % 2 == 0 else (other, starter)
+                    colour = "red" if mover == "kitchen" else "green"
+                    index = KEYPAD_ORDER.index(cell)
+                    pressed = time.monotonic() * 1000
+                    answer = clients[mover].command("press", cell=cell)
+                    assert answer["type"] == "ok", answer
+                    seen = wait(lambda: [r for r in boards[watcher].leds(pressed) if r["cells"][index] == colour],
+                                "the other board's LEDs to show the press", timeout=30)
+                    across.append(seen[0]["ms"] - pressed)
+                # The next game of the pairing, started on the board that lost.
+                answer = clients[other].command("new-game")
+                assert answer["type"] == "ok", answer
+                wait(lambda: all(len(board.status()["otherBoard"]["moves"]) == 0 and board.status()["otherBoard"]["game"] == game + 2
+                                 for board in boards.values()), "the next game on both boards", timeout=30)
+            client = MQTT(broker.port, "kitchen")
+            client.subscribe("tictactoe/kitchen/bench")
+            baseline = [client.round_trip_ms("tictactoe/kitchen/bench", f"round trip {n}".encode()) for n in range(len(across))]
+            figures = {
+                "measured": context,
+                "games": games,
+                "presses": len(across),
+                # Times in ms: p50, p99, the slowest and how many.
+                "press-to-other-leds": summary(across),
+                "broker-round-trip": summary(baseline),
+                "link-memory-mb": [round(rss_mb(process.pid), 1) for process in links],
+            }
+            print(json.dumps(figures, indent=2, ensure_ascii=False))
+            if results:
+                results.parent.mkdir(parents=True, exist_ok=True)
+                results.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+                print("results:", results)
+        finally:
+            for process in links:
+                process.terminate()
+                process.wait(timeout=30)
+            kitchen.stop()
+            attic.stop()
+            broker.stop()
+
+
+if __name__ == "__main__":
+    main()
