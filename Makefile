@@ -173,6 +173,8 @@ bench: setup-bench
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe
 	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-web
 	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_page.py --results ../Benchmarks/results/web-page.json
+	$(SWIFT) build $(STATIC_RELEASE) --product tictactoe-network
+	cd browser && SWIFT=$(SWIFT) PROGRAMS=../.build-static/release python3 bench_network.py --results ../Benchmarks/results/network.json
 	$(MAKE) --no-print-directory docs
 
 ## Rewrite every generated block of the documents (between `<!-- begin generated: … -->` and

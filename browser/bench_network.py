@@ -4,7 +4,8 @@ measured in the same run:
 - a press on one board, sent to its socket, to the other board's simulated LED lines showing the
   mark: board, link, broker (mosquitto on loopback, with passwords and the access list), the other
   link and the other board; against the broker's own round trip (a message published and heard
-  back by one client of the same broker, as the boards' users are);
+  back by one client of the same broker, as the boards' users are), and against the same press
+  to the LED lines of the board it was made on;
 - each link's resident memory after the games.
 
 Usage: PROGRAMS=FOLDER python3 browser/bench_network.py [GAMES] [--results FILE]
@@ -167,7 +168,7 @@ def main():
             # can light the cell it watches.
             wait(lambda: all(board.status()["headline"] != "choosing-opponent" for board in (kitchen, attic)), "the choice to be shown", timeout=30)
             boards = {"kitchen": kitchen, "attic": attic}
-            across = []
+            across, own = [], []
             for game in range(games):
                 # Game n of the pairing: X (the kitchen) starts the odd ones, O (the attic) the even ones.
                 starter, other = ("kitchen", "attic") if game % 2 == 0 else ("attic", "kitchen")
@@ -181,6 +182,9 @@ def main():
                     seen = wait(lambda: [r for r in boards[watcher].leds(pressed) if r["cells"][index] == colour],
                                 "the other board's LEDs to show the press", timeout=30)
                     across.append(seen[0]["ms"] - pressed)
+                    # The same press on the board it was made on: what the network adds is the rest.
+                    mine = [r for r in boards[mover].leds(pressed) if r["cells"][index] == colour]
+                    own.append(mine[0]["ms"] - pressed)
                 # The next game of the pairing, started on the board that lost.
                 answer = clients[other].command("new-game")
                 assert answer["type"] == "ok", answer
@@ -195,6 +199,7 @@ def main():
                 "presses": len(across),
                 # Times in ms: p50, p99, the slowest and how many.
                 "press-to-other-leds": summary(across),
+                "press-to-own-leds": summary(own),
                 "broker-round-trip": summary(baseline),
                 "link-memory-mb": [round(rss_mb(process.pid), 1) for process in links],
             }

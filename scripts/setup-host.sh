@@ -45,8 +45,8 @@ fi
 if [[ $mode == --bench ]]; then
   # callgrind counts the instructions of a press (scripts/bench-instructions.sh); the web view
   # is timed in a real browser (browser/bench_page.py), built as the package ships it, with a
-  # static Swift standard library.
-  packages+=(valgrind chromium python3-websocket)
+  # static Swift standard library; two boards play through a real broker (browser/bench_network.py).
+  packages+=(valgrind chromium python3-websocket mosquitto mosquitto-clients)
 fi
 if [[ $mode == --tests ]]; then
   packages+=("${packaging[@]}")

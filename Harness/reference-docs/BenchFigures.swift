@@ -7,6 +7,7 @@ struct BenchFigures {
     var gameLoop: BenchResults.GameLoop?
     var learnerResults: BenchResults.Learner?
     var webPage: BenchResults.WebPage?
+    var network: BenchResults.Network?
     var budgets: [String: String]
 
     init(in repository: Repository) throws {
@@ -14,6 +15,7 @@ struct BenchFigures {
         gameLoop = try BenchResults.read(BenchResults.GameLoop.self, "game-loop.json", in: repository)
         learnerResults = try BenchResults.read(BenchResults.Learner.self, "learner.json", in: repository)
         webPage = try BenchResults.read(BenchResults.WebPage.self, "web-page.json", in: repository)
+        network = try BenchResults.read(BenchResults.Network.self, "network.json", in: repository)
         budgets = try BenchResults.budgets(in: repository)
     }
 
@@ -112,6 +114,23 @@ struct BenchFigures {
             + "\(page.pages) pages open, \(Format.megabytes(memory.afterPresses)) after the presses (goal: at most 40 MB).\n"
     }
 
+    /// Two boards, one game: a press to the other board's LEDs against the broker's round trip.
+    var twoBoards: String {
+        guard let network else { return Self.notMeasured("network.json", by: "browser/bench_network.py") }
+        func times(_ times: BenchResults.Times) -> String { "\(Format.shortTime(times.p50)) · \(Format.shortTime(times.p99))" }
+        let across = network.pressToOtherLeds
+        let rows: [[String]] = [
+            ["a press on one board to the other board's LED lines showing it", times(across),
+             "the broker's own round trip: \(times(network.brokerRoundTrip))", Format.ratio(across.p50 / max(network.brokerRoundTrip.p50, 0.001)),
+             "p99 ≤ 100 ms"],
+            ["the same", times(across), "the same press to its own board's LED lines: \(times(network.pressToOwnLeds))",
+             Format.ratio(across.p50 / max(network.pressToOwnLeds.p50, 0.001)), ""],
+        ]
+        return Self.measured(network.measured, "\(Format.grouped(network.presses)) presses in \(network.games) games")
+            + Format.table(["figure", "p50 · p99", "baseline, p50 · p99", "ratio at p50", "goal"], rows, right: [])
+            + "\nEach link's resident memory after the games: \(network.linkMemoryMb.map(Format.megabytes).joined(separator: " and ")).\n"
+    }
+
     /// How the matchbox learner learns, over seeded games: Michie's rules beside the board's,
     /// then the board's against each level.
     var learner: String {
@@ -198,6 +217,9 @@ enum Format {
     static func megabytes(_ value: Double) -> String { String(format: "%.1f MB", value) }
 
     static func milliseconds(_ value: Double) -> String { String(format: "%.1f ms", value) }
+
+    /// Milliseconds, or microseconds under one (a broker's round trip on loopback).
+    static func shortTime(_ value: Double) -> String { value < 1 ? String(format: "%.0f µs", value * 1000) : milliseconds(value) }
 
     static func nanoseconds(_ value: Double?) -> String {
         guard let value else { return "—" }

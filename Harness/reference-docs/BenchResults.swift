@@ -114,6 +114,23 @@ enum BenchResults {
     }
 
     /// `browser/bench_page.py`: the web view's figures, times in milliseconds.
+    /// browser/bench_network.py's figures: two boards, one game, through a loopback broker.
+    struct Network: Codable, Sendable {
+        var measured: Context
+        var games: Int
+        var presses: Int
+        var pressToOtherLeds: Times
+        var pressToOwnLeds: Times
+        var brokerRoundTrip: Times
+        var linkMemoryMb: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case measured, games, presses, pressToOtherLeds = "press-to-other-leds", pressToOwnLeds = "press-to-own-leds"
+            case brokerRoundTrip = "broker-round-trip"
+            case linkMemoryMb = "link-memory-mb"
+        }
+    }
+
     struct WebPage: Codable, Sendable {
         struct File: Codable, Sendable {
             var p50: Double

@@ -23,6 +23,7 @@ struct ReferenceBlock: Sendable {
         ReferenceBlock(name: "wall-time", document: "docs/BENCHMARKS.md", command: "make bench") { try BenchFigures(in: $0).wallTime },
         ReferenceBlock(name: "api-cost", document: "docs/BENCHMARKS.md", command: "make bench") { try BenchFigures(in: $0).apiCost },
         ReferenceBlock(name: "web-view", document: "docs/BENCHMARKS.md", command: "make bench") { try BenchFigures(in: $0).webView },
+        ReferenceBlock(name: "two-boards", document: "docs/BENCHMARKS.md", command: "make bench") { try BenchFigures(in: $0).twoBoards },
         ReferenceBlock(name: "learner", document: "docs/BENCHMARKS.md", command: "make bench") { try BenchFigures(in: $0).learner },
     ]
 

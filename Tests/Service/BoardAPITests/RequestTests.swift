@@ -14,6 +14,35 @@ struct RequestTests {
         #expect(APIRequest.parse(Array(request.line.utf8)) == .success(request))
     }
 
+    @Test("heard: a board's name, online, and its game (a mark, a number 1 to a billion, cells 1–9 once each) or null; anything else a bad argument")
+    func heardArgument() {
+        let report = HeardReport(board: "kitchen", online: true, game: .init(mark: "O", number: 3, moves: [5, 1]))
+        #expect(APIRequest.parse(Array(APIRequest.heard(report).line.utf8)) == .success(.heard(report)))
+        let away = HeardReport(board: "kitchen", online: false, game: nil)
+        #expect(APIRequest.parse(Array(#"{"command":"heard","board":"kitchen","online":false,"game":null}"#.utf8)) == .success(.heard(away)))
+        #expect(APIRequest.parse(Array(#"{"command":"heard","board":"kitchen","online":false}"#.utf8)) == .success(.heard(away)))
+        let game = #""game":{"mark":"X","number":1,"moves":[]}"#
+        for bad in [
+            #"{"command":"heard"}"#, #"{"command":"heard","board":"kitchen"}"#, #"{"command":"heard","online":true}"#,
+            #"{"command":"heard","board":"Kitchen","online":true}"#, #"{"command":"heard","board":"a/#","online":true}"#,
+            #"{"command":"heard","board":"kitchen","online":"yes"}"#, #"{"command":"heard","board":"kitchen","online":true,"game":5}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"Z","number":1,"moves":[]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":0,"moves":[]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1000000001,"moves":[]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[5,5]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[0]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[1,2,3,4,5,6,7,8,9,1]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"#.replacingOccurrences(of: "true,", with: "true,") + game.replacingOccurrences(of: "1,", with: "1.5,") + "}",
+        ] {
+            guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(error.reason == .badArgument && error.command == "heard", "\(bad)")
+        }
+    }
+
     @Test("reset-learner: games absent or null for any learner, a count of games, else refused as a bad argument")
     func resetLearnerArgument() {
         #expect(APIRequest.parse(Array(#"{"command":"reset-learner"}"#.utf8)) == .success(.resetLearner(games: nil)))

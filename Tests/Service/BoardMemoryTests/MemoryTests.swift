@@ -58,6 +58,24 @@ struct MemoryTests {
         #expect(finding.snapshot == snapshot)
     }
 
+    @Test("a game against another board comes back with the pairing's game and each board's score; a pairing's game without another board is refused")
+    func otherBoard() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kitchen = try #require(RemoteBoard(name: "kitchen", side: .x)), attic = try #require(RemoteBoard(name: "attic", side: .o))
+        let moves = [p(1, 1), p(0, 0)]
+        let snapshot = GameSnapshot(
+            board: try Board(starter: .x).playing(moves), nextStarter: .o, opponent: .board(kitchen),
+            scores: [.board(kitchen): Score(xWins: 2, oWins: 1, draws: 0), .board(attic): Score(draws: 3), .person: Score(xWins: 1)],
+            moves: MoveList(moves), remoteGame: 7)
+        try openedMemory(in: folder).commit(snapshot)
+        let restored = try BoardMemory.inspect(directory: folder).snapshot
+        #expect(restored == snapshot && restored?.remoteGame == 7)
+        var saved = SavedState(snapshot)
+        saved.opponent = "two-players"
+        #expect(throws: StateFileProblem.self) { try saved.snapshot() }
+    }
+
     @Test("a finished game restores as finished, with its winning line; a fresh database restores no game")
     func finishedGameAndFresh() throws {
         let folder = try temporaryFolder()

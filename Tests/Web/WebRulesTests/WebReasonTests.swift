@@ -11,11 +11,14 @@ struct WebReasonTests {
         return error
     }
 
-    @Test("a message too long, a change on a page for watching, too many commands a second")
+    @Test("a message too long, a change on a page for watching, another board's report, too many commands a second")
     func pageRefusals() {
         #expect(Self.failure(String(repeating: " ", count: PageRequest.maximumLength + 1))?.reason == .tooLong)
         #expect(Self.failure(#"{"command":"press","cell":5}"#, playing: false)?.reason == .watchOnly)
         #expect(Self.failure(#"{"command":"fly"}"#)?.reason == .unknownCommand)
+        // Another board's moves come from the network link alone, never from a page, playing or not.
+        let heard = #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[5]}}"#
+        #expect(Self.failure(heard)?.reason == .linkOnly && Self.failure(heard, playing: false)?.reason == .linkOnly)
         #expect(CommandAllowance().refusal(of: "press").reason == .tooManyCommands)
     }
 
