@@ -12,7 +12,7 @@ extension GameEvent {
         case .newGameNeedsHold: "The game is not over: hold new game to abandon it."
         case .othersTurn(let position): "Wait: it is \(players.label(for: players.othersSide ?? .o))'s turn; \(position.name) ignored."
         case .pressWhileWaiting(let position): "Waiting for \(players.otherBoardLabel) to play; \(position.name) ignored."
-        case .waitingForBoard: "Waiting for \(players.otherBoardLabel): its game starts here when it is heard."
+        case .waitingForBoard: "Waiting for \(players.otherBoardLabel): the game stays as it is until it is heard; choose another opponent to give it up."
         case .otherBoardAway(let name): "The board \(name) is not heard: waiting for it."
         case .otherBoardHere(let name): "The board \(name) is here."
         case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."

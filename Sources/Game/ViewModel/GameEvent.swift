@@ -16,7 +16,7 @@ public enum GameEvent: Sendable, Hashable {
     /// A person pressed a cell while the other board was waited for
     /// (``SessionState/awaitsOtherBoard``).
     case pressWhileWaiting(Position)
-    /// New game was asked for before the board that invited this one was heard.
+    /// New game was asked for while the other board is not heard (``SessionState/awaitsOtherBoard``).
     case waitingForBoard
     /// The other board is heard no more (``SessionState/awaitsOtherBoard``): named.
     case otherBoardAway(String)

@@ -19,6 +19,10 @@ public struct RemotePlay: Sendable, Hashable {
         self.isHere = isHere
     }
 
+    /// The most games a pairing numbers (the API's `heard` takes no larger number): far more than
+    /// two boards play, few enough that no count overflows.
+    public static let mostGames = 1_000_000_000
+
     /// Who starts the pairing's game `number`: X the odd ones, O the even ones.
     public static func starter(ofGame number: Int) -> Player { number % 2 == 1 ? .x : .o }
 }
@@ -57,18 +61,21 @@ public struct PeerGame: Sendable, Hashable {
 
 extension SessionState {
     /// The board heard from the other board: when it is the opponent, whether it is here
-    /// (online, playing this board with its expected mark), and the game it is at. A later game
-    /// of the pairing is started here too, with its moves; in this game, the moves it adds after
-    /// the ones both boards have are taken, in order, each only in its mark's turn and on a free
-    /// cell. Anything else (an earlier game, a move that is not its own or not next, another
-    /// board) changes nothing. Returns what happened, `nil` for nothing to tell.
+    /// (online, playing this board with its expected mark, at a game of the pairing), and the game
+    /// it is at. A later game of the pairing is started here too, with its moves; in this game,
+    /// the moves it adds after the ones both boards have are taken, in order, each only in its
+    /// mark's turn and on a free cell. An earlier game, or the moves this board has already,
+    /// change nothing. When the two boards' moves of one game part (a board that lost its last
+    /// move to a power cut, one that joined or invited again mid-game), neither can go on, so the
+    /// pairing's next game starts: the other board follows it, as the later game. Returns what
+    /// happened, `nil` for nothing to tell.
     ///
     /// A move heard, or the other board back, wakes the lights, as a press at the board would,
     /// so that the person there sees the game go on.
     public mutating func hear(_ report: PeerReport) -> GameEvent? {
         guard let other = opponent.remote, report.board == other.name else { return nil }
         let wasHere = remote.isHere
-        guard report.online, let game = report.game, game.side == other.side, game.number > 0 else {
+        guard report.online, let game = report.game, game.side == other.side, (1...RemotePlay.mostGames).contains(game.number) else {
             remote.isHere = false
             return wasHere ? .otherBoardAway(other.name) : nil
         }
@@ -84,15 +91,26 @@ extension SessionState {
             showsOpponent = false
             started = .started(starter: beginRemoteGame(game.number))
         }
-        guard game.number == remote.game, let known = moves, game.moves.count > known.count,
-              game.moves.starts(with: known)
-        else { return started }
+        guard game.number == remote.game else { return started }
+        let known = Array(moves ?? MoveList())
+        // Late, or as far as this board: nothing to take.
+        if game.moves.count <= known.count, known.starts(with: game.moves) { return started }
+        guard game.moves.starts(with: known) else { return parted() }
         var last = started
         for position in game.moves.dropFirst(known.count) {
-            guard board.turn == other.side, let next = try? board.playing(position) else { break }
+            // A move of this board's mark it does not have, or one no game allows: parted.
+            guard board.turn == other.side, let next = try? board.playing(position) else { return parted() }
             board = next
             last = took(position, by: other.side)
         }
         return last
+    }
+
+    /// The two boards' games of one number have parted: the next game of the pairing, which the
+    /// other board follows (within ``RemotePlay/mostGames``).
+    private mutating func parted() -> GameEvent? {
+        guard remote.game < RemotePlay.mostGames else { return nil }
+        showsOpponent = false
+        return .started(starter: beginRemoteGame(remote.game + 1))
     }
 }

@@ -153,8 +153,9 @@ public struct SessionState: Sendable, Hashable {
         if isAsleep { return wake() }
         showsOpponent = false
         if opponent.remote != nil {
-            // Not yet in the inviting board's game: there is no game of the pairing to follow.
-            guard remote.game > 0 else { return .waitingForBoard }
+            // The game is kept while the other board is away (to give it up, choose another
+            // opponent); and there is no later game than the last a pairing numbers.
+            guard !awaitsOtherBoard, remote.game < RemotePlay.mostGames else { return .waitingForBoard }
             return .started(starter: beginRemoteGame(remote.game + 1))
         }
         return .started(starter: beginNextGame())

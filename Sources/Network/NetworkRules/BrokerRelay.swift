@@ -83,6 +83,9 @@ public struct BrokerRelay: Sendable {
     /// The board this board plays, when it plays one.
     public private(set) var follower: OtherBoardFollower
     private var allowance: CommandAllowance
+    /// What the followed board's messages may send the board: as many reports a second as
+    /// commands (a board's state changes a few times a second at most, a flood far more often).
+    private var reports: CommandAllowance
     private var drops = DropLog()
     /// Why the board was last said to be away: said again only when it changes.
     private var lastWhy: String?
@@ -101,6 +104,7 @@ public struct BrokerRelay: Sendable {
         self.playing = playing
         self.limits = limits
         allowance = CommandAllowance(perSecond: limits.perSecond)
+        reports = CommandAllowance(perSecond: limits.perSecond)
         follower = OtherBoardFollower(me: board)
         discovery = discoveryPrefix.isEmpty ? nil : HomeAssistantDiscovery(prefix: discoveryPrefix, topics: topics, playing: playing)
     }
@@ -199,8 +203,15 @@ public struct BrokerRelay: Sendable {
     /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
     public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool = false, at now: MonotonicInstant) -> [Action] {
         if follower.reads(topic) {
-            guard let report = follower.heard(topic: topic, payload: payload) else { return [] }
-            return tell(report)
+            let report = follower.heard(topic: topic, payload: payload)
+            let said = follower.takeTrouble().map { [Action.log($0)] } ?? []
+            guard let report else { return said }
+            guard reports.take(at: now) else {
+                // Told with the next message once the flood has passed.
+                follower.boardReconnected()
+                return said + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? "")", at: now)
+            }
+            return said + tell(report)
         }
         guard playing, topic == topics.commands else { return drop("on \(topic.shown()), which the link does not read", at: now) }
         // A command left retained would be played again at every connection of the link.
@@ -234,8 +245,9 @@ public struct BrokerRelay: Sendable {
     private mutating func follow(_ state: ViewState) -> [Action] {
         let change = follower.boardShows(state)
         let subscriptions: [Action] = change.unsubscribe.map { .unsubscribe($0) } + change.subscribe.map { .subscribe($0, retained: true) }
-        guard let report = change.report else { return brokerConnected ? subscriptions : [] }
-        return (brokerConnected ? subscriptions : []) + tell(report)
+        let said = follower.takeTrouble().map { [Action.log($0)] } ?? []
+        guard let report = change.report else { return (brokerConnected ? subscriptions : []) + said }
+        return (brokerConnected ? subscriptions : []) + said + tell(report)
     }
 
     /// `report` to the board, if it is reached; its answer is the link's own, not published.

@@ -16,7 +16,10 @@ import Foundation
 ///   link's will, and its link does when its board goes away); its game against this board, from
 ///   its state's own `otherBoard`, only when that names this board and is at a game of the
 ///   pairing: the mark it plays is the other of the two (its state names the mark this board
-///   plays). A state that is not JSON, not a state, or over ``largestState`` changes nothing.
+///   plays). A state that is not JSON, not a state, over ``largestState``, playing another board
+///   or this one with the mark this board expects for itself, is no game: the board waits for
+///   it. The two boards told to play the same mark, or a board told to play itself, are said
+///   in the link's log (``takeTrouble()``).
 /// - **When.** A report goes to the board each time it differs from the last one sent; again
 ///   after the board comes back (it restarts not knowing); offline when the broker is lost.
 ///
@@ -29,6 +32,12 @@ public struct OtherBoardFollower: Sendable {
     private var online = false
     private var game: HeardReport.Game?
     private var lastSent: HeardReport?
+    /// The mark the own board says the followed board plays.
+    private var expectedMark: String?
+    /// Why the two boards cannot play, when they cannot (the same mark each, a board naming
+    /// itself), and the last reason said.
+    private var trouble: String?
+    private var troubleSaid: String?
 
     /// The largest state read: the link's inbox takes no larger message.
     public static let largestState = 8192
@@ -47,11 +56,14 @@ public struct OtherBoardFollower: Sendable {
     /// a report for it, when there is news.
     public mutating func boardShows(_ state: ViewState) -> (subscribe: [String], unsubscribe: [String], report: HeardReport?) {
         let followed = state.otherBoard?.board
+        expectedMark = state.otherBoard?.mark
+        if followed == me { trouble = "this board is told to play itself (board:\(me)): choose another board's name" }
         var subscribe: [String] = [], unsubscribe: [String] = []
         if followed != other {
             unsubscribe = other.map(Self.topics) ?? []
             subscribe = followed.map(Self.topics) ?? []
             (other, online, game, lastSent) = (followed, false, nil, nil)
+            if followed != me { trouble = nil }
         }
         return (subscribe, unsubscribe, news())
     }
@@ -87,14 +99,27 @@ public struct OtherBoardFollower: Sendable {
 
     /// The game the other board's `payload` (its state line, or a state message) says it plays
     /// against this board, if it does.
-    private func gameAgainstMe(in payload: [UInt8]) -> HeardReport.Game? {
+    private mutating func gameAgainstMe(in payload: [UInt8]) -> HeardReport.Game? {
         let data = Data(payload)
         let state = (try? JSONDecoder().decode(ViewState.self, from: data)) ?? (try? JSONDecoder().decode(APIMessage.self, from: data))?.state
-        guard let against = state?.otherBoard, against.board == me, against.game > 0 else { return nil }
+        guard let against = state?.otherBoard, against.board == me else { return nil }
         let mark = against.mark == "X" ? "O" : against.mark == "O" ? "X" : ""
+        if let expectedMark, let other, mark != expectedMark {
+            trouble = "the board \(other) plays this board with the same mark, \(mark): one board invites (board:NAME, playing X), the other joins (board:NAME:x)"
+            return nil
+        }
+        if other != me { trouble = nil }
+        guard against.game > 0 else { return nil }
         let game = HeardReport.Game(mark: mark, number: against.game, moves: against.moves)
         // Checked as the board will check it: nothing the board would refuse is sent.
         return HeardReport(board: me, online: true, game: game).problem == nil ? game : nil
+    }
+
+    /// Why the two boards cannot play, once each time it changes: for the link's log.
+    public mutating func takeTrouble() -> String? {
+        guard trouble != troubleSaid else { return nil }
+        troubleSaid = trouble
+        return trouble
     }
 
     /// The report now, when it differs from the last one sent.

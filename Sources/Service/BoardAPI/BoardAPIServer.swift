@@ -34,6 +34,10 @@ import Glibc
 ///   client that sends faster than it reads is not read until it has read, and every reply it
 ///   asked for reaches it, in order. What a client can make the server hold is bounded in
 ///   bytes: one read (``readSize``) of lines, and its outbox.
+/// - **Another board's reports end with their client.** A client that has sent `heard` about
+///   another board (the network link) is the board's only word of it: when it goes, and no
+///   other client reports that board, the board hears it offline, so that a link stopped or
+///   crashed leaves the game waiting, not waiting on news that cannot come.
 /// - ``stop()`` closes every connection and the listening socket and returns once the server's
 ///   thread has ended; the observation of the state ends on the game loop.
 public final class BoardAPIServer: @unchecked Sendable {
@@ -118,6 +122,8 @@ public final class BoardAPIServer: @unchecked Sendable {
     // Confined to the server's thread.
     private var connections: [Int: Connection] = [:]
     private var nextClient = 0
+    /// The other board each client last sent `heard` about.
+    private var reporters: [Int: String] = [:]
     private var latest: (view: ViewState, line: [UInt8])?
     /// The learner's digest, worked out once for each learner and count of games (its beads
     /// change with nothing else): not once for each state, which would cost a pass over its
@@ -284,6 +290,7 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func serveLines(of id: Int, _ connection: Connection) {
         let shown = latest?.view
         connection.session.answerLines({ request in
+            if case .heard(let report) = request { reporters[id] = report.board }
             let answer = handler.answer(request, shown: shown) { [weak self] reply in
                 self?.post(.reply(client: id, reply))
             }
@@ -300,5 +307,8 @@ public final class BoardAPIServer: @unchecked Sendable {
         guard connection.session.isFinished else { return }
         connections[id] = nil
         Socket.hangUp(connection.fd)
+        if let board = reporters.removeValue(forKey: id), !reporters.values.contains(board) {
+            control.perform(.heard(HeardReport(board: board, online: false, game: nil))) { _ in }
+        }
     }
 }

@@ -125,8 +125,8 @@ struct SavedState: Codable, Equatable {
             throw .invalid("lastGame is \(lastGame); it must be 0 to \(HistoryJournal.gameLimit)")
         }
         let (opponent, scores) = try pairings()
-        if let remoteGame, remoteGame < 0 || (remoteGame > 0 && opponent.remote == nil) {
-            throw .invalid("the other board's game is \(remoteGame); it must be 0, or more against another board")
+        if let remoteGame, remoteGame < 0 || remoteGame > RemotePlay.mostGames || (remoteGame > 0 && opponent.remote == nil) {
+            throw .invalid("the other board's game is \(remoteGame); it must be 0, or 1 to \(RemotePlay.mostGames) against another board")
         }
         let counts = 0...Score.countLimit
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {
@@ -138,8 +138,17 @@ struct SavedState: Codable, Equatable {
         } catch {
             throw .invalid(error.description)
         }
+        let moves = try playedMoves(leadingTo: board)
+        if opponent.remote != nil {
+            // Both boards must be able to follow the game: its moves known, started as the
+            // pairing's game of that number is.
+            guard moves != nil else { throw .invalid("a game against another board without its moves") }
+            if let remoteGame, remoteGame > 0, RemotePlay.starter(ofGame: remoteGame) != starter {
+                throw .invalid("the other board's game \(remoteGame) is started by \(RemotePlay.starter(ofGame: remoteGame)), not \(starter)")
+            }
+        }
         return GameSnapshot(
-            board: board, nextStarter: next, opponent: opponent, scores: scores, moves: try playedMoves(leadingTo: board),
+            board: board, nextStarter: next, opponent: opponent, scores: scores, moves: moves,
             learner: try learner?.learner() ?? MatchboxLearner(), remoteGame: remoteGame ?? 0)
     }
 

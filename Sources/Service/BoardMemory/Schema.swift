@@ -74,7 +74,7 @@ enum Schema {
         // a board restarted mid-game follows the same game of the pairing; 0 for any other
         // opponent, as every game before was.
         """
-        ALTER TABLE game ADD COLUMN remote_game INTEGER NOT NULL DEFAULT 0 CHECK (remote_game >= 0);
+        ALTER TABLE game ADD COLUMN remote_game INTEGER NOT NULL DEFAULT 0 CHECK (remote_game BETWEEN 0 AND 1000000000);
         """,
     ]
 

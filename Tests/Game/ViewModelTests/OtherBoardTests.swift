@@ -68,7 +68,7 @@ struct OtherBoardTests {
         #expect(state.board[p(0, 0)] == .o && events.values.last == .moved(.o, p(0, 0)))
     }
 
-    @Test("a repeated, late, forged or out-of-turn report changes nothing; another board's report is not heard")
+    @Test("a repeated or late report, another board's, or one of an earlier game changes nothing; one of the wrong mark or no game makes the board wait")
     func onlyItsNextMoves() throws {
         try invite(Self.kitchen)
         hear([])
@@ -79,15 +79,46 @@ struct OtherBoardTests {
         hear([p(1, 1), p(0, 0)])  // repeated
         hear([p(1, 1)])  // late
         hear([])  // later still
-        hear([p(2, 2), p(0, 0), p(0, 1)])  // not the game both boards have
-        hear([p(1, 1), p(0, 0), p(0, 1)])  // X's move, which is this board's to make
-        hear([p(1, 1), p(0, 0), p(2, 2)], side: .x)  // it plays the other mark
         hear([p(1, 1), p(0, 0), p(2, 2)], board: "attic")  // another board
+        #expect(state.board == after && !state.awaitsOtherBoard && events.values.count == count)
+        hear([p(1, 1), p(0, 0), p(2, 2)], side: .x)  // it plays the other mark
         hear([p(1, 1), p(0, 0), p(2, 2)], game: 0)  // no game of the pairing
+        hear([p(1, 1), p(0, 0), p(2, 2)], game: 1_000_000_001)  // past the last game a pairing numbers
         #expect(state.board == after && state.awaitsOtherBoard)
-        #expect(events.values.count == count + 1 && events.values.last == .otherBoardAway("kitchen"), "a report of the wrong mark or of no game makes it away, once: \(events.values.suffix(3))")
+        #expect(events.values.count == count + 1 && events.values.last == .otherBoardAway("kitchen"), "away, once: \(events.values.suffix(3))")
         hear([p(1, 1), p(0, 0)])
         #expect(events.values.last == .otherBoardHere("kitchen") && state.board == after)
+    }
+
+    @Test("games that part (a move of this board's mark it lacks, or other moves at one game's number): the pairing's next game, which the other follows")
+    func parted() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        hear([p(1, 1), p(0, 0)])
+        // The other board holds X's move at (0, 1), which this board lost (a power cut).
+        hear([p(1, 1), p(0, 0), p(0, 1), p(2, 2)])
+        #expect(state.remote.game == 2 && state.board.moveCount == 0 && state.board.starter == .o && events.values.last == .started(starter: .o))
+        // At game 2 the other board holds moves this board never had (it invited again).
+        hear([p(2, 2)], game: 2)
+        #expect(state.board[p(2, 2)] == .o)
+        hear([p(0, 0)], game: 2)
+        #expect(state.remote.game == 3 && state.board.moveCount == 0, "the other board's game 2 parted from this one's")
+        // The other board follows: its game 3 is this board's.
+        hear([], game: 3)
+        #expect(state.remote.game == 3 && !state.awaitsOtherBoard)
+    }
+
+    @Test("waiting for the other board, a new game is refused: the game is kept until it is back, or another opponent is chosen")
+    func keptWhileAway() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        hear([], online: false)
+        viewModel.startOver.apply()
+        #expect(events.values.last == .waitingForBoard && state.remote.game == 1 && state.board.moveCount == 1)
+        viewModel.chooseOpponent.apply(.person)
+        #expect(state.opponent == .person && state.board.moveCount == 0 && !state.awaitsOtherBoard)
     }
 
     @Test("away mid-game: waiting, the marks steady; back: the game goes on where it was, with any move made meanwhile")

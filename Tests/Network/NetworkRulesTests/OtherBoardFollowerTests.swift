@@ -76,6 +76,42 @@ struct OtherBoardFollowerTests {
         }
     }
 
+    @Test("two boards told to play the same mark, or a board told to play itself: said once, for the log, and no game")
+    func trouble() throws {
+        var follower = OtherBoardFollower(me: "attic")
+        // The attic invited the kitchen (kitchen plays O), and the kitchen invited the attic too.
+        _ = follower.boardShows(try state(pairedLine(other: "kitchen", mark: "O", game: 1)))
+        _ = follower.heard(topic: "tictactoe/kitchen/presence", payload: Array("online".utf8))
+        let report = follower.heard(topic: "tictactoe/kitchen/state", payload: Array(pairedLine(other: "attic", mark: "O", game: 1).utf8))
+        #expect(report == nil, "no game: the board still waits")
+        #expect(follower.takeTrouble()?.contains("the same mark, X") == true)
+        #expect(follower.takeTrouble() == nil, "said once")
+        var alone = OtherBoardFollower(me: "attic")
+        _ = alone.boardShows(try state(pairedLine(other: "attic")))
+        #expect(alone.takeTrouble()?.contains("play itself") == true)
+    }
+
+    @Test("a flood of the followed board's changes: ten reports a second reach the board, the rest dropped with a line in the log")
+    func flood() throws {
+        var relay = BrokerRelay(board: "attic", playing: false)
+        _ = relay.boardConnected()
+        _ = relay.brokerConnected(true)
+        _ = relay.boardSent(pairedLine(other: "kitchen", mark: "X", game: 0, here: false))
+        _ = relay.boardSent(#"{"command":"heard","text":"Nothing new.","type":"ok"}"#)
+        _ = relay.brokerSent(topic: "tictactoe/kitchen/presence", payload: Array("online".utf8), correlation: nil, at: start)
+        var told = 0, logged = 0
+        for number in 1...100 {
+            let actions = relay.brokerSent(
+                topic: "tictactoe/kitchen/state", payload: Array(pairedLine(other: "attic", game: number).utf8), correlation: nil, at: start)
+            told += toBoard(actions).count
+            logged += actions.filter { if case .log = $0 { true } else { false } }.count
+            // The board answers each report at once.
+            for _ in toBoard(actions) { _ = relay.boardSent(#"{"command":"heard","text":"Nothing new.","type":"ok"}"#) }
+        }
+        #expect(told == 9, "the presence's report and nine of the states in the one second")
+        #expect(logged == 1, "the drops said once in ten seconds")
+    }
+
     @Test("through the relay: subscribed with the retained messages, reports to the board as heard commands, their answers not published")
     func relay() throws {
         var relay = BrokerRelay(board: "attic", playing: false)

@@ -21,15 +21,19 @@ final class Broker {
         var description: String
     }
 
-    /// The user a bridged broker connects as: `topic readwrite tictactoe/#` in the access list, as
-    /// docs/NETWORK.md says to add for a bridge.
+    /// The user a bridged broker connects as, allowed to write the state and presence of the
+    /// bridged broker's boards alone, as docs/NETWORK.md says to add for a bridge.
     static let bridgeUser = "bridge"
+
+    /// A board's topics a bridge carries: its state and its presence.
+    static func bridged(_ board: String) -> [String] { ["tictactoe/\(board)/state", "tictactoe/\(board)/presence"] }
 
     /// - Parameters:
     ///   - boards: more boards' users, beside ``users``, each allowed its own topics alone.
-    ///   - bridgingTo: a broker this one bridges `tictactoe/#` to, both ways, as the
-    ///     ``bridgeUser``.
-    init(boards: [String] = [], bridgingTo other: Broker? = nil) throws {
+    ///   - bridgeWrites: the boards whose state and presence the ``bridgeUser`` may write here.
+    ///   - bridge: a broker this one bridges to, carrying its own boards' (`outgoing`) state and
+    ///     presence there, and the other's (`incoming`) here.
+    init(boards: [String] = [], bridgeWrites: [String] = [], bridge: (to: Broker, outgoing: [String], incoming: [String])? = nil) throws {
         folder = try Tictactoe.temporaryFolder()
         port = try Self.freePort()
         tlsPort = try Self.freePort()
@@ -44,18 +48,19 @@ final class Broker {
         for user in Self.users + boards + [Self.bridgeUser] { try Self.run("mosquitto_passwd", ["-b", "\(folder)/passwords", user, Self.password(user)]) }
         // The committed access list, with the bridge's user at its end.
         let acl = try String(contentsOf: repositoryRoot.appendingPathComponent("Hardware/mosquitto/tictactoe.acl"), encoding: .utf8)
-        try Data((acl + "\nuser \(Self.bridgeUser)\ntopic readwrite tictactoe/#\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.acl"))
-        let bridge = other.map { other in
-            """
-            connection tictactoe-\(port)
-            address 127.0.0.1:\(other.port)
-            remote_username \(Self.bridgeUser)
-            remote_password \(Self.password(Self.bridgeUser))
-            topic tictactoe/# both 0
-            cleansession true
-            try_private true
+        let bridgeRights = bridgeWrites.flatMap(Self.bridged).map { "topic write \($0)\n" }.joined()
+        try Data((acl + "\nuser \(Self.bridgeUser)\n" + bridgeRights).utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.acl"))
+        let connection = bridge.map { bridge in
+            let topics = bridge.outgoing.flatMap(Self.bridged).map { "topic \($0) out 0\n" } + bridge.incoming.flatMap(Self.bridged).map { "topic \($0) in 0\n" }
+            return """
+                connection tictactoe-\(port)
+                address 127.0.0.1:\(bridge.to.port)
+                remote_username \(Self.bridgeUser)
+                remote_password \(Self.password(Self.bridgeUser))
+                cleansession true
+                try_private true
 
-            """
+                """ + topics.joined()
         } ?? ""
         // Started by root (as in CI), mosquitto would become the mosquitto user, who cannot read
         // the test's folder.
@@ -72,7 +77,7 @@ final class Broker {
             certfile \(folder)/broker.pem
             keyfile \(folder)/broker.key
 
-            """ + bridge
+            """ + connection
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/mosquitto.conf"))
         try start()
     }
