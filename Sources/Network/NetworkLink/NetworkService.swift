@@ -65,9 +65,11 @@ public final class NetworkService: Sendable {
             // The board is tried at once, whatever the broker does.
             if let first = link.connectIfDue(at: options.now()) { perform(board(first, link: link, relay: &relay), link: link) }
             while true {
-                let timeout = link.deadline.map { Int32(clamping: max(1, ($0 - options.now()).nanoseconds / 1_000_000 + 1)) } ?? -1
+                let deadline = [link.deadline, relay.deadline].compactMap { $0 }.min()
+                let timeout = deadline.map { Int32(clamping: max(1, ($0 - options.now()).nanoseconds / 1_000_000 + 1)) } ?? -1
                 guard let answered = loop.wait(for: [link.pollRequest], timeout: timeout) else { break }
                 let moment = options.now()
+                perform(relay.tick(at: moment), link: link)
                 for event in link.serve(answered[0].revents, at: moment) + (link.connectIfDue(at: moment).map { [$0] } ?? []) {
                     perform(board(event, link: link, relay: &relay), link: link)
                 }

@@ -84,8 +84,12 @@ public struct BrokerRelay: Sendable {
     public private(set) var follower: OtherBoardFollower
     private var allowance: CommandAllowance
     /// What the followed board's messages may send the board: as many reports a second as
-    /// commands (a board's state changes a few times a second at most, a flood far more often).
+    /// commands. Beyond, the latest news is held, and sent when the allowance has room again
+    /// (``deadline``, ``tick(at:)``): a flood costs the board ten reports a second, and the last
+    /// state is never lost.
     private var reports: CommandAllowance
+    /// Whether news of the followed board waits for the allowance.
+    private var reportHeld = false
     private var drops = DropLog()
     /// Why the board was last said to be away: said again only when it changes.
     private var lastWhy: String?
@@ -206,10 +210,9 @@ public struct BrokerRelay: Sendable {
             let report = follower.heard(topic: topic, payload: payload)
             let said = follower.takeTrouble().map { [Action.log($0)] } ?? []
             guard let report else { return said }
-            guard reports.take(at: now) else {
-                // Told with the next message once the flood has passed.
-                follower.boardReconnected()
-                return said + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? "")", at: now)
+            guard !reportHeld, reports.take(at: now) else {
+                reportHeld = true
+                return said + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? ""): the latest held", at: now)
             }
             return said + tell(report)
         }
@@ -240,6 +243,16 @@ public struct BrokerRelay: Sendable {
     }
 
     // MARK: The other board
+
+    /// When the relay wants ``tick(at:)`` next: a held report's turn.
+    public var deadline: MonotonicInstant? { reportHeld ? reports.nextPass ?? MonotonicInstant(nanoseconds: 0) : nil }
+
+    /// Time passed: a held report goes, when it may.
+    public mutating func tick(at now: MonotonicInstant) -> [Action] {
+        guard reportHeld, reports.take(at: now) else { return [] }
+        reportHeld = false
+        return follower.current().map { tell($0) } ?? []
+    }
 
     /// What the board's `state` changes of the board it plays: subscriptions, and news for it.
     private mutating func follow(_ state: ViewState) -> [Action] {

@@ -122,6 +122,12 @@ public struct OtherBoardFollower: Sendable {
         return trouble
     }
 
+    /// The report now, whatever was sent before: what a held report becomes when it may go.
+    public mutating func current() -> HeardReport? {
+        lastSent = nil
+        return news()
+    }
+
     /// The report now, when it differs from the last one sent.
     private mutating func news() -> HeardReport? {
         guard let other else { return nil }

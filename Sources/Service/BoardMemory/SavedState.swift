@@ -125,9 +125,6 @@ struct SavedState: Codable, Equatable {
             throw .invalid("lastGame is \(lastGame); it must be 0 to \(HistoryJournal.gameLimit)")
         }
         let (opponent, scores) = try pairings()
-        if let remoteGame, remoteGame < 0 || remoteGame > RemotePlay.mostGames || (remoteGame > 0 && opponent.remote == nil) {
-            throw .invalid("the other board's game is \(remoteGame); it must be 0, or 1 to \(RemotePlay.mostGames) against another board")
-        }
         let counts = 0...Score.countLimit
         guard scores.values.allSatisfy({ counts.contains($0.xWins) && counts.contains($0.oWins) && counts.contains($0.draws) }) else {
             throw .invalid("a score outside 0...\(Score.countLimit)")
@@ -139,17 +136,25 @@ struct SavedState: Codable, Equatable {
             throw .invalid(error.description)
         }
         let moves = try playedMoves(leadingTo: board)
-        if opponent.remote != nil {
-            // Both boards must be able to follow the game: its moves known, started as the
-            // pairing's game of that number is.
-            guard moves != nil else { throw .invalid("a game against another board without its moves") }
-            if let remoteGame, remoteGame > 0, RemotePlay.starter(ofGame: remoteGame) != starter {
-                throw .invalid("the other board's game \(remoteGame) is started by \(RemotePlay.starter(ofGame: remoteGame)), not \(starter)")
-            }
-        }
+        try checkPairing(against: opponent, starter: starter, moves: moves)
         return GameSnapshot(
             board: board, nextStarter: next, opponent: opponent, scores: scores, moves: moves,
             learner: try learner?.learner() ?? MatchboxLearner(), remoteGame: remoteGame ?? 0)
+    }
+
+    /// The pairing's game against another board, checked: 0 (before the inviting board was
+    /// heard) or 1 to ``RemotePlay/mostGames``, only against another board, started as the
+    /// pairing's game of that number is, with its moves known (both boards follow them).
+    private func checkPairing(against opponent: Opponent, starter: Player, moves: MoveList?) throws(StateFileProblem) {
+        let game = remoteGame ?? 0
+        guard (0...RemotePlay.mostGames).contains(game), game == 0 || opponent.remote != nil else {
+            throw .invalid("the other board's game is \(game); it must be 0, or 1 to \(RemotePlay.mostGames) against another board")
+        }
+        guard opponent.remote != nil else { return }
+        guard moves != nil else { throw .invalid("a game against another board without its moves") }
+        if game > 0, RemotePlay.starter(ofGame: game) != starter {
+            throw .invalid("the other board's game \(game) is started by \(RemotePlay.starter(ofGame: game)), not \(starter)")
+        }
     }
 
     /// The moves, checked to lead from an empty board to `board`; `nil` for a file without them.

@@ -28,6 +28,12 @@ public struct CommandAllowance: Sendable, Hashable {
         return true
     }
 
+    /// When the next command may pass, if one may not now: a second after the oldest of the
+    /// last ``perSecond``.
+    public var nextPass: MonotonicInstant? {
+        passed.count == perSecond ? passed.first.map { $0 + .seconds(1) } : nil
+    }
+
     /// What a refused page is sent.
     public func refusal(of command: String?) -> RequestError {
         RequestError(command: command, reason: .tooManyCommands, text: "too many commands: at most \(perSecond) a second")

@@ -91,7 +91,7 @@ struct OtherBoardFollowerTests {
         #expect(alone.takeTrouble()?.contains("play itself") == true)
     }
 
-    @Test("a flood of the followed board's changes: ten reports a second reach the board, the rest dropped with a line in the log")
+    @Test("a flood of the followed board's changes: ten reports a second reach the board, the latest held and sent when the second is over, a line in the log")
     func flood() throws {
         var relay = BrokerRelay(board: "attic", playing: false)
         _ = relay.boardConnected()
@@ -110,6 +110,11 @@ struct OtherBoardFollowerTests {
         }
         #expect(told == 9, "the presence's report and nine of the states in the one second")
         #expect(logged == 1, "the drops said once in ten seconds")
+        #expect(relay.deadline == start + .seconds(1))
+        #expect(relay.tick(at: start + .milliseconds(999)).isEmpty)
+        let held = toBoard(relay.tick(at: start + .seconds(1)))
+        #expect(held.count == 1 && held.first?.contains(#""number":100"#) == true, "the latest: \(held)")
+        #expect(relay.deadline == nil && relay.tick(at: start + .seconds(2)).isEmpty)
     }
 
     @Test("through the relay: subscribed with the retained messages, reports to the board as heard commands, their answers not published")

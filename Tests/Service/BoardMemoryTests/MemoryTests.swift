@@ -58,7 +58,7 @@ struct MemoryTests {
         #expect(finding.snapshot == snapshot)
     }
 
-    @Test("a game against another board comes back with the pairing's game and each board's score; a pairing's game without another board is refused")
+    @Test("a game against another board comes back with the pairing's game and each board's score; a pairing's game that is not one is refused")
     func otherBoard() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -71,9 +71,14 @@ struct MemoryTests {
         try openedMemory(in: folder).commit(snapshot)
         let restored = try BoardMemory.inspect(directory: folder).snapshot
         #expect(restored == snapshot && restored?.remoteGame == 7)
-        var saved = SavedState(snapshot)
-        saved.opponent = "two-players"
-        #expect(throws: StateFileProblem.self) { try saved.snapshot() }
+        // Game 7 is X's to start, as the board's is; any other number, or none that a pairing has,
+        // or the pairing's game without another board, or without the game's moves: refused.
+        for change in [{ (saved: inout SavedState) in saved.opponent = "two-players" }, { $0.remoteGame = 8 }, { $0.remoteGame = Int.max },
+                       { $0.remoteGame = -1 }, { $0.moves = nil }] {
+            var saved = SavedState(snapshot)
+            change(&saved)
+            #expect(throws: StateFileProblem.self) { try saved.snapshot() }
+        }
     }
 
     @Test("a finished game restores as finished, with its winning line; a fresh database restores no game")
