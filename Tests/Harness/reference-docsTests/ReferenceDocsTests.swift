@@ -75,7 +75,7 @@ struct ReferenceDocsTests {
 /// The results files committed under `Benchmarks/results/`.
 enum BenchResultsFiles {
     static func present(in repository: Repository) -> [String] {
-        ["instructions.json", "game-loop.json", "learner.json", "web-page.json"]
+        ["instructions.json", "game-loop.json", "learner.json", "web-page.json", "network.json"]
             .map { BenchResults.folder + "/" + $0 }
             .filter(repository.exists)
     }
