@@ -13,16 +13,14 @@ Usage: PROGRAMS=FOLDER python3 browser/bench_network.py [GAMES] [--results FILE]
 (make bench runs it on its release build, with --results ../Benchmarks/results/network.json.)
 """
 
-import json
 import pathlib
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
-from bench_page import rss_mb, summary
+from bench_page import bench_arguments, report, rss_mb, summary
 from served import BIN, ROOT, Board, Client, wait
 
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
@@ -146,15 +144,7 @@ def here(board):
 
 
 def main():
-    arguments = sys.argv[1:]
-    results = None
-    if "--results" in arguments:
-        at = arguments.index("--results")
-        results = pathlib.Path(arguments[at + 1])
-        del arguments[at:at + 2]
-    games = int(arguments[0]) if arguments else 20
-    context = json.loads(subprocess.run(["bash", str(ROOT / "scripts" / "bench-context.sh")],
-                                        check=True, capture_output=True, text=True).stdout)
+    games, results, context = bench_arguments(20)
     with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
         broker = Broker(folder, ["kitchen", "attic"])
         for name in ("kitchen", "attic"):
@@ -211,11 +201,7 @@ def main():
                 "broker-round-trip": summary(baseline),
                 "link-memory-mb": [round(rss_mb(process.pid), 1) for process in links],
             }
-            print(json.dumps(figures, indent=2, ensure_ascii=False))
-            if results:
-                results.parent.mkdir(parents=True, exist_ok=True)
-                results.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
-                print("results:", results)
+            report(figures, results)
         finally:
             for process in links:
                 process.terminate()

@@ -149,16 +149,32 @@ def kept_alive(url, path, rounds=40):
     return times, size
 
 
-def main():
+def bench_arguments(default_games):
+    """A bench's command line: how many games (`default_games` when not given), the results
+    file (`--results FILE`, or None), and the machine's context as the run begins."""
     arguments = sys.argv[1:]
     results = None
     if "--results" in arguments:
         at = arguments.index("--results")
         results = pathlib.Path(arguments[at + 1])
         del arguments[at:at + 2]
-    games = int(arguments[0]) if arguments else 12
+    games = int(arguments[0]) if arguments else default_games
     context = json.loads(subprocess.run(["bash", str(ROOT / "scripts" / "bench-context.sh")],
                                         check=True, capture_output=True, text=True).stdout)
+    return games, results, context
+
+
+def report(figures, results):
+    """Prints the figures, and writes them to `results` when given."""
+    print(json.dumps(figures, indent=2, ensure_ascii=False))
+    if results:
+        results.parent.mkdir(parents=True, exist_ok=True)
+        results.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+        print("results:", results)
+
+
+def main():
+    games, results, context = bench_arguments(12)
     with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
         board = Board(folder)
         web = Web(folder, board)
@@ -245,11 +261,7 @@ def main():
                               "after-presses": round(rss_after, 1)},
                 "fewest-messages-a-listener-read": min(listener.received for listener in listeners),
             }
-            print(json.dumps(figures, indent=2, ensure_ascii=False))
-            if results:
-                results.parent.mkdir(parents=True, exist_ok=True)
-                results.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
-                print("results:", results)
+            report(figures, results)
         finally:
             for listener in listeners:
                 listener.close()
