@@ -76,6 +76,8 @@ HEADLINES = [
     (re.compile(r"^The lights are asleep"), lambda m: "asleep"),
     (re.compile(r"^The board cannot be reached"), lambda m: "unreachable"),
     (re.compile(r"^O is now played by "), lambda m: "choosing-opponent"),
+    (re.compile(r"^The board [a-z0-9-]+ plays (X|O) now\.$"), lambda m: "choosing-opponent"),
+    (re.compile(r"^Waiting for .*\((X|O)\): it is not heard\.$"), lambda m: f"waiting-for-{m.group(1).lower()}"),
     (re.compile(r"^A draw\.$"), lambda m: "draw"),
     (re.compile(r"^.*\((X|O)\) is thinking…$|^(X|O) is thinking…$"), lambda m: f"{(m.group(1) or m.group(2)).lower()}-thinking"),
     (re.compile(r"^(?:.*\()?(X|O)\)? wins\.$"), lambda m: f"{m.group(1).lower()}-wins"),

@@ -114,6 +114,21 @@ def every_state(page, board, web, client, visit):
     caught(move_then_press, headline("o-thinking") + " && document.querySelector('.cell[data-look=\"refused-empty\"]') !== null",
            "the computer thinking, a press refused")
 
+    # Another board (NETWORK.md): invited and not heard yet, the game waits for it; heard (as its
+    # link would tell the board), a move; gone again, the game waits with its mark. Then a board
+    # this one joins, playing O: waiting for X's board.
+    client.command("opponent", opponent="board:kitchen")
+    shows(page, client.wait_for(lambda s: s["headline"] == "waiting-for-o", "the invited board waited for", timeout=30))
+    visit("waiting for the other board (O)")
+    client.command("heard", board="kitchen", online=True, game={"mark": "O", "number": 1, "moves": []})
+    client.press(5)
+    client.command("heard", board="kitchen", online=False, game=None)
+    shows(page, client.wait_for(lambda s: s["headline"] == "waiting-for-o" and s["cells"][index(5)] == "X", "the other board gone mid-game"))
+    visit("waiting for the other board mid-game")
+    client.command("opponent", opponent="board:attic:x")
+    shows(page, client.wait_for(lambda s: s["headline"] == "waiting-for-x", "the board joined waited for", timeout=30))
+    visit("waiting for the other board (X)")
+
     # The learner's box, all three levels: the board started again on a taught learner's state,
     # thinking long enough for the page to show the box before the board is held still.
     client.close()

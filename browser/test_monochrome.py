@@ -288,6 +288,20 @@ def test_every_state_of_the_table_reads_the_same_without_colour_or_motion(browse
         free = [cell for cell in KEYPAD_ORDER if client.latest["cells"][index(cell)] == ""]
     assert "refused-empty" in seen_looks and "o-thinking" in seen_headlines, "no refused press in the computer's turn"
 
+    # Another board (NETWORK.md): invited, it is waited for; heard (as its link would tell the
+    # board), a move; gone, the game waits with the mark. Then a board joined, playing X.
+    client.command("opponent", opponent="board:kitchen")
+    client.wait_for(lambda s: s["headline"] == "waiting-for-o", "the invited board waited for", timeout=30)
+    look("waiting-for-o", [(5, "empty")])
+    client.command("heard", board="kitchen", online=True, game={"mark": "O", "number": 1, "moves": []})
+    client.press(5)
+    client.command("heard", board="kitchen", online=False, game=None)
+    state = look("waiting-mid-game", [(5, "x")])
+    assert state["headline"] == "waiting-for-o", state["headline"]
+    client.command("opponent", opponent="board:attic:x")
+    client.wait_for(lambda s: s["headline"] == "waiting-for-x", "the board joined waited for", timeout=30)
+    look("waiting-for-x")
+
     # Asleep after the idle time, the game kept on the cells.
     client.wait_for(lambda s: s["asleep"], "the board to sleep", timeout=IDLE_SLEEP + 20)
     assert look()["headline"] == "asleep"
