@@ -195,7 +195,7 @@ public enum Headline: Sendable, Hashable {
             self = .asleep
             return
         }
-        if let other = state.opponent.remote, !state.remote.isHere {
+        if state.awaitsOtherBoard, let other = state.opponent.remote {
             self = .waitingForBoard(other.side)
             return
         }

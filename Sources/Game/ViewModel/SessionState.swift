@@ -13,12 +13,22 @@ public struct SessionState: Sendable, Hashable {
     /// Who starts the next game.
     public var nextStarter: Player
     /// Who the board plays: a second person, the computer at a level, the learner, or another
-    /// board.
-    public var opponent: Opponent
+    /// board. Kept as its kind inline and another board's name beside the learner, so that a
+    /// copy of the state stays a plain value and one reference (see ``learner``).
+    public var opponent: Opponent {
+        get { opponentKind.opponent(shared.otherBoard) }
+        set {
+            opponentKind = OpponentKind(newValue)
+            if shared.otherBoard != newValue.remote { mutateShared { $0.otherBoard = newValue.remote } }
+        }
+    }
+    /// The kind of ``opponent``, what the hot path asks.
+    private var opponentKind: OpponentKind
     /// The game with another board, when one is the opponent: which game of the pairing this is,
     /// and whether that board is heard playing it.
     public var remote: RemotePlay
-    /// The score of each pairing: two players, and against each level of the computer.
+    /// The score of each of the board's own pairings: two players, each level of the computer,
+    /// the learner (other boards': ``score(against:)``).
     public var scores: Scoreboard
     /// A cell whose press was just refused: it flickers amber.
     public var flashing: Position?
@@ -35,30 +45,30 @@ public struct SessionState: Sendable, Hashable {
     public var moves: MoveList?
     /// The matchbox learner's memory, which learns at the end of each game it plays.
     public var learner: MatchboxLearner {
-        get { learnerBox.learner }
-        set {
-            if isKnownUniquelyReferenced(&learnerBox) {
-                learnerBox.learner = newValue
-            } else {
-                learnerBox = LearnerBox(newValue)
-            }
-        }
+        get { shared.learner }
+        set { mutateShared { $0.learner = newValue } }
     }
 
     /// The learner's lesson, under way or the last one this session (not saved: a restart ends
     /// it, keeping what it taught).
     public internal(set) var lesson: Lesson?
 
-    /// The learner behind one reference: every input copies the session state at least once on
-    /// its way to the views, and the learner (three buffers, changed once a game) is most of
-    /// what a copy would retain and release. Copied on write, so the state is still a value.
-    private var learnerBox: LearnerBox
+    /// The learner, the other board and the scores against other boards, behind one reference:
+    /// every input copies the session state at least once on its way to the views, and these
+    /// (buffers and text, changed once a game or less) are what a copy would retain and release.
+    /// Copied on write, so the state is still a value.
+    private var shared: SharedParts
+
+    private mutating func mutateShared(_ change: (SharedParts) -> Void) {
+        if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
+        change(shared)
+    }
 
     /// A session carrying on from `snapshot`, awake.
     public init(snapshot: GameSnapshot) {
         board = snapshot.board
         nextStarter = snapshot.nextStarter
-        opponent = snapshot.opponent
+        opponentKind = OpponentKind(snapshot.opponent)
         scores = Scoreboard(snapshot.scores)
         flashing = nil
         flashLit = true
@@ -68,17 +78,32 @@ public struct SessionState: Sendable, Hashable {
         moves = snapshot.moves
         // Not heard yet: a board restored mid-game waits for the other until the network says.
         remote = RemotePlay(game: snapshot.remoteGame, isHere: false)
-        learnerBox = LearnerBox(snapshot.learner)
+        var boardScores: [RemoteBoard: Score] = [:]
+        for (opponent, score) in snapshot.scores { if let remote = opponent.remote { boardScores[remote] = score } }
+        shared = SharedParts(learner: snapshot.learner, otherBoard: snapshot.opponent.remote, boardScores: boardScores)
         lesson = nil
     }
 
     /// The score of the pairing now at the board.
-    public var score: Score { scores[opponent] }
+    public var score: Score { score(against: opponent) }
+
+    /// The score of the pairing with `opponent`.
+    public func score(against opponent: Opponent) -> Score {
+        guard let remote = opponent.remote else { return scores[opponent] }
+        return shared.boardScores[remote] ?? Score()
+    }
+
+    /// Every pairing that has played a game, and its score: what a snapshot keeps.
+    public var playedScores: [Opponent: Score] {
+        var played = scores.played
+        for (remote, score) in shared.boardScores { played[.board(remote)] = score }
+        return played
+    }
 
     /// What to save to survive a restart.
     public var snapshot: GameSnapshot {
         GameSnapshot(
-            board: board, nextStarter: nextStarter, opponent: opponent, scores: scores.played, moves: moves, learner: learner,
+            board: board, nextStarter: nextStarter, opponent: opponent, scores: playedScores, moves: moves, learner: learner,
             remoteGame: remote.game)
     }
 
@@ -90,10 +115,10 @@ public struct SessionState: Sendable, Hashable {
     /// playing this game (the network, the broker or the other board is down, or it has not
     /// taken the invitation yet). A press at this board is refused meanwhile; the game goes on
     /// when that board is heard again.
-    public var awaitsOtherBoard: Bool { opponent.remote != nil && !remote.isHere }
+    public var awaitsOtherBoard: Bool { opponentKind.isBoard && !remote.isHere }
 
     /// Whether the learner is thinking about its move, its box for the board shown.
-    public var showsLearnersBox: Bool { opponent == .learner && awaitsComputer }
+    public var showsLearnersBox: Bool { opponentKind == .learner && awaitsComputer }
 
     /// Whether a short press of new game starts a new game (a hold always does).
     public var acceptsNewGame: Bool { board.isOver || isAsleep }
@@ -101,7 +126,7 @@ public struct SessionState: Sendable, Hashable {
     /// Whether the computer (at a level, or the learner) should move now: it plays O, it is
     /// O's turn, and the lights are on and show the game (not the choice of opponent).
     public var awaitsComputer: Bool {
-        opponent.isMachine && board.turn == .o && !isAsleep && !showsOpponent
+        opponentKind.isMachine && board.turn == .o && !isAsleep && !showsOpponent
     }
 
     /// A cell was pressed, by a person at the buttons or by the computer: it wakes the lights, or
@@ -118,10 +143,10 @@ public struct SessionState: Sendable, Hashable {
         }
         guard let mover = board.turn else { return .ignored(press.position) }
         switch press {
-        case .person(let position) where mover == opponent.othersSide:
+        case .person(let position) where mover == opponentKind.othersSide:
             refuse(position)
             return .othersTurn(position)
-        case .computer(let position) where !opponent.isMachine || mover == .x:
+        case .computer(let position) where !opponentKind.isMachine || mover == .x:
             return .ignored(position)
         default: break
         }
@@ -141,8 +166,13 @@ public struct SessionState: Sendable, Hashable {
         // A blink that starts now (the game's end, the learner's box) starts on its bright phase.
         blinkOn = true
         if board.isOver {
-            scores[opponent] = score.recording(board.outcome)
-            if opponent == .learner, let moves { learner.learn(from: FinishedGame(starter: board.starter, learner: .o, moves: Array(moves))) }
+            if let remote = opponent.remote {
+                let recorded = score.recording(board.outcome)
+                mutateShared { $0.boardScores[remote] = recorded }
+            } else {
+                scores[opponent] = score.recording(board.outcome)
+            }
+            if opponentKind == .learner, let moves { learner.learn(from: FinishedGame(starter: board.starter, learner: .o, moves: Array(moves))) }
         }
         return .moved(mover, position)
     }
@@ -152,7 +182,7 @@ public struct SessionState: Sendable, Hashable {
     public mutating func startNewGame() -> GameEvent {
         if isAsleep { return wake() }
         showsOpponent = false
-        if opponent.remote != nil {
+        if opponentKind.isBoard {
             // The game is kept while the other board is away (to give it up, choose another
             // opponent); and there is no later game than the last a pairing numbers.
             guard !awaitsOtherBoard, remote.game < RemotePlay.mostGames else { return .waitingForBoard }
@@ -251,15 +281,77 @@ public struct SessionState: Sendable, Hashable {
     }
 }
 
-/// The one reference ``SessionState`` keeps its learner behind; changed only while uniquely
-/// referenced (``SessionState/learner``), so sharing it between threads is sharing a value.
-private final class LearnerBox: @unchecked Sendable, Hashable {
+/// What ``SessionState`` keeps behind its one reference: the learner, the other board and the
+/// scores against other boards; changed only while uniquely referenced (``SessionState``'s
+/// `mutateShared`), so sharing it between threads is sharing a value.
+private final class SharedParts: @unchecked Sendable, Hashable {
     var learner: MatchboxLearner
+    var otherBoard: RemoteBoard?
+    var boardScores: [RemoteBoard: Score]
 
-    init(_ learner: MatchboxLearner) { self.learner = learner }
+    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score]) {
+        self.learner = learner
+        self.otherBoard = otherBoard
+        self.boardScores = boardScores
+    }
 
-    static func == (left: LearnerBox, right: LearnerBox) -> Bool { left === right || left.learner == right.learner }
-    func hash(into hasher: inout Hasher) { hasher.combine(learner) }
+    func copy() -> SharedParts { SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores) }
+
+    static func == (left: SharedParts, right: SharedParts) -> Bool {
+        left === right || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(learner)
+        hasher.combine(otherBoard)
+        hasher.combine(boardScores)
+    }
+}
+
+/// The kind of an ``Opponent``, held inline in the session's state: a plain value, what the hot
+/// path asks (another board's name is kept apart, in ``SharedParts``).
+private enum OpponentKind: Hashable {
+    case person
+    case computer(ComputerLevel)
+    case learner
+    case board(Player)
+
+    init(_ opponent: Opponent) {
+        switch opponent {
+        case .person: self = .person
+        case .computer(let level): self = .computer(level)
+        case .learner: self = .learner
+        case .board(let remote): self = .board(remote.side)
+        }
+    }
+
+    /// The opponent of this kind, another board's being `otherBoard`.
+    func opponent(_ otherBoard: RemoteBoard?) -> Opponent {
+        switch self {
+        case .person: .person
+        case .computer(let level): .computer(level)
+        case .learner: .learner
+        case .board: otherBoard.map(Opponent.board) ?? .person
+        }
+    }
+
+    var isMachine: Bool {
+        switch self {
+        case .computer, .learner: true
+        case .person, .board: false
+        }
+    }
+
+    var isBoard: Bool { if case .board = self { true } else { false } }
+
+    /// ``Opponent/othersSide``.
+    var othersSide: Player? {
+        switch self {
+        case .person: nil
+        case .computer, .learner: .o
+        case .board(let side): side
+        }
+    }
 }
 
 /// A cell pressed: by a person at the buttons, or by the computer opponent. Both enter the game

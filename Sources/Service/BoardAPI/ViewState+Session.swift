@@ -14,7 +14,7 @@ extension ViewState {
             winningLines: board.winningLines.map { line in line.positions.map(\.keypadKey) },
             flashing: state.flashing?.keypadKey, asleep: state.isAsleep, opponent: state.opponent.name,
             thinking: state.awaitsComputer, names: Names(players),
-            scores: Dictionary(uniqueKeysWithValues: Self.pairings(of: state).map { ($0.name, Tally(state.scores[$0])) }),
+            scores: Dictionary(uniqueKeysWithValues: Self.pairings(of: state).map { ($0.name, Tally(state.score(against: $0))) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
             marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest),
             lesson: state.lesson.map(Lesson.init), otherBoard: OtherBoard(state))
@@ -23,7 +23,7 @@ extension ViewState {
     /// Every pairing the state lists: the board's own, each other board played, and the one now
     /// at the board.
     private static func pairings(of state: SessionState) -> [Opponent] {
-        var boards = Set(state.scores.played.keys.filter { $0.remote != nil })
+        var boards = Set(state.playedScores.keys.filter { $0.remote != nil })
         if state.opponent.remote != nil { boards.insert(state.opponent) }
         return Opponent.allCases + boards
     }

@@ -150,7 +150,7 @@ struct OtherBoardTests {
         }
         input.send(p(0, 2))
         #expect(state.board.winner == .x && state.score == Score(xWins: 1))
-        #expect(state.scores[.board(kitchen)] == Score(xWins: 1) && state.scores[.person] == Score())
+        #expect(state.score(against: .board(kitchen)) == Score(xWins: 1) && state.score(against: .person) == Score())
         #expect(events.values.suffix(2) == [.moved(.x, p(0, 2)), .finished(state.board.outcome)])
         // The other board starts game 2, which O starts, and makes its first move.
         hear([p(2, 2)], game: 2)
