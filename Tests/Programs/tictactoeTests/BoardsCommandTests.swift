@@ -151,7 +151,10 @@ struct BoardsCommandTests {
         guard let executable = Tictactoe.executable else { throw Tictactoe.MissingExecutable() }
         let folder = try Tictactoe.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: executable, toPath: "\(folder)/tictactoe")
+        // Copied by cp, not in this process: a file this process had open for writing would be
+        // inherited by a child another test forks meanwhile, and the exec would fail as "Text file
+        // busy" until that child execs (seen once in CI).
+        try Broker.run("cp", [executable, "\(folder)/tictactoe"])
         let alone = try Tictactoe.run(["boards", "--once"], program: "/usr/bin/env", prefix: ["PATH=/nonexistent", "\(folder)/tictactoe"])
         #expect(alone.status == 69)
         #expect(alone.err.contains("install the tictactoe-gpio-network package"), "\(alone.err)")
