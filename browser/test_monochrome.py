@@ -393,14 +393,15 @@ def test_the_blink_only_adds_to_a_still_ending_and_stops_under_reduced_motion(br
 class Soak:
     """Random games on the board, seeded: presses on free and taken cells, presses in the
     computer's turn, games given up, the opponent changed (now and then to the computer or the
-    learner), and
-    the board left to sleep; a grayscale screenshot every SAMPLE_EVERY states."""
+    learner), games against another board that comes and goes, and the board left to sleep; a
+    grayscale screenshot every SAMPLE_EVERY states."""
 
     def __init__(self, rng, eye, client):
         self.rng, self.eye, self.client = rng, eye, client
         self.next_sample = SAMPLE_EVERY
         self.counts = {"games": 0, "given up": 0, "double wins": 0, "draws": 0, "sleeps": 0, "choices": 0,
-                       "refused in the computer's turn": 0, "games against the computer": 0}
+                       "refused in the computer's turn": 0, "games against the computer": 0, "games against a board": 0,
+                       "other board away": 0}
 
     def act(self, command, **arguments):
         self.client.command(command, **arguments)
@@ -438,6 +439,34 @@ class Soak:
             else:
                 self.act("press", cell=self.rng.choice(self.free()))
 
+    def play_against_a_board(self):
+        """A game against another board (NETWORK.md), that board played by this client as its link
+        would tell the board (`heard`): invited (it plays O) or joined (it plays X); now and then
+        it goes away, a press is refused meanwhile, and it comes back."""
+        self.counts["games against a board"] += 1
+        name, mark = self.rng.choice([("kitchen", "O"), ("attic", "X")])
+        self.act("opponent", opponent=f"board:{name}" if mark == "O" else f"board:{name}:x")
+
+        def tell(moves, online=True):
+            self.act("heard", board=name, online=online, game={"mark": mark, "number": 1, "moves": moves} if online else None)
+
+        tell([])
+        while True:
+            state = self.client.latest
+            if state["outcome"] != "playing":
+                return state
+            moves = state["otherBoard"]["moves"]
+            if self.rng.random() < 0.1:
+                self.counts["other board away"] += 1
+                tell(moves, online=False)
+                if self.rng.random() < 0.5:
+                    self.act("press", cell=self.rng.choice(KEYPAD_ORDER))  # refused: the game waits
+                tell(moves)
+            elif state["turn"] == mark:
+                tell(moves + [self.rng.choice(self.free())])
+            else:
+                self.act("press", cell=self.rng.choice(self.free()))
+
     def choose_opponent(self):
         self.counts["choices"] += 1
         machine = self.rng.random() < 0.25
@@ -463,7 +492,7 @@ class Soak:
                     self.choose_opponent()
             if self.client.latest["opponent"] != "two-players":
                 self.counts["games against the computer"] += 1
-            end = self.play()
+            end = self.play_against_a_board() if self.rng.random() < 0.03 else self.play()
             self.counts["games"] += 1
             if end is None:
                 continue
@@ -503,7 +532,8 @@ def test_a_seeded_soak_of_random_games_reads_the_same_without_colour(browser, se
     if games >= 1000:  # a shorter soak (SOAK_GAMES) may miss the rarer states
         # The learner's three levels need a learner that has learnt: its own test shows them all.
         assert looks - BEAD_LOOKS == LOOKS - BEAD_LOOKS and headlines == HEADLINES - {"unreachable"}, (LOOKS - looks, HEADLINES - headlines)
-        for what in ("double wins", "draws", "sleeps", "choices", "given up", "refused in the computer's turn"):
+        for what in ("double wins", "draws", "sleeps", "choices", "given up", "refused in the computer's turn", "games against a board",
+                     "other board away"):
             assert soak.counts[what] > 0, f"no {what} in the soak: {soak.counts}"
     print_margins(eye.read_states)
     print(f"\nsoak (seed {seed}): {soak.counts}; {len(drawn)} state messages read from the DOM, all as the board "
