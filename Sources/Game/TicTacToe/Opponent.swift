@@ -43,16 +43,6 @@ public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible 
         if case .board(let remote) = self { remote } else { nil }
     }
 
-    /// The mark this board's own buttons may not play: O against the computer or the learner,
-    /// the other board's mark against it; `nil` for two players at the board.
-    public var othersSide: Player? {
-        switch self {
-        case .person: nil
-        case .computer, .learner: .o
-        case .board(let remote): remote.side
-        }
-    }
-
     /// The name used in configuration files, on the command line and in saved games:
     /// "two-players", "computer-1" … "computer-4", "learner", and for another board
     /// "board:kitchen" (it plays O) or "board:kitchen:x" (it plays X).

@@ -27,7 +27,8 @@ public struct PlayerNames: Sendable, Hashable {
         return names
     }
 
-    /// The mark this board's own players may not play (``Opponent/othersSide``).
+    /// The mark this board's own players may not play: O against the computer or the learner,
+    /// the other board's mark against it; `nil` for two players.
     public var othersSide: Player? {
         if let board { return board.side }
         return computer != nil || learner ? .o : nil

@@ -344,7 +344,8 @@ private enum OpponentKind: Hashable {
 
     var isBoard: Bool { if case .board = self { true } else { false } }
 
-    /// ``Opponent/othersSide``.
+    /// The mark this board's own buttons may not play: O against the computer or the learner,
+    /// the other board's mark against it; `nil` for two players at the board.
     var othersSide: Player? {
         switch self {
         case .person: nil
