@@ -22,6 +22,9 @@ public enum GameEvent: Sendable, Hashable {
     case otherBoardAway(String)
     /// The other board is heard again, playing this game.
     case otherBoardHere(String)
+    /// The other board, named, was not heard for `after` (``GameTimings/otherBoardWait``): the
+    /// board gave the game up and plays two players, a new game started.
+    case gaveUp(board: String, after: Duration, starter: Player)
     /// The opponent gesture chose who plays O from now on; a new game started.
     case opponentChosen(Opponent, starter: Player)
     case finished(Outcome)

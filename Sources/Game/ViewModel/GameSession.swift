@@ -31,6 +31,10 @@ final class GameSession: @unchecked Sendable {
     private lazy var idleTimer = timers.make { [weak self] in self?.idleTimerFired() }
     private lazy var showTimer = timers.make { [weak self] in self?.showTimerFired() }
     private lazy var lessonTimer = timers.make { [weak self] in self?.lessonStep() }
+    private lazy var waitTimer = timers.make { [weak self] in self?.waitTimerFired() }
+    /// Whether the wait timer runs: exactly while the board waits for another board, from the
+    /// moment it began to (compared on every change, the timer touched only when it flips).
+    private var waitsForBoard = false
     /// The lesson's computer and the learner's draws in it: sources of their own, so that a
     /// lesson shifts no choice at the board.
     private var lessonComputer: ComputerPlayer<SeededRandom>
@@ -51,7 +55,9 @@ final class GameSession: @unchecked Sendable {
         lastActivity = scheduler.now
         (events, eventInput) = Signal<GameEvent>.pipe(confinedTo: scheduler)
         armIdleTimer()
-        followBlink(TimedFacts(state.value))
+        let facts = TimedFacts(state.value)
+        followBlink(facts)
+        followWait(facts)
     }
 
     deinit { timers.invalidateAll() }
@@ -183,9 +189,11 @@ final class GameSession: @unchecked Sendable {
         flickerTimer.cancel()
     }
 
-    /// Starts or stops the state's timers to match it: a dark board has none running.
+    /// Starts or stops the state's timers to match it: a dark board has none running (but the
+    /// wait for another board, which gives up even with nobody at the board).
     private func followState(_ facts: TimedFacts) {
         followBlink(facts)
+        followWait(facts)
         if facts.showsOpponent {
             guard !showTimer.isSet else { return }
             showTimer.set(after: timings.opponentShown)
@@ -217,6 +225,23 @@ final class GameSession: @unchecked Sendable {
         }
     }
 
+    private func followWait(_ facts: TimedFacts) {
+        guard facts.awaitsOtherBoard != waitsForBoard else { return }
+        waitsForBoard = facts.awaitsOtherBoard
+        if waitsForBoard {
+            waitTimer.set(after: timings.otherBoardWait)
+        } else {
+            waitTimer.cancel()
+        }
+    }
+
+    private func waitTimerFired() {
+        let (event, facts) = state.modify { state in (state.giveUpWaiting(after: timings.otherBoardWait), TimedFacts(state)) }
+        waitsForBoard = false
+        followState(facts)
+        if let event { eventInput.send(event) }
+    }
+
     private func armIdleTimer() {
         idleTimer.set(at: lastActivity + timings.idleSleep)
     }
@@ -239,6 +264,7 @@ private struct TimedFacts {
     var isBlinking: Bool
     var board: Board
     var showsOpponent: Bool
+    var awaitsOtherBoard: Bool
     /// How the game ended, once it has.
     var finished: Outcome?
 
@@ -246,6 +272,7 @@ private struct TimedFacts {
         isBlinking = state.isBlinking
         board = state.board
         showsOpponent = state.showsOpponent
+        awaitsOtherBoard = state.awaitsOtherBoard
         finished = state.board.isOver ? state.board.outcome : nil
     }
 }

@@ -13,6 +13,9 @@ public struct GameTimings: Sendable, Hashable {
     public var computerThinking: Duration
     /// How long the matrix shows a newly chosen opponent.
     public var opponentShown: Duration
+    /// How long a board waits for another board it plays, not heard, before it gives the game
+    /// up and plays two players (``SessionState/giveUpWaiting(after:)``).
+    public var otherBoardWait: Duration
 
     public init(
         illegalFlash: Duration = .milliseconds(400),
@@ -20,7 +23,8 @@ public struct GameTimings: Sendable, Hashable {
         idleSleep: Duration = .seconds(300),
         computerThinking: Duration = .milliseconds(600),
         opponentShown: Duration = .milliseconds(1500),
-        flickerHalfPeriod: Duration = .milliseconds(50)
+        flickerHalfPeriod: Duration = .milliseconds(50),
+        otherBoardWait: Duration = .seconds(900)
     ) {
         self.flickerHalfPeriod = flickerHalfPeriod
         self.illegalFlash = illegalFlash
@@ -28,5 +32,6 @@ public struct GameTimings: Sendable, Hashable {
         self.idleSleep = idleSleep
         self.computerThinking = computerThinking
         self.opponentShown = opponentShown
+        self.otherBoardWait = otherBoardWait
     }
 }

@@ -36,7 +36,9 @@ import TicTacToe
 ///   lights go dark; the next press of any button only wakes them.
 /// - Against another board: its moves arrive through ``hear(_:)``; a person's press in its turn,
 ///   or while it is not heard, flickers amber and changes nothing, and while it is not heard its
-///   status LED blinks over steady marks (``SessionState/awaitsOtherBoard``).
+///   status LED blinks over steady marks (``SessionState/awaitsOtherBoard``). Not heard for
+///   ``GameTimings/otherBoardWait`` on end, the board gives the game up and plays two players
+///   (a dark board stays dark: its next press wakes it to the new game).
 /// - Against the computer (it plays O): ``GameTimings/computerThinking`` after O's turn comes,
 ///   its move arrives like a press; a person's press in its turn flickers amber and changes
 ///   nothing. ``nextOpponent`` steps through ``Opponent/allCases``, starts a new game, shows

@@ -51,4 +51,10 @@ extension Duration {
         let (seconds, attoseconds) = components
         return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
+
+    /// "15 min" for whole minutes, else "90 s" (a configured wait, in whole seconds).
+    var wordsInMinutes: String {
+        let seconds = components.seconds
+        return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
 }

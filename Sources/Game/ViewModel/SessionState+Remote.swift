@@ -106,6 +106,20 @@ extension SessionState {
         return last
     }
 
+    /// The other board was waited for ``GameTimings/otherBoardWait`` on end (the session's timer
+    /// says when): the game with it is given up, as if two players had been chosen, but without
+    /// showing the choice or waking the lights (nobody may be at the board). `nil` when the board
+    /// no longer waits.
+    public mutating func giveUpWaiting(after wait: Duration) -> GameEvent? {
+        guard awaitsOtherBoard, let other = opponent.remote else { return nil }
+        let asleep = isAsleep
+        isAsleep = false
+        guard case .opponentChosen(_, let starter) = choose(.person) else { return nil }
+        showsOpponent = false
+        isAsleep = asleep
+        return .gaveUp(board: other.name, after: wait, starter: starter)
+    }
+
     /// The two boards' games of one number have parted: the next game of the pairing, which the
     /// other board follows (within ``RemotePlay/mostGames``).
     private mutating func parted() -> GameEvent? {

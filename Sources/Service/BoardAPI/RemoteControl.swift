@@ -120,7 +120,7 @@ public final class RemoteControl: Sendable {
             return .ok(command, "New game: \(names.label(for: starter)) starts.")
         case .opponentChosen(let opponent, let starter)?:
             return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
-        case .finished?, .fellAsleep?, .otherBoardAway?, .otherBoardHere?, nil:
+        case .finished?, .fellAsleep?, .otherBoardAway?, .otherBoardHere?, .gaveUp?, nil:
             return .error(command, .notTaken, "the board did not take it.")
         }
     }

@@ -129,6 +129,10 @@ public enum ConfigurationSchema {
     public static let idleSleep = Key(
         table: "timings", name: "idle_sleep_s", value: .duration(\.game.idleSleep, .seconds, range: 10...86_400, why: nil),
         documentation: "Seconds without a press before the lights go to sleep; any press wakes them.")
+    public static let otherBoardWait = Key(
+        table: "timings", name: "other_board_wait_s",
+        value: .duration(\.game.otherBoardWait, .seconds, range: 60...86_400, why: nil),
+        documentation: "Seconds a board waits for another board it plays, not heard (its link, its broker or the board itself away), before it gives that game up and plays two players.")
 
     public static let marks = Key(
         table: "lights", name: "marks", value: .marks(\.marks),
@@ -198,7 +202,7 @@ public enum ConfigurationSchema {
             Key(table: "status", name: "o", value: .pins(.oStatus), documentation: "The green LED on O's side, through its resistor."),
             Key(table: "status", name: "polarity", value: .polarity(\.statusPolarity), documentation: "The level that lights a status LED."),
         ]),
-        Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking]),
+        Table(name: "timings", documentation: nil, keys: [debounce, kernelDebounce, hold, illegalFlash, blink, scanRow, idleSleep, computerThinking, otherBoardWait]),
         Table(name: "lights", documentation: ledsDocumentation, keys: [marks] + ledKeys),
         Table(name: "learner", documentation: learnerDocumentation, keys: learnerKeys),
         Table(

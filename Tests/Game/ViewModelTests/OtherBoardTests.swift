@@ -14,7 +14,7 @@ struct OtherBoardTests {
     let input: Signal<Position>.Input
     let viewModel: GameViewModel
     let events = Recorded<GameEvent>()
-    let timings = GameTimings(idleSleep: .seconds(60), opponentShown: .milliseconds(1500))
+    let timings = GameTimings(idleSleep: .seconds(60), opponentShown: .milliseconds(1500), otherBoardWait: .seconds(120))
     static let kitchen = RemoteBoard(name: "kitchen", side: .o)
     static let attic = RemoteBoard(name: "attic", side: .x)
 
@@ -195,5 +195,59 @@ struct OtherBoardTests {
         #expect(state.isAsleep)
         hear([p(1, 1), p(0, 0)])
         #expect(!state.isAsleep && state.board[p(0, 0)] == .o)
+    }
+
+    @Test("not heard for the whole wait, the board gives the game up: two players, a new game, the lights left as they were; heard meanwhile, the wait starts again")
+    func givesUp() throws {
+        let kitchen = try #require(Self.kitchen)
+        try invite(Self.kitchen)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(2))
+        hear([])
+        scheduler.advance(by: timings.otherBoardWait * 2)
+        input.send(p(1, 1))  // wakes the lights
+        input.send(p(1, 1))
+        #expect(state.opponent == .board(kitchen) && state.board[p(1, 1)] == .x, "heard: no wait runs, however long")
+        hear([p(1, 1)], online: false)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(1))
+        hear([p(1, 1)])
+        hear([p(1, 1)], online: false)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(1))
+        #expect(state.opponent == .board(kitchen) && state.awaitsOtherBoard, "the wait started again when it went away again")
+        scheduler.advance(by: .seconds(1))
+        let given = try #require(events.values.last)
+        guard case .gaveUp("kitchen", timings.otherBoardWait, let starter) = given else {
+            Issue.record("gave up: \(given)")
+            return
+        }
+        #expect(state.opponent == .person && state.board == Board(starter: starter) && !state.awaitsOtherBoard)
+        #expect(state.isAsleep && !state.showsOpponent, "nobody pressed for a minute: the lights stay dark")
+        #expect(given.text(players: viewModel.names).contains("not heard for 2 min"))
+        input.send(p(0, 0))
+        #expect(events.values.last == .wokeUp)
+        input.send(p(0, 0))
+        #expect(state.board[p(0, 0)] == starter, "two players: either mark at the buttons")
+        hear([p(1, 1), p(2, 2)])
+        #expect(state.board.moveCount == 1, "the other board, heard after, changes nothing")
+        scheduler.advance(by: timings.otherBoardWait * 3)
+        #expect(state.opponent == .person && events.values.filter { if case .gaveUp = $0 { true } else { false } }.count == 1, "no second giving up")
+    }
+
+    @Test("a board restored mid-game waits for the other one, and gives it up after the wait too")
+    func restoredGivesUp() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(1, 1))
+        let restored = GameViewModel(positions: .never, restoring: state.snapshot, timings: timings, scheduler: scheduler)
+        let restoredEvents = Recorded<GameEvent>()
+        restoredEvents.record(restored.events)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(1))
+        #expect(restored.state.value.awaitsOtherBoard && restored.state.value.board[p(1, 1)] == .x)
+        scheduler.advance(by: .seconds(1))
+        let given = try #require(restoredEvents.values.last)
+        guard case .gaveUp("kitchen", timings.otherBoardWait, _) = given else {
+            Issue.record("gave up: \(given)")
+            return
+        }
+        #expect(restored.state.value.opponent == .person)
     }
 }
