@@ -128,6 +128,15 @@ def every_state(page, board, web, client, visit):
     client.command("opponent", opponent="board:attic:x")
     shows(page, client.wait_for(lambda s: s["headline"] == "waiting-for-x", "the board joined waited for", timeout=30))
     visit("waiting for the other board (X)")
+    # The boards the link sees online (as it would tell the board: `seen`): the porch invites this
+    # board, the cellar does not. The page offers both, says the invitation, and joins the porch's
+    # game from its own chooser.
+    client.command("seen", boards=[{"board": "porch", "invites": True}, {"board": "cellar", "invites": False}])
+    page.wait_for("[...document.querySelectorAll('#opponent option')].map((o) => o.value).join(' ').includes('board:porch:x board:cellar')")
+    page.wait_for("document.getElementById('said').textContent.includes('The board porch invites this board to a game')")
+    visit("other boards seen, one inviting")
+    page.evaluate("(() => { const c = document.getElementById('opponent'); c.value = 'board:porch:x'; c.dispatchEvent(new Event('change')); })()")
+    client.wait_for(lambda s: s["opponent"] == "board:porch:x", "the porch's game joined from the page", timeout=30)
 
     # The learner's box, all three levels: the board started again on a taught learner's state,
     # thinking long enough for the page to show the box before the board is held still.

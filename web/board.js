@@ -124,18 +124,31 @@ function opponentWords(opponent) {
   return option ? option.textContent : opponent;
 }
 
-// The chooser shows the opponent; another board, chosen elsewhere (its name cannot be picked
-// here), gets an option of its own for as long as it plays.
-function showOpponent(opponent) {
+// The chooser shows the opponent, and offers each other board the board's link sees online:
+// joining one that invites this board, inviting any other. Another board chosen elsewhere and no
+// longer seen keeps an option of its own for as long as it plays.
+function showOpponent(state) {
   const chooser = $("opponent");
-  for (const option of [...chooser.options]) if (option.dataset.board && option.value !== opponent) option.remove();
-  const board = otherBoard(opponent);
-  if (board && ![...chooser.options].some((option) => option.value === opponent)) {
-    const option = new Option(`the board ${board.name}, playing ${board.mark}`, opponent);
-    option.dataset.board = "yes";
-    chooser.append(option);
+  const offered = (state.boardsSeen || []).map((seen) => ({
+    value: seen.invites ? `board:${seen.board}:x` : `board:${seen.board}`,
+    text: seen.invites ? `the board ${seen.board}, which invites this one (join: it plays X)` : `the board ${seen.board} (invite it: it plays O)`,
+  })).filter((choice) => otherBoard(choice.value));
+  const board = otherBoard(state.opponent);
+  if (board && !offered.some((choice) => choice.value === state.opponent)) {
+    offered.push({ value: state.opponent, text: `the board ${board.name}, playing ${board.mark}` });
   }
-  chooser.value = opponent;
+  const shown = [...chooser.options].filter((option) => option.dataset.board);
+  const same = shown.length === offered.length
+    && shown.every((option, index) => option.value === offered[index].value && option.textContent === offered[index].text);
+  if (!same) {
+    for (const option of shown) option.remove();
+    for (const choice of offered) {
+      const option = new Option(choice.text, choice.value);
+      option.dataset.board = "yes";
+      chooser.append(option);
+    }
+  }
+  chooser.value = state.opponent;
 }
 
 // The headline as the turn line says it; "" for a name of a later board.
@@ -238,7 +251,7 @@ function drawState(state, previous) {
     cell.setAttribute("aria-disabled", String(!page.play));
   });
   showHeadline(state.headline, state);
-  if (page.opponentAsked === null) showOpponent(state.opponent);
+  if (page.opponentAsked === null) showOpponent(state);
   drawScores(state);
   drawLearner(state);
   if (previous) {
@@ -284,6 +297,12 @@ function happenings(state, previous) {
   const choosing = state.headline === "choosing-opponent";
   if (state.opponent !== previous.opponent || (choosing && (previous.headline !== "choosing-opponent" || fresh))) {
     said.push(headlineText("choosing-opponent", state));
+  }
+  for (const seen of state.boardsSeen || []) {
+    const before = (previous.boardsSeen || []).find((item) => item.board === seen.board);
+    if (seen.invites && !(before && before.invites) && state.opponent !== `board:${seen.board}:x` && otherBoard(`board:${seen.board}`)) {
+      said.push(`The board ${seen.board} invites this board to a game: choose it under "Who plays O" to join.`);
+    }
   }
   if (fresh) said.push("A new game.");
   if (state.learner && previous.learner && previous.learner.games > 0 && state.learner.games === 0) {
@@ -673,7 +692,7 @@ $("change-yes").addEventListener("click", () => {
 });
 // However the question closes without a yes (the button, Escape), the chooser shows the game's.
 function keepOpponent() {
-  if (page.opponentAsked !== null && page.state) showOpponent(page.state.opponent);
+  if (page.opponentAsked !== null && page.state) showOpponent(page.state);
   page.opponentAsked = null;
 }
 $("change-no").addEventListener("click", () => {

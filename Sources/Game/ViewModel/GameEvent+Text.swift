@@ -15,6 +15,8 @@ extension GameEvent {
         case .waitingForBoard: "Waiting for \(players.otherBoardLabel): the game stays as it is until it is heard; choose another opponent to give it up."
         case .otherBoardAway(let name): "The board \(name) is not heard: waiting for it."
         case .otherBoardHere(let name): "The board \(name) is here."
+        case .invited(let name):
+            "The board \(name) invites this board to a game: choose board:\(name):x to join (the opponent gesture offers it after the learner)."
         case .gaveUp(let name, let wait, let starter):
             "The board \(name) was not heard for \(wait.wordsInMinutes): the game with it is given up. Two players now. New game: \(players.label(for: starter)) starts."
         case .opponentChosen(.person, let starter): "Two players now. New game: \(players.label(for: starter)) starts."

@@ -22,6 +22,8 @@ public enum GameEvent: Sendable, Hashable {
     case otherBoardAway(String)
     /// The other board is heard again, playing this game.
     case otherBoardHere(String)
+    /// Another board, named, invites this one (``SessionState/see(_:)``): choosing it joins.
+    case invited(String)
     /// The other board, named, was not heard for `after` (``GameTimings/otherBoardWait``): the
     /// board gave the game up and plays two players, a new game started.
     case gaveUp(board: String, after: Duration, starter: Player)

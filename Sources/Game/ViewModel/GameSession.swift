@@ -106,6 +106,13 @@ final class GameSession: @unchecked Sendable {
         }
     }
 
+    /// The link sees these boards online: an invitation among them is told, but is no press (the
+    /// lights stay as they are: nobody may be at the board).
+    func see(_ boards: [SeenBoard]) {
+        let event = state.modify { $0.see(boards) }
+        if let event { eventInput.send(event) }
+    }
+
     /// The new-game button asked for a new game (a short press once over, or a hold).
     func requestNewGame() { begin { $0.startNewGame() } }
 

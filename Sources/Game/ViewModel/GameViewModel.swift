@@ -110,6 +110,9 @@ public final class GameViewModel: Sendable {
     /// scheduler. Against that board, it says whether it is here and the moves it made.
     public func hear(_ report: PeerReport) { session.hear(report) }
 
+    /// The boards the network link sees online (``SessionState/see(_:)``).
+    public func see(_ boards: [SeenBoard]) { session.see(boards) }
+
     private let session: GameSession
     private let computer: ComputerOpponent
     private let observations: CompositeDisposable

@@ -59,7 +59,46 @@ public struct PeerGame: Sendable, Hashable {
     }
 }
 
+/// Another board the link sees online on the broker (``SessionState/see(_:)``): its name, and
+/// whether it invites this board (it plays this board, this board playing O).
+public struct SeenBoard: Sendable, Hashable {
+    /// Its name (``BoardName``).
+    public var name: String
+    public var invites: Bool
+
+    public init(name: String, invites: Bool) {
+        self.name = name
+        self.invites = invites
+    }
+
+    /// The most boards a board keeps in view: the gesture steps through each, so a few more than
+    /// a house or a classroom's tables hold.
+    public static let most = 16
+
+    /// Choosing it: joining its game when it invites this board (it plays X), else inviting it.
+    public var opponent: Opponent? { RemoteBoard(name: name, side: invites ? .x : .o).map(Opponent.board) }
+}
+
 extension SessionState {
+    /// The boards the link sees online now, at most ``SeenBoard/most``, the ones that invite this
+    /// board first. The gesture offers each after the board's own opponents
+    /// (``opponentChoices``); an invitation that is new, and not the game already played, is
+    /// told (``GameEvent/invited(_:)``). Nothing else changes: the game goes on.
+    public mutating func see(_ boards: [SeenBoard]) -> GameEvent? {
+        let boards = Array(boards.prefix(SeenBoard.most))
+        let before = seenBoards
+        guard boards != before else { return nil }
+        seenBoards = boards
+        let invitation = boards.first { seen in
+            seen.invites && !before.contains(seen) && seen.opponent != opponent
+        }
+        return invitation.map { .invited($0.name) }
+    }
+
+    /// What the opponent gesture steps through: the board's own opponents
+    /// (``Opponent/allCases``), then each board seen online.
+    public var opponentChoices: [Opponent] { Opponent.allCases + seenBoards.compactMap(\.opponent) }
+
     /// The board heard from the other board: when it is the opponent, whether it is here
     /// (online, playing this board with its expected mark, at a game of the pairing), and the game
     /// it is at. A later game of the pairing is started here too, with its moves; in this game,

@@ -59,6 +59,12 @@ public struct SessionState: Sendable, Hashable {
     /// Copied on write, so the state is still a value.
     private var shared: SharedParts
 
+    /// The other boards the link sees online (``see(_:)``); not saved.
+    public internal(set) var seenBoards: [SeenBoard] {
+        get { shared.seen }
+        set { mutateShared { $0.seen = newValue } }
+    }
+
     private mutating func mutateShared(_ change: (SharedParts) -> Void) {
         if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
         change(shared)
@@ -192,8 +198,13 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// The opponent gesture (new game held, a cell tapped): the next opponent in
-    /// ``Opponent/allCases`` plays from a new game on, and the matrix shows who it is.
-    public mutating func chooseNextOpponent() -> GameEvent { choose(opponent.next) }
+    /// ``opponentChoices`` plays from a new game on, and the matrix shows who it is. From another
+    /// board no longer seen, the first choice.
+    public mutating func chooseNextOpponent() -> GameEvent {
+        let choices = opponentChoices
+        guard let index = choices.firstIndex(of: opponent) else { return choose(choices[0]) }
+        return choose(choices[(index + 1) % choices.count])
+    }
 
     /// `chosen` plays O from a new game on, and the matrix shows who it is (the board's API
     /// names an opponent instead of stepping to the next).
@@ -281,30 +292,34 @@ public struct SessionState: Sendable, Hashable {
     }
 }
 
-/// What ``SessionState`` keeps behind its one reference: the learner, the other board and the
-/// scores against other boards; changed only while uniquely referenced (``SessionState``'s
+/// What ``SessionState`` keeps behind its one reference: the learner, the other board, the
+/// scores against other boards and the boards seen; changed only while uniquely referenced (``SessionState``'s
 /// `mutateShared`), so sharing it between threads is sharing a value.
 private final class SharedParts: @unchecked Sendable, Hashable {
     var learner: MatchboxLearner
     var otherBoard: RemoteBoard?
     var boardScores: [RemoteBoard: Score]
+    var seen: [SeenBoard]
 
-    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score]) {
+    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score], seen: [SeenBoard] = []) {
         self.learner = learner
         self.otherBoard = otherBoard
         self.boardScores = boardScores
+        self.seen = seen
     }
 
-    func copy() -> SharedParts { SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores) }
+    func copy() -> SharedParts { SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores, seen: seen) }
 
     static func == (left: SharedParts, right: SharedParts) -> Bool {
-        left === right || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores)
+        left === right
+            || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores && left.seen == right.seen)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(learner)
         hasher.combine(otherBoard)
         hasher.combine(boardScores)
+        hasher.combine(seen)
     }
 }
 

@@ -24,7 +24,9 @@ import Foundation
 ///   published on ``BoardTopics/answers`` with the command's MQTT 5 correlation data.
 /// - **Followed**: when the board plays another board, that board's state and presence, as
 ///   `heard` reports to the board (``OtherBoardFollower``), whatever ``playing`` says: the game
-///   with another board is the board's own choice.
+///   with another board is the board's own choice. Every board's, for the `seen` list of the
+///   boards online and the ones that invite this board (``BoardsInView``). Both at most
+///   ``Limits/perSecond`` a second together, the latest held.
 /// - **Dropped**, with a line in the log at most each ``DropLog/interval``: anything else the
 ///   broker sends (another topic, a payload that is not a command, too long, over the rate). A
 ///   well-formed command the board may not take now (a learner's reset, the board away, too
@@ -82,6 +84,10 @@ public struct BrokerRelay: Sendable {
     private var waiting: [(command: String, correlation: [UInt8]?, fromBroker: Bool)] = []
     /// The board this board plays, when it plays one.
     public private(set) var follower: OtherBoardFollower
+    /// The other boards online, for the board to offer.
+    private var inView: BoardsInView
+    /// Whether a new list of the boards online waits for the allowance.
+    private var seenHeld = false
     private var allowance: CommandAllowance
     /// What the followed board's messages may send the board: as many reports a second as
     /// commands. Beyond, the latest news is held, and sent when the allowance has room again
@@ -110,6 +116,7 @@ public struct BrokerRelay: Sendable {
         allowance = CommandAllowance(perSecond: limits.perSecond)
         reports = CommandAllowance(perSecond: limits.perSecond)
         follower = OtherBoardFollower(me: board)
+        inView = BoardsInView(me: board)
         discovery = discoveryPrefix.isEmpty ? nil : HomeAssistantDiscovery(prefix: discoveryPrefix, topics: topics, playing: playing)
     }
 
@@ -120,6 +127,7 @@ public struct BrokerRelay: Sendable {
         waiting.removeAll()
         lastWhy = nil
         follower.boardReconnected()
+        inView.boardReconnected()
         return [.log("the board is reached")]
     }
 
@@ -171,7 +179,8 @@ public struct BrokerRelay: Sendable {
         lastBrokerWhy = nil
         let announced = discovery?.messages.map { Action.publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) } ?? []
         let followed = follower.other.map(OtherBoardFollower.topics) ?? []
-        return (playing ? [.subscribe(topics.commands)] : []) + followed.map { .subscribe($0, retained: true) } + announced + latest()
+        let every = BoardsInView.subscriptions.map { Action.subscribe($0, retained: true) }
+        return (playing ? [.subscribe(topics.commands)] : []) + followed.map { .subscribe($0, retained: true) } + every + announced + latest()
     }
 
     /// The presence and the latest state, for a broker that may have missed them: at each
@@ -185,7 +194,7 @@ public struct BrokerRelay: Sendable {
     /// it is news (the first failure after a connection, or a new reason).
     public mutating func brokerLost(_ why: String) -> [Action] {
         brokerConnected = false
-        let away = follower.brokerLost().map { tell($0) } ?? []
+        let away = (follower.brokerLost().map { tell($0) } ?? []) + (inView.brokerLost().map { tell($0) } ?? [])
         guard why != lastBrokerWhy else { return away }
         lastBrokerWhy = why
         return [.log(why)] + away
@@ -206,16 +215,7 @@ public struct BrokerRelay: Sendable {
 
     /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
     public mutating func brokerSent(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool = false, at now: MonotonicInstant) -> [Action] {
-        if follower.reads(topic) {
-            let report = follower.heard(topic: topic, payload: payload)
-            let said = follower.takeTrouble().map { [Action.log($0)] } ?? []
-            guard let report else { return said }
-            guard !reportHeld, reports.take(at: now) else {
-                reportHeld = true
-                return said + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? ""): the latest held", at: now)
-            }
-            return said + tell(report)
-        }
+        if BoardsInView.reads(topic) { return boardSaid(topic: topic, payload: payload, at: now) }
         guard playing, topic == topics.commands else { return drop("on \(topic.shown()), which the link does not read", at: now) }
         // A command left retained would be played again at every connection of the link.
         guard !retained else { return drop("a retained command (publish commands without retain)", at: now) }
@@ -242,16 +242,44 @@ public struct BrokerRelay: Sendable {
         return [.board(request.line)]
     }
 
-    // MARK: The other board
+    // MARK: The other boards
+
+    /// A board's state or presence: news of the followed board, and of the boards online.
+    private mutating func boardSaid(topic: String, payload: [UInt8], at now: MonotonicInstant) -> [Action] {
+        var actions: [Action] = []
+        if let seen = inView.take(topic: topic, payload: payload) {
+            if !seenHeld, reports.take(at: now) {
+                actions += tell(seen)
+            } else {
+                seenHeld = true
+            }
+        }
+        guard follower.reads(topic) else { return actions }
+        let report = follower.heard(topic: topic, payload: payload)
+        actions += follower.takeTrouble().map { [Action.log($0)] } ?? []
+        guard let report else { return actions }
+        guard !reportHeld, reports.take(at: now) else {
+            reportHeld = true
+            return actions + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? ""): the latest held", at: now)
+        }
+        return actions + tell(report)
+    }
 
     /// When the relay wants ``tick(at:)`` next: a held report's turn.
-    public var deadline: MonotonicInstant? { reportHeld ? reports.nextPass ?? MonotonicInstant(nanoseconds: 0) : nil }
+    public var deadline: MonotonicInstant? { reportHeld || seenHeld ? reports.nextPass ?? MonotonicInstant(nanoseconds: 0) : nil }
 
-    /// Time passed: a held report goes, when it may.
+    /// Time passed: a held report goes, when it may (the followed board's first).
     public mutating func tick(at now: MonotonicInstant) -> [Action] {
-        guard reportHeld, reports.take(at: now) else { return [] }
-        reportHeld = false
-        return follower.current().map { tell($0) } ?? []
+        var actions: [Action] = []
+        if reportHeld, reports.take(at: now) {
+            reportHeld = false
+            actions += follower.current().map { tell($0) } ?? []
+        }
+        if seenHeld, reports.take(at: now) {
+            seenHeld = false
+            actions += inView.current().map { tell($0) } ?? []
+        }
+        return actions
     }
 
     /// What the board's `state` changes of the board it plays: subscriptions, and news for it.
@@ -271,8 +299,22 @@ public struct BrokerRelay: Sendable {
             follower.boardReconnected()
             return []
         }
-        waiting.append((APIRequest.Command.heard.rawValue, nil, false))
-        return [.board(APIRequest.heard(report).line)]
+        return ask(.heard(report))
+    }
+
+    /// The boards online to the board, the same way.
+    private mutating func tell(_ seen: SeenReport) -> [Action] {
+        guard boardReachable else { return [] }
+        guard waiting.count < limits.waiting else {
+            inView.boardReconnected()
+            return []
+        }
+        return ask(.seen(seen))
+    }
+
+    private mutating func ask(_ request: APIRequest) -> [Action] {
+        waiting.append((request.command, nil, false))
+        return [.board(request.line)]
     }
 
     // MARK: Messages

@@ -44,7 +44,7 @@ struct CommandHandler {
         _ request: APIRequest, shown: ViewState?, reply: @escaping @Sendable (APIMessage) -> Void
     ) -> Answer {
         switch request {
-        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard:
+        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard, .seen:
             control.perform(request, reply: reply)
             return .onTheLoop
         case .status:

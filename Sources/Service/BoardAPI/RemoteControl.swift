@@ -90,6 +90,9 @@ public final class RemoteControl: Sendable {
         case .teach(let games, let level): return teach(games: games, level: level)
         case .stopTeaching: return stopTeaching()
         case .heard(let report): return heard(report)
+        case .seen(let report):
+            event = firstEvent { viewModel.see(report.boards.map { SeenBoard(name: $0.board, invites: $0.invites) }) }
+            return .ok(command, event.map { $0.text(players: viewModel.names) } ?? "\(report.boards.count) other \(report.boards.count == 1 ? "board" : "boards") seen.")
         case .status, .history: return .error(command, .notTaken, "answered by the server, not the game loop")
         }
         return reply(to: event, of: command)
@@ -120,7 +123,7 @@ public final class RemoteControl: Sendable {
             return .ok(command, "New game: \(names.label(for: starter)) starts.")
         case .opponentChosen(let opponent, let starter)?:
             return .ok(command, "\(opponent.description.prefix(1).uppercased() + opponent.description.dropFirst()) from now on. New game: \(names.label(for: starter)) starts.")
-        case .finished?, .fellAsleep?, .otherBoardAway?, .otherBoardHere?, .gaveUp?, nil:
+        case .finished?, .fellAsleep?, .otherBoardAway?, .otherBoardHere?, .gaveUp?, .invited?, nil:
             return .error(command, .notTaken, "the board did not take it.")
         }
     }

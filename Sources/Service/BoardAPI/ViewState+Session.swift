@@ -17,7 +17,8 @@ extension ViewState {
             scores: Dictionary(uniqueKeysWithValues: Self.pairings(of: state).map { ($0.name, Tally(state.score(against: $0))) }),
             looks: appearance.cells.map(\.name), headline: appearance.headline.name,
             marks: marks.rawValue, learner: Learner(state, digest: learnerDigest ?? state.learner.digest),
-            lesson: state.lesson.map(Lesson.init), otherBoard: OtherBoard(state))
+            lesson: state.lesson.map(Lesson.init), otherBoard: OtherBoard(state),
+            boardsSeen: state.seenBoards.map { SeenReport.Board(board: $0.name, invites: $0.invites) })
     }
 
     /// Every pairing the state lists: the board's own, each other board played, and the one now

@@ -19,6 +19,7 @@ import Foundation
 /// {"command":"teach","games":500,"level":4}
 /// {"command":"stop-teaching"}
 /// {"command":"heard","board":"kitchen","online":true,"game":{"mark":"O","number":3,"moves":[5,1]}}
+/// {"command":"seen","boards":[{"board":"attic","invites":true}]}
 /// ```
 ///
 /// Fields a command does not use are ignored, but for `history`'s: a field that is no filter is
@@ -35,7 +36,7 @@ import Foundation
 /// the state's `lesson`; refused while a game against the learner is under way or another
 /// lesson is. `stop-teaching` ends the lesson under way, keeping what it taught. `heard` is the
 /// network link's report of another board (``HeardReport``), which the board follows when it
-/// plays that board.
+/// plays that board; `seen` its list of the boards online (``SeenReport``).
 public enum APIRequest: Sendable, Hashable {
     /// A cell, by its keypad number, 1 to 9 (7 8 9 is the top row): ``parse(_:)`` makes no other.
     case press(cell: Int)
@@ -55,10 +56,12 @@ public enum APIRequest: Sendable, Hashable {
     case stopTeaching
     /// What the network link heard of another board.
     case heard(HeardReport)
+    /// The other boards the network link sees online.
+    case seen(SeenReport)
 
     /// A command's name, as a client writes it: the one place each is written.
     public enum Command: String, CaseIterable, Sendable {
-        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner", teach, stopTeaching = "stop-teaching", heard
+        case press, newGame = "new-game", abandon, opponent, status, history, resetLearner = "reset-learner", teach, stopTeaching = "stop-teaching", heard, seen
     }
 
     /// The commands, as a client names them.
@@ -81,6 +84,7 @@ public enum APIRequest: Sendable, Hashable {
         case .teach: .teach
         case .stopTeaching: .stopTeaching
         case .heard: .heard
+        case .seen: .seen
         }
     }
 
@@ -93,7 +97,8 @@ public enum APIRequest: Sendable, Hashable {
         case .resetLearner(let games, let resets) where games != nil || resets != nil:
             #"{"command":"\#(command)""# + (games.map { #","games":\#($0)"# } ?? "") + (resets.map { #","resets":\#($0)"# } ?? "") + "}"
         case .history(let query) where query != .all: Self.historyLine(query)
-        case .heard(let report): Self.heardLine(report)
+        case .heard(let report): Self.line(.heard, report)
+        case .seen(let report): Self.line(.seen, report)
         default: #"{"command":"\#(command)"}"#
         }
     }
@@ -113,17 +118,9 @@ public enum APIRequest: Sendable, Hashable {
         return JSONLine.encode(Line(query: query)) ?? #"{"command":"history"}"#
     }
 
-    private static func heardLine(_ report: HeardReport) -> String {
-        struct Line: Encodable {
-            var report: HeardReport
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(Command.heard.rawValue, forKey: .command)
-                try report.encode(to: encoder)
-            }
-            enum Key: CodingKey { case command }
-        }
-        return JSONLine.encode(Line(report: report)) ?? #"{"command":"heard"}"#
+    /// `command` with the fields of `argument` beside it.
+    private static func line(_ command: Command, _ argument: some Encodable) -> String {
+        JSONLine.encode(CommandLine(command: command.rawValue, argument: argument)) ?? #"{"command":"\#(command.rawValue)"}"#
     }
 
     /// A name is the one field that can need escaping: encoded, not pasted in.
@@ -180,6 +177,7 @@ public enum APIRequest: Sendable, Hashable {
         case .teach: return lessonArgument(in: data)
         case .stopTeaching: return .success(.stopTeaching)
         case .heard: return HeardReport.request(in: data)
+        case .seen: return SeenReport.request(in: data)
         }
     }
 
@@ -301,4 +299,18 @@ public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A line over ``APIRequest/maximumLineLength``, however it was cut.
     public static let lineTooLong = RequestError(command: nil, reason: .tooLong, text: "the line is longer than \(APIRequest.maximumLineLength) bytes")
+}
+
+/// A command's line: its name, and its argument's fields beside it.
+private struct CommandLine<Argument: Encodable>: Encodable {
+    var command: String
+    var argument: Argument
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(command, forKey: .command)
+        try argument.encode(to: encoder)
+    }
+
+    private enum Key: CodingKey { case command }
 }

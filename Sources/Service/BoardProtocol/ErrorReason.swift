@@ -53,7 +53,7 @@ public enum ErrorReason: String, CaseIterable, Codable, Sendable {
     // The web view's own.
     /// The web view is for watching only (`web.allow = "watch"`).
     case watchOnly = "watch-only"
-    /// `heard` from a page: only the network link reports other boards.
+    /// `heard` or `seen` from a page: only the network link reports other boards.
     case linkOnly = "link-only"
     /// More commands a second than a page may send.
     case tooManyCommands = "too-many-commands"

@@ -51,6 +51,11 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// Against another board (an ``opponent`` "board:…"), the game as both boards keep it;
     /// `nil` against any other opponent, and from a board older than this field.
     public var otherBoard: OtherBoard?
+    /// The other boards the board's network link sees online, the ones that invite this board
+    /// first (``SeenReport``): what a view offers as opponents ("board:NAME" to invite,
+    /// "board:NAME:x" to join). Empty when none is seen or no link runs; `nil` from a board older
+    /// than this field.
+    public var boardsSeen: [SeenReport.Board]?
 
     /// The game with another board: its name and the mark it plays, the pairing's game on the
     /// board (0 while the board that invited this one has not been heard), whether that board is
@@ -199,9 +204,11 @@ public struct ViewState: Codable, Sendable, Hashable {
     public init(
         cells: [String], starter: String, turn: String?, outcome: String, winningLines: [[Int]], flashing: Int?, asleep: Bool,
         opponent: String, thinking: Bool, names: Names, scores: [String: Tally], looks: [String], headline: String,
-        marks: String?, learner: Learner? = nil, lesson: Lesson? = nil, otherBoard: OtherBoard? = nil
+        marks: String?, learner: Learner? = nil, lesson: Lesson? = nil, otherBoard: OtherBoard? = nil,
+        boardsSeen: [SeenReport.Board]? = []
     ) {
         self.otherBoard = otherBoard
+        self.boardsSeen = boardsSeen
         self.marks = marks
         self.learner = learner
         self.lesson = lesson
@@ -241,5 +248,6 @@ public struct ViewState: Codable, Sendable, Hashable {
         try container.encode(learner, forKey: .learner)
         try container.encode(lesson, forKey: .lesson)
         try container.encode(otherBoard, forKey: .otherBoard)
+        try container.encode(boardsSeen, forKey: .boardsSeen)
     }
 }

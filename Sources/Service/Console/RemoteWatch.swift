@@ -51,6 +51,16 @@ public final class RemoteWatch {
                 learner.games > 0 || view.opponent == Opponent.learner.name ? "\n" + learnerText(learner, cells: view.cells) : nil
             } ?? "")
             + (LessonProgress.statusLine(view.lesson).map { "\n" + $0 } ?? "")
+            + (seenText(view.boardsSeen).map { "\n" + $0 } ?? "")
+    }
+
+    /// The other boards the board's link sees online, and how to play each; `nil` for none. Names
+    /// not of a board's form are left out: text from a board is not trusted.
+    static func seenText(_ boards: [SeenReport.Board]?) -> String? {
+        let boards = (boards ?? []).filter { BoardName.isValid($0.board) }
+        guard !boards.isEmpty else { return nil }
+        let listed = boards.map { $0.invites ? "\($0.board) (invites this board: tictactoe opponent board:\($0.board):x joins)" : $0.board }
+        return "other boards online: " + listed.joined(separator: ", ") + "; tictactoe opponent board:NAME invites one"
     }
 
     /// The learner's record, and its box for the position when it is to move: the beads behind

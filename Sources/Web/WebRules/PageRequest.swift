@@ -35,9 +35,10 @@ public enum PageRequest: Sendable, Hashable {
             return .success(.ping)
         }
         return APIRequest.parse(bytes).flatMap { request in
-            if case .heard = request {
+            guard !request.isTheLinks else {
                 return .failure(RequestError(
-                    command: request.command, reason: .linkOnly, text: "heard is the network link's report of another board; a page never sends it"))
+                    command: request.command, reason: .linkOnly,
+                    text: "\(request.command) is the network link's report of other boards; a page never sends it"))
             }
             guard playing || !request.changesTheGame else {
                 return .failure(RequestError(
@@ -55,8 +56,16 @@ extension APIRequest {
     /// opponent, the learner), rather than asking about it.
     public var changesTheGame: Bool {
         switch self {
-        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard: true
+        case .press, .newGame, .abandon, .opponent, .resetLearner, .teach, .stopTeaching, .heard, .seen: true
         case .status, .history: false
+        }
+    }
+
+    /// Whether only the network link sends it: what it heard of other boards.
+    public var isTheLinks: Bool {
+        switch self {
+        case .heard, .seen: true
+        default: false
         }
     }
 }

@@ -250,4 +250,34 @@ struct OtherBoardTests {
         }
         #expect(restored.state.value.opponent == .person)
     }
+
+    @Test("boards seen online: an invitation told once (not when already joined), the lights left as they are; the gesture offers each after the learner, joining the one that invites")
+    func seenAndInvited() throws {
+        let attic = try #require(Self.attic), kitchen = try #require(Self.kitchen)
+        viewModel.see([SeenBoard(name: "kitchen", invites: false)])
+        #expect(events.values.isEmpty && state.seenBoards.count == 1, "no invitation, nothing to tell")
+        scheduler.advance(by: timings.idleSleep)
+        #expect(state.isAsleep)
+        viewModel.see([SeenBoard(name: "attic", invites: true), SeenBoard(name: "kitchen", invites: false)])
+        #expect(events.values.last == .invited("attic") && state.isAsleep, "told, but nobody need be at the board")
+        let count = events.values.count
+        viewModel.see([SeenBoard(name: "attic", invites: true), SeenBoard(name: "kitchen", invites: false)])
+        #expect(events.values.count == count, "the same list: nothing")
+        #expect(state.opponentChoices == Opponent.allCases + [.board(attic), .board(kitchen)])
+        input.send(p(1, 1))  // wakes the lights
+        for _ in Opponent.allCases { viewModel.nextOpponent.apply() }
+        #expect(state.opponent == .board(attic) && state.remote.game == 0, "the gesture past the learner joins the attic's game")
+        viewModel.nextOpponent.apply()
+        #expect(state.opponent == .board(kitchen) && state.remote.game == 1, "then invites the kitchen")
+        viewModel.see([SeenBoard(name: "attic", invites: true)])
+        viewModel.nextOpponent.apply()
+        #expect(state.opponent == .person, "from a board no longer seen, the first choice")
+        viewModel.chooseOpponent.apply(.board(attic))
+        viewModel.see([])
+        viewModel.see([SeenBoard(name: "attic", invites: true)])
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 1, "joined already: no second invitation told")
+        let many = (1...20).map { SeenBoard(name: "board\($0)", invites: false) }
+        viewModel.see(many)
+        #expect(state.seenBoards == Array(many.prefix(SeenBoard.most)), "at most \(SeenBoard.most)")
+    }
 }

@@ -36,7 +36,10 @@ struct BrokerRelayTests {
     func publishesOnConnecting() {
         var relay = BrokerRelay(board: "kitchen", playing: true)
         _ = relay.boardConnected()
-        #expect(relay.brokerConnected(true) == [.subscribe("tictactoe/kitchen/commands"), .publish(.init(topic: "tictactoe/kitchen/presence", payload: "offline", retain: true))])
+        #expect(relay.brokerConnected(true) == [
+            .subscribe("tictactoe/kitchen/commands"), .subscribe("tictactoe/+/state", retained: true), .subscribe("tictactoe/+/presence", retained: true),
+            .publish(.init(topic: "tictactoe/kitchen/presence", payload: "offline", retain: true)),
+        ])
         let first = published(relay.boardSent(stateLine()))
         #expect(first == [.init(topic: "tictactoe/kitchen/presence", payload: "online", retain: true), .init(topic: "tictactoe/kitchen/state", payload: stateLine(), retain: true)])
         _ = relay.brokerConnected(false)

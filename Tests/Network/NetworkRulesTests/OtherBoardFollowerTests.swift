@@ -108,7 +108,7 @@ struct OtherBoardFollowerTests {
             // The board answers each report at once.
             for _ in toBoard(actions) { _ = relay.boardSent(#"{"command":"heard","text":"Nothing new.","type":"ok"}"#) }
         }
-        #expect(told == 9, "the presence's report and nine of the states in the one second")
+        #expect(told == 8, "ten in the one second: the presence's report and the list of boards online it changed, then the first state's (kitchen now invites) and seven more")
         #expect(logged == 1, "the drops said once in ten seconds")
         #expect(relay.deadline == start + .seconds(1))
         #expect(relay.tick(at: start + .milliseconds(999)).isEmpty)
@@ -129,10 +129,15 @@ struct OtherBoardFollowerTests {
         _ = relay.brokerSent(topic: "tictactoe/kitchen/presence", payload: Array("online".utf8), correlation: nil, retained: true, at: start)
         let heard = relay.brokerSent(
             topic: "tictactoe/kitchen/state", payload: Array(pairedLine(other: "attic", game: 1, moves: [5]).utf8), correlation: nil, retained: true, at: start)
-        #expect(toBoard(heard) == [#"{"board":"kitchen","command":"heard","game":{"mark":"X","moves":[5],"number":1},"online":true}"#])
+        #expect(toBoard(heard) == [
+            #"{"boards":[{"board":"kitchen","invites":true}],"command":"seen"}"#,
+            #"{"board":"kitchen","command":"heard","game":{"mark":"X","moves":[5],"number":1},"online":true}"#,
+        ], "the boards online (kitchen invites this board), then the game")
         let reconnected = relay.brokerConnected(true)
         #expect(reconnected.contains(.subscribe("tictactoe/kitchen/state", retained: true)), "again at each connection")
-        #expect(toBoard(relay.brokerLost("the broker went away")) == [#"{"board":"kitchen","command":"heard","game":null,"online":false}"#])
+        #expect(toBoard(relay.brokerLost("the broker went away")) == [
+            #"{"board":"kitchen","command":"heard","game":null,"online":false}"#, #"{"boards":[],"command":"seen"}"#,
+        ])
         // The board restarted: the next state brings the report again.
         _ = relay.boardLost("closed")
         _ = relay.boardConnected()

@@ -18,8 +18,8 @@ final class TwoBoards: @unchecked Sendable {
 
     private let ended = Protected(false)
 
-    /// The kitchen invites the attic (the kitchen plays X), the attic joins; both have heard the
-    /// other when this returns. A line a test waits for that never comes must fail it, not hang
+    /// The kitchen invites the attic (the kitchen plays X), the attic is told and joins; both have
+    /// heard the other when this returns. A line a test waits for that never comes must fail it, not hang
     /// it: after `patience` the boards are stopped, which ends their logs.
     /// With `bridged`, the attic's link is on a second broker, which bridges the attic's state and
     /// presence to the kitchen's broker, and the kitchen's back.
@@ -37,6 +37,12 @@ final class TwoBoards: @unchecked Sendable {
         _ = try kitchenLink.log(until: "connected to the broker")
         _ = try atticLink.log(until: "connected to the broker")
         #expect(try kitchen.run(["opponent", "board:attic"]).status == 0)
+        // The invitation reaches the attic through its own link: told, listed in its state and status.
+        _ = try attic.log(until: "The board kitchen invites this board to a game")
+        let seen = try Self.state(of: attic)["boardsSeen"] as? [[String: Any]] ?? []
+        #expect(seen.contains { $0["board"] as? String == "kitchen" && $0["invites"] as? Bool == true }, "\(seen)")
+        let status = try attic.run(["status"]).out
+        #expect(status.contains("other boards online: kitchen (invites this board: tictactoe opponent board:kitchen:x joins)"), "\(status)")
         #expect(try attic.run(["opponent", "board:kitchen:x"]).status == 0)
         // The attic starts the kitchen's game as it hears it; the kitchen hears the attic in it.
         _ = try attic.log(until: "New game: Board kitchen (X) starts.")

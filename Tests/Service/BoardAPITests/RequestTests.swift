@@ -43,6 +43,28 @@ struct RequestTests {
         }
     }
 
+    @Test("seen: a list of at most sixteen boards by name, each once, with whether it invites; anything else a bad argument")
+    func seenArgument() {
+        let report = SeenReport(boards: [.init(board: "attic", invites: true), .init(board: "kitchen", invites: false)])
+        #expect(APIRequest.parse(Array(APIRequest.seen(report).line.utf8)) == .success(.seen(report)))
+        #expect(APIRequest.parse(Array(#"{"command":"seen","boards":[]}"#.utf8)) == .success(.seen(SeenReport(boards: []))))
+        let seventeen = (1...17).map { #"{"board":"b\#($0)","invites":false}"# }.joined(separator: ",")
+        for bad in [
+            #"{"command":"seen"}"#, #"{"command":"seen","boards":null}"#, #"{"command":"seen","boards":{"board":"attic","invites":true}}"#,
+            #"{"command":"seen","boards":[{"board":"attic"}]}"#, #"{"command":"seen","boards":[{"invites":true}]}"#,
+            #"{"command":"seen","boards":[{"board":"Attic","invites":true}]}"#, #"{"command":"seen","boards":[{"board":"a\u001b[31m","invites":true}]}"#,
+            #"{"command":"seen","boards":[{"board":"attic","invites":1}]}"#,
+            #"{"command":"seen","boards":[{"board":"attic","invites":true},{"board":"attic","invites":false}]}"#,
+            #"{"command":"seen","boards":[\#(seventeen)]}"#,
+        ] {
+            guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(error.reason == .badArgument && error.command == "seen", "\(bad)")
+        }
+    }
+
     @Test("reset-learner: games absent or null for any learner, a count of games, else refused as a bad argument")
     func resetLearnerArgument() {
         #expect(APIRequest.parse(Array(#"{"command":"reset-learner"}"#.utf8)) == .success(.resetLearner(games: nil)))

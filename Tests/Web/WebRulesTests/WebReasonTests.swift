@@ -19,6 +19,8 @@ struct WebReasonTests {
         // Another board's moves come from the network link alone, never from a page, playing or not.
         let heard = #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[5]}}"#
         #expect(Self.failure(heard)?.reason == .linkOnly && Self.failure(heard, playing: false)?.reason == .linkOnly)
+        let seen = #"{"command":"seen","boards":[{"board":"kitchen","invites":true}]}"#
+        #expect(Self.failure(seen)?.reason == .linkOnly && Self.failure(seen, playing: false)?.reason == .linkOnly)
         #expect(CommandAllowance().refusal(of: "press").reason == .tooManyCommands)
     }
 

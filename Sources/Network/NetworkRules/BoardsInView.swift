@@ -1,0 +1,74 @@
+import BoardProtocol
+
+/// The other boards a link sees online on the broker, as the `seen` list its own board offers as
+/// opponents (docs/NETWORK.md, "Two boards, one game"). Pure.
+///
+/// - **What.** Every board whose retained presence is `online`, but this one, folded by a
+///   ``BoardsDirectory`` (so checked as `tictactoe boards` checks it, and at most
+///   ``BoardsDirectory/largest`` boards kept); each invites this board when its state's opponent
+///   is this board playing O (`board:<me>`). The ones that invite first, then by name, at most
+///   ``SeenReport/most``.
+/// - **When.** A list goes to the board each time it differs from the last one sent; again after
+///   the board comes back; an empty one when the broker is lost (the boards are not seen then).
+public struct BoardsInView: Sendable {
+    /// This board's name: left out of the list, and the name an invitation names.
+    public let me: String
+    private var directory = BoardsDirectory()
+    private var lastSent: SeenReport?
+
+    public init(me: String) {
+        self.me = me
+    }
+
+    /// What a link subscribes to, with the retained messages: every board's state and presence.
+    public static let subscriptions = BoardsDirectory.subscriptions
+
+    /// Whether `topic` is one it reads: a board's state or presence.
+    public static func reads(_ topic: String) -> Bool {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        return levels.count == 3 && levels[0] == BoardTopics.root && (levels[2] == "state" || levels[2] == "presence")
+    }
+
+    /// A message on a board's state or presence: the list when it is news.
+    public mutating func take(topic: String, payload: [UInt8]) -> SeenReport? {
+        _ = directory.take(topic: topic, payload: payload)
+        return news()
+    }
+
+    /// The broker is gone: no board is seen until it is back (and sends its retained messages
+    /// again).
+    public mutating func brokerLost() -> SeenReport? {
+        directory = BoardsDirectory()
+        return news()
+    }
+
+    /// The own board came back (or was first reached): the next list goes to it whatever the last
+    /// one was.
+    public mutating func boardReconnected() {
+        lastSent = nil
+    }
+
+    /// The list now, whatever was sent before: what a held list becomes when it may go.
+    public mutating func current() -> SeenReport? {
+        lastSent = nil
+        return news()
+    }
+
+    /// The list now.
+    public var seen: SeenReport {
+        let invitation = "board:" + me
+        let boards = directory.entries.compactMap { name, entry -> SeenReport.Board? in
+            guard name != me, entry.online == true else { return nil }
+            return SeenReport.Board(board: name, invites: entry.state?.opponent == invitation)
+        }
+        let ordered = boards.sorted { ($0.invites ? 0 : 1, $0.board) < ($1.invites ? 0 : 1, $1.board) }
+        return SeenReport(boards: Array(ordered.prefix(SeenReport.most)))
+    }
+
+    private mutating func news() -> SeenReport? {
+        let now = seen
+        guard now != lastSent else { return nil }
+        lastSent = now
+        return now
+    }
+}
