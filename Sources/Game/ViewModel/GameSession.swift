@@ -90,7 +90,18 @@ final class GameSession: @unchecked Sendable {
     /// The board heard from another board (``SessionState/hear(_:)``): anything it tells (a
     /// move, a game, the other board away or back) counts as someone at the board, for the
     /// lights to show it.
+    ///
+    /// A report of the pairing's next game that carries the game before (``PeerGame/previous``)
+    /// is heard as two: that game first, so that a last move this board missed ends it here too,
+    /// with its events (the history records it, the score counts it); then the next.
     func hear(_ report: PeerReport) {
+        if let before = report.game?.before, state.value.remote.game == before.number, !state.value.board.isOver {
+            hearOne(PeerReport(board: report.board, online: report.online, game: before))
+        }
+        hearOne(report)
+    }
+
+    private func hearOne(_ report: PeerReport) {
         let (event, facts) = state.modify { state in (state.hear(report), TimedFacts(state)) }
         guard let event else { return }
         noteActivity()

@@ -51,11 +51,21 @@ public struct PeerGame: Sendable, Hashable {
     public var number: Int
     /// The game's moves, in order.
     public var moves: [Position]
+    /// The moves of the pairing's game before, as that board finished it, when it knows them: so
+    /// that a board that missed its last move ends it too (``GameViewModel/hear(_:)``).
+    public var previous: [Position]?
 
-    public init(side: Player, number: Int, moves: [Position]) {
+    public init(side: Player, number: Int, moves: [Position], previous: [Position]? = nil) {
         self.side = side
         self.number = number
         self.moves = moves
+        self.previous = previous
+    }
+
+    /// The report of the game before, as ``previous`` says it, if there is one.
+    public var before: PeerGame? {
+        guard let previous, number > 1 else { return nil }
+        return PeerGame(side: side, number: number - 1, moves: previous)
     }
 }
 

@@ -272,10 +272,19 @@ public struct SessionState: Sendable, Hashable {
 
     /// The pairing's game `number` with another board, which both boards start the same way.
     mutating func beginRemoteGame(_ number: Int) -> Player {
+        let finished = number == remote.game + 1 && board.isOver ? moves.map(Array.init) : nil
+        if finished != previousRemoteMoves { previousRemoteMoves = finished }
         let starter = RemotePlay.starter(ofGame: number)
         remote.game = number
         beginBoard(starter: starter)
         return starter
+    }
+
+    /// The moves of the pairing's game before this one, when it ended here: what this board
+    /// publishes for the other board to finish it too, should it have missed the last move.
+    public internal(set) var previousRemoteMoves: [Position]? {
+        get { shared.previousRemote }
+        set { mutateShared { $0.previousRemote = newValue } }
     }
 
     private mutating func beginBoard(starter: Player) {
@@ -300,19 +309,24 @@ private final class SharedParts: @unchecked Sendable, Hashable {
     var otherBoard: RemoteBoard?
     var boardScores: [RemoteBoard: Score]
     var seen: [SeenBoard]
+    var previousRemote: [Position]?
 
-    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score], seen: [SeenBoard] = []) {
+    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score], seen: [SeenBoard] = [], previousRemote: [Position]? = nil) {
         self.learner = learner
         self.otherBoard = otherBoard
         self.boardScores = boardScores
         self.seen = seen
+        self.previousRemote = previousRemote
     }
 
-    func copy() -> SharedParts { SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores, seen: seen) }
+    func copy() -> SharedParts {
+        SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores, seen: seen, previousRemote: previousRemote)
+    }
 
     static func == (left: SharedParts, right: SharedParts) -> Bool {
         left === right
-            || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores && left.seen == right.seen)
+            || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores && left.seen == right.seen
+                && left.previousRemote == right.previousRemote)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -320,6 +334,7 @@ private final class SharedParts: @unchecked Sendable, Hashable {
         hasher.combine(otherBoard)
         hasher.combine(boardScores)
         hasher.combine(seen)
+        hasher.combine(previousRemote)
     }
 }
 

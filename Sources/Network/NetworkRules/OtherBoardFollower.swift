@@ -16,7 +16,7 @@ import Foundation
 ///   link's will, and its link does when its board goes away); its game against this board, from
 ///   its state's own `otherBoard`, only when that names this board and is at a game of the
 ///   pairing: the mark it plays is the other of the two (its state names the mark this board
-///   plays). A state that is not JSON, not a state, over ``largestState``, playing another board
+///   plays), with the moves of the game before it when the state says them. A state that is not JSON, not a state, over ``largestState``, playing another board
 ///   or this one with the mark this board expects for itself, is no game: the board waits for
 ///   it. The two boards told to play the same mark, or a board told to play itself, are said
 ///   in the link's log (``takeTrouble()``).
@@ -110,7 +110,7 @@ public struct OtherBoardFollower: Sendable {
         }
         if other != me { trouble = nil }
         guard against.game > 0 else { return nil }
-        let game = HeardReport.Game(mark: mark, number: against.game, moves: against.moves)
+        let game = HeardReport.Game(mark: mark, number: against.game, moves: against.moves, previous: against.previous)
         // Checked as the board will check it: nothing the board would refuse is sent.
         return HeardReport(board: me, online: true, game: game).problem == nil ? game : nil
     }

@@ -134,7 +134,9 @@ public final class RemoteControl: Sendable {
         let command = APIRequest.Command.heard.rawValue
         let game = report.game.flatMap { game -> PeerGame? in
             guard let side = Player(rawValue: game.mark) else { return nil }
-            return PeerGame(side: side, number: game.number, moves: game.moves.compactMap(Position.init(keypadKey:)))
+            return PeerGame(
+                side: side, number: game.number, moves: game.moves.compactMap(Position.init(keypadKey:)),
+                previous: game.previous.map { $0.compactMap(Position.init(keypadKey:)) })
         }
         guard viewModel.state.value.opponent.remote?.name == report.board else {
             return .ok(command, "This board does not play the board \(report.board).")

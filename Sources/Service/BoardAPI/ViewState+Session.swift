@@ -79,7 +79,7 @@ extension ViewState.OtherBoard {
         guard let other = state.opponent.remote else { return nil }
         self.init(
             board: other.name, mark: other.side.rawValue, game: state.remote.game, here: state.remote.isHere,
-            moves: state.moves.map { $0.map(\.keypadKey) } ?? [])
+            moves: state.moves.map { $0.map(\.keypadKey) } ?? [], previous: state.previousRemoteMoves?.map(\.keypadKey))
     }
 }
 

@@ -28,11 +28,15 @@ public struct HeardReport: Codable, Sendable, Hashable {
         public var number: Int
         /// Cell numbers, 1 to 9, each once, at most nine.
         public var moves: [Int]
+        /// The moves of the pairing's game before, as that board ended it, when it says them:
+        /// the same rule as ``moves``.
+        public var previous: [Int]?
 
-        public init(mark: String, number: Int, moves: [Int]) {
+        public init(mark: String, number: Int, moves: [Int], previous: [Int]? = nil) {
             self.mark = mark
             self.number = number
             self.moves = moves
+            self.previous = previous
         }
     }
 
@@ -52,8 +56,10 @@ public struct HeardReport: Codable, Sendable, Hashable {
         guard let game else { return nil }
         guard game.mark == "X" || game.mark == "O" else { return "\"game\"'s \"mark\" must be \"X\" or \"O\"" }
         guard (1...Self.mostGames).contains(game.number) else { return "\"game\"'s \"number\" must be 1 to \(Self.mostGames)" }
-        guard game.moves.count <= 9, game.moves.allSatisfy(APIRequest.cells.contains), Set(game.moves).count == game.moves.count else {
-            return "\"game\"'s \"moves\" must be cell numbers 1 to 9, each at most once"
+        for (field, moves) in [("moves", game.moves), ("previous", game.previous ?? [])] {
+            guard moves.count <= 9, moves.allSatisfy(APIRequest.cells.contains), Set(moves).count == moves.count else {
+                return "\"game\"'s \"\(field)\" must be cell numbers 1 to 9, each at most once"
+            }
         }
         return nil
     }

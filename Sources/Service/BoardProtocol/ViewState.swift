@@ -68,13 +68,17 @@ public struct ViewState: Codable, Sendable, Hashable {
         public var game: Int
         public var here: Bool
         public var moves: [Int]
+        /// The moves of the pairing's game before, when it ended on this board (null otherwise):
+        /// for the other board to end it too, should it have missed its last move.
+        public var previous: [Int]?
 
-        public init(board: String, mark: String, game: Int, here: Bool, moves: [Int]) {
+        public init(board: String, mark: String, game: Int, here: Bool, moves: [Int], previous: [Int]? = nil) {
             self.board = board
             self.mark = mark
             self.game = game
             self.here = here
             self.moves = moves
+            self.previous = previous
         }
     }
 

@@ -280,4 +280,26 @@ struct OtherBoardTests {
         viewModel.see(many)
         #expect(state.seenBoards == Array(many.prefix(SeenBoard.most)), "at most \(SeenBoard.most)")
     }
+
+    @Test("the other board's last move of a game and its next game heard at once: the game ends here too (its move, its result, scored), then the next; a finished game is published as the one before")
+    func missedLastMove() throws {
+        let kitchen = try #require(Self.kitchen)
+        try invite(Self.kitchen)
+        hear([])
+        let game = [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(2, 2), p(1, 2)]
+        for (index, position) in game.dropLast().enumerated() {
+            if index.isMultiple(of: 2) { input.send(position) } else { hear(Array(game.prefix(index + 1))) }
+        }
+        let count = events.values.count
+        viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 2, moves: [p(2, 0)], previous: game)))
+        let told = Array(events.values.dropFirst(count))
+        let middleRow = WinningLines(WinningLine.all.filter { line in [p(1, 0), p(1, 1), p(1, 2)].allSatisfy(line.contains) })
+        // The next game's start is told by its first move, the one change it came with.
+        #expect(told == [.moved(.o, p(1, 2)), .finished(.won(by: .o, along: middleRow)), .moved(.o, p(2, 0))], "\(told)")
+        #expect(state.score(against: .board(kitchen)).oWins == 1 && state.remote.game == 2 && state.board[p(2, 0)] == .o)
+        #expect(state.previousRemoteMoves == game, "the game it ended, for the kitchen should it need it")
+        let again = events.values.count
+        viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 2, moves: [p(2, 0)], previous: game)))
+        #expect(events.values.count == again && state.score(against: .board(kitchen)).oWins == 1, "heard again: nothing, scored once")
+    }
 }

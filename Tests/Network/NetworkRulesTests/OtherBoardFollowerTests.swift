@@ -37,7 +37,7 @@ struct OtherBoardFollowerTests {
         #expect(!follower.reads("tictactoe/cellar/state"))
     }
 
-    @Test("the other board's state against this one, while its presence is online: its mark (the other of the two), game and moves")
+    @Test("the other board's state against this one, while its presence is online: its mark (the other of the two), game, moves and the game before")
     func reports() throws {
         var follower = OtherBoardFollower(me: "attic")
         _ = follower.boardShows(try state(pairedLine(other: "kitchen", mark: "X", game: 0, here: false)))
@@ -51,6 +51,12 @@ struct OtherBoardFollowerTests {
         #expect(offline == HeardReport(board: "kitchen", online: false, game: nil))
         _ = follower.heard(topic: "tictactoe/kitchen/presence", payload: Array("online".utf8))
         #expect(follower.brokerLost() == HeardReport(board: "kitchen", online: false, game: nil), "no broker: away")
+        _ = follower.heard(topic: "tictactoe/kitchen/presence", payload: Array("online".utf8))
+        let next = pairedLine(other: "attic", mark: "O", game: 4, moves: [2]).replacingOccurrences(of: #""moves":[2]"#, with: #""moves":[2],"previous":[5,1,9]"#)
+        #expect(follower.heard(topic: "tictactoe/kitchen/state", payload: Array(next.utf8))
+                == HeardReport(board: "kitchen", online: true, game: .init(mark: "X", number: 4, moves: [2], previous: [5, 1, 9])), "the game before, passed on")
+        let bad = next.replacingOccurrences(of: "[5,1,9]", with: "[5,5]")
+        #expect(follower.heard(topic: "tictactoe/kitchen/state", payload: Array(bad.utf8))?.game == nil, "a game before that no game has: no game")
     }
 
     @Test("a state that does not play this board, is at no game, says a mark that is none, moves off the board, or is not a state: no game")

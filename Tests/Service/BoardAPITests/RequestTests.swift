@@ -33,6 +33,8 @@ struct RequestTests {
             #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[0]}}"#,
             #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1,"moves":[1,2,3,4,5,6,7,8,9,1]}}"#,
             #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":1}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":2,"moves":[],"previous":[3,3]}}"#,
+            #"{"command":"heard","board":"kitchen","online":true,"game":{"mark":"X","number":2,"moves":[],"previous":[10]}}"#,
             #"{"command":"heard","board":"kitchen","online":true,"#.replacingOccurrences(of: "true,", with: "true,") + game.replacingOccurrences(of: "1,", with: "1.5,") + "}",
         ] {
             guard case .failure(let error) = APIRequest.parse(Array(bad.utf8)) else {
