@@ -59,24 +59,45 @@ struct BoardsCommandTests {
         #expect(after.out.split(separator: "\n").dropFirst().first?.hasPrefix("attic    offline  ··· ··· ···") == true, "\(after.out)")
     }
 
-    @Test("a hundred boards on one broker: all listed, once each, by name")
+    @Test("a hundred boards on one broker: all listed, once each, by name; a linked board among them offers sixteen, those that invite it first, its link's memory bounded")
     func hundredBoards() throws {
         let names = (1...100).map { "board-\($0)" }
         let broker = try Broker(boards: names)
+        // A real board and its link, there before the hundred: it hears each arrive.
+        let attic = try ServedSimulation()
+        defer { attic.stop() }
+        let atticLink = try ServedNetwork(board: attic, broker: broker, name: "attic", tls: false)
+        _ = try atticLink.log(until: "connected to the broker")
+        let rssBefore = atticLink.residentKiB
         // Each board's retained state and presence, published as that board's user (the access
-        // list lets a user write only under its own name), from one shell.
-        let script = names.map { name in
+        // list lets a user write only under its own name), from one shell; every fourth invites
+        // the attic.
+        let script = names.enumerated().map { index, name in
             let credentials = "-h 127.0.0.1 -p \(broker.port) -u \(name) -P \(Broker.password(name)) -r -q 1"
+            let opponent = index % 4 == 3 ? "board:attic" : "computer-3"
             let state = #"{"state":{"asleep":false,"cells":["X","","","","O","","","",""],"flashing":null,"headline":"x-to-move","looks":[],"names":{"o":null,"x":null},"opponent":"computer-3","outcome":"playing","scores":{"computer-3":{"draws":2,"oWins":1,"xWins":0}},"starter":"X","thinking":false,"turn":"X","winningLines":[]},"type":"state"}"#
+                .replacingOccurrences(of: #""opponent":"computer-3""#, with: #""opponent":"\#(opponent)""#)
             return "mosquitto_pub \(credentials) -t tictactoe/\(name)/state -m '\(state)' && mosquitto_pub \(credentials) -t tictactoe/\(name)/presence -m online"
         }.joined(separator: " && ")
         #expect(try Broker.run("/bin/sh", ["-c", script]) == 0)
+        // The last message, board-100's presence, reaches the attic through its link (at most ten
+        // lists a second, the latest held): it invites, and comes first by name. The attic then
+        // offers the first sixteen of the twenty-five that invite it.
+        _ = try attic.log(until: "The board board-100 invites this board")
+        let inviting = names.enumerated().filter { $0.offset % 4 == 3 }.map(\.element).sorted()
+        let seen = try TwoBoards.state(of: attic)["boardsSeen"] as? [[String: Any]] ?? []
+        let offered = seen.compactMap { $0["invites"] as? Bool == true ? $0["board"] as? String : nil }
+        #expect(offered == Array(inviting.prefix(16)) && seen.count == 16, "\(seen)")
+        let rssAfter = atticLink.residentKiB
+        #expect(rssAfter > 0 && rssAfter - rssBefore < 8 * 1024, "the link keeps a hundred boards in \(rssAfter - rssBefore) KiB more")
         let listed = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
         #expect(listed.status == 0, "\(listed.err)")
         let lines = listed.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "100 boards on 127.0.0.1:\(broker.port): 100 online, 0 offline")
-        #expect(lines.dropFirst().map { String($0.prefix { $0 != " " }) } == names.sorted())
-        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("online   X·· ·O· ···  X to move  computer-3   X 0 · O 1 · draws 2") })
+        #expect(lines.first == "101 boards on 127.0.0.1:\(broker.port): 101 online, 0 offline")
+        #expect(lines.dropFirst().map { String($0.prefix { $0 != " " }) } == ["attic"] + names.sorted())
+        let hundred = lines.dropFirst(2)
+        #expect(hundred.filter { $0.contains("online   X·· ·O· ···  X to move  board:attic") }.count == 25)
+        #expect(hundred.filter { $0.hasSuffix("online   X·· ·O· ···  X to move  computer-3   X 0 · O 1 · draws 2") }.count == 75)
     }
 
     @Test("live: the list printed again at a change, and afresh after the broker came back; SIGINT ends it with 0")
