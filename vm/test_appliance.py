@@ -2,12 +2,14 @@
 installed by apt (vm/appliance/run-suite.sh) and asserts on what the in-VM checks reported. While
 the VM runs, a browser here plays on its web view through QEMU's port forward, and a press is
 published on an MQTT broker here (Debian's mosquitto, with passwords and the committed access
-list) for the VM's link to play (the VM says when, and reports what its LED lines showed)."""
+list) for the VM's link to play (the VM says when, and reports what its LED lines showed); then a
+simulated board here, with its own link on that broker, plays a whole game against the VM's."""
 
 import http.client
 import json
 import secrets
 import pathlib
+import shutil
 import re
 import socket
 import subprocess
@@ -107,7 +109,7 @@ class Broker:
     def __init__(self, folder):
         folder.mkdir(parents=True, exist_ok=True)
         self.folder, self.port = folder, free_port()
-        self.passwords = {user: secrets.token_hex(12) for user in ["appliance", "home", "visitor"]}
+        self.passwords = {user: secrets.token_hex(12) for user in ["appliance", "home", "visitor", "house"]}
         passwords = folder / "passwd"
         passwords.write_text("")
         for user, password in self.passwords.items():
@@ -177,6 +179,51 @@ def play_through_the_broker(broker, console, suite):
     return seen
 
 
+def play_against_the_house(broker, console, suite):
+    """A simulated board here, "house", with its own link on the broker (as its service runs it),
+    plays a whole game against the VM's board once the VM invites it: told of the invitation by
+    its link, it joins (playing O) and answers each of X's moves with the next of its own (cells
+    2, then 3). What it saw, for the test."""
+    swift = os.environ.get("SWIFT", "swift")
+    for product in ("tictactoe", "tictactoe-network"):
+        subprocess.run([swift, "build", "--product", product], cwd=ROOT, check=True, capture_output=True)
+    import served  # noqa: E402 (after the build it finds)
+    folder = RESULTS / "house"
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "link").mkdir(parents=True)
+    board = served.Board(folder)
+    (folder / "link" / "password").write_text(broker.passwords["house"] + "\n")
+    (folder / "link" / "tictactoe.toml").write_text(
+        f'[network]\nbroker = "127.0.0.1:{broker.port}"\nname = "house"\nuser = "house"\n'
+        f'password-file = "{folder / "link" / "password"}"\n')
+    link = subprocess.Popen([served.BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "link" / "tictactoe.toml"],
+                            stdout=open(folder / "link" / "log", "wb"), stderr=subprocess.STDOUT)
+    seen = {}
+    try:
+        if not wait_for_cue(console, "@@H remote-game-ready", suite):
+            return {"error": "no remote-game-ready cue"}
+        client = served.Client(board.socket)
+        invited = client.wait_for(lambda s: {"board": "appliance", "invites": True} in (s.get("boardsSeen") or []),
+                                  "the appliance's invitation", timeout=300)
+        seen["offered"] = invited["boardsSeen"]
+        seen["joined"] = client.command("opponent", opponent="board:appliance:x")
+        for cell, marks in ((2, 1), (3, 3)):
+            client.wait_for(lambda s: s["turn"] == "O" and sum(1 for mark in s["cells"] if mark) == marks,
+                            f"X's move number {(marks + 1) // 2}", timeout=300)
+            seen[f"pressed {cell}"] = client.press(cell)
+        final = client.wait_for(lambda s: s["outcome"] != "playing", "the game's end", timeout=300)
+        seen.update(cells=final["cells"], outcome=final["outcome"], score=final["scores"].get("board:appliance:x"))
+        client.close()
+    except AssertionError as error:
+        seen["error"] = str(error)
+    finally:
+        link.terminate()
+        link.wait(timeout=30)
+        board.stop()
+        seen["link-log"] = (folder / "link" / "log").read_text(errors="replace")[-2000:]
+    return seen
+
+
 @pytest.fixture(scope="module")
 def vm():
     console = RESULTS / "console.log"
@@ -191,6 +238,7 @@ def vm():
                  "APPLIANCE_BROKER_PORT": str(broker.port), "APPLIANCE_BROKER_PASSWORD": broker.passwords["appliance"]})
         host = play_on_the_web_view(port, console, suite) if wait_for_cue(console, "@@H web-ready", suite) else {"error": "no web-ready cue"}
         network = play_through_the_broker(broker, console, suite)
+        house = play_against_the_house(broker, console, suite)
         out, _ = suite.communicate(timeout=5400)
         assert suite.returncode == 0, out
         network["messages"] = broker.seen()
@@ -216,6 +264,7 @@ def vm():
     records["web-journal"] = web_journal
     records["network-host"] = network
     records["network-journal"] = network_journal
+    records["house"] = house
     if "done" not in records:
         print("\n".join(console.read_text(errors="replace").splitlines()[-80:]))
     return records, journal, lines
@@ -685,12 +734,34 @@ def test_a_press_published_on_a_broker_here_is_played_by_the_vms_board_and_its_l
     assert played["frame"].split("|")[2].split()[2] == {"X": "R", "O": "g"}[cells[8]], played
     messages = host["messages"]
     events = [json.loads(payload) for topic, payload in messages if topic == "tictactoe/appliance/events"]
+    # Up to the game with the house's board, which the VM begins after this one.
+    house = next((index for index, event in enumerate(events) if event == {"type": "opponent", "opponent": "board:house"}), len(events))
+    events = events[:house]
     assert {"type": "move", "player": cells[8], "cell": 3, "number": 3} in events, events
     assert not any(event["type"] == "new-game" for event in events), events
     answers = [payload for topic, payload in messages if topic == "tictactoe/appliance/answers"]
     assert len(answers) == 1 and "error" not in answers[0], answers
     # Home Assistant's discovery, retained under the board's own name.
     assert any(topic.startswith("homeassistant/") and "/appliance/" in topic for topic, _ in messages), messages[:20]
+
+
+def test_the_vms_board_plays_a_whole_game_against_a_board_here_through_the_broker(vm):
+    """The VM's board invites the house's (a simulated board here, its own link on the broker
+    here); the house's link tells it of the invitation and it joins; X's moves pressed on the VM's
+    gpio-sim buttons, O's on the house's socket: the same game, won by X, on both boards, and
+    scored for the pairing on each."""
+    records, _, _ = vm
+    played, house = records["remote-game"], records["house"]
+    assert played["status"] == 0 and "error" not in house, (played, house, records["network-journal"][-20:])
+    assert house["offered"][0] == {"board": "appliance", "invites": True} and house["joined"]["type"] == "ok", house
+    won = ["", "", "X", "", "X", "", "X", "O", "O"]
+    assert house["cells"] == won and house["outcome"] == "x-wins", house
+    assert json.loads(played["cells"].split(":", 1)[1]) == won and played["outcome"] == "x-wins", played
+    assert json.loads(played["score"].split('":', 1)[1])["xWins"] == 1, played
+    assert house["score"]["xWins"] == 1, house
+    # The VM's LED lines show the game: X red on the diagonal, O green and dim.
+    assert played["frame"].split("|")[:3] == [". . R", ". R .", "R g g"], played
+    print(f"\nthe remote game on arm64 (TCG): waits for each turn {played['waits']} s, the win after {played['waited_end_s']} s")
 
 
 def test_an_upgrade_restarts_the_link_and_keeps_it_enabled_a_stop_marks_the_board_offline_and_a_purge_leaves_the_board(vm):

@@ -14,6 +14,7 @@ const page = {
   pongDue: null,
   historyAsked: false, // since this connection, or the board's return
   opponentAsked: null, // the opponent chosen while the page asks whether to give the game up
+  invitationsSaid: new Set(), // the boards whose invitation the log has said
   resetAsked: null, // the learner asked about, { games, resets } as the board counted them, while the page asks
 };
 
@@ -137,16 +138,21 @@ function showOpponent(state) {
   if (board && !offered.some((choice) => choice.value === state.opponent)) {
     offered.push({ value: state.opponent, text: `the board ${board.name}, playing ${board.mark}` });
   }
-  const shown = [...chooser.options].filter((option) => option.dataset.board);
-  const same = shown.length === offered.length
-    && shown.every((option, index) => option.value === offered[index].value && option.textContent === offered[index].text);
-  if (!same) {
-    for (const option of shown) option.remove();
-    for (const choice of offered) {
-      const option = new Option(choice.text, choice.value);
+  // Updated in place, each option kept while its board is offered: one a keyboard or a screen
+  // reader is on does not vanish and come back when the list changes around it.
+  const shown = new Map([...chooser.options].filter((option) => option.dataset.board).map((option) => [option.value, option]));
+  for (const [value, option] of shown) if (!offered.some((choice) => choice.value === value)) option.remove();
+  let after = [...chooser.options].filter((option) => !option.dataset.board).pop();
+  for (const choice of offered) {
+    let option = shown.get(choice.value);
+    if (!option) {
+      option = new Option(choice.text, choice.value);
       option.dataset.board = "yes";
-      chooser.append(option);
+    } else if (option.textContent !== choice.text) {
+      option.textContent = choice.text;
     }
+    if (after.nextElementSibling !== option) after.after(option);
+    after = option;
   }
   chooser.value = state.opponent;
 }
@@ -298,10 +304,13 @@ function happenings(state, previous) {
   if (state.opponent !== previous.opponent || (choosing && (previous.headline !== "choosing-opponent" || fresh))) {
     said.push(headlineText("choosing-opponent", state));
   }
+  // Each board's invitation said once, until this board plays it: one that comes and goes (a
+  // link that drops, a board flapping on purpose) is not said again and again.
   for (const seen of state.boardsSeen || []) {
-    const before = (previous.boardsSeen || []).find((item) => item.board === seen.board);
-    if (seen.invites && !(before && before.invites) && state.opponent !== `board:${seen.board}:x` && otherBoard(`board:${seen.board}`)) {
-      said.push(`The board ${seen.board} invites this board to a game: choose it under "Who plays O" to join.`);
+    if (state.opponent === `board:${seen.board}:x`) page.invitationsSaid.delete(seen.board);
+    else if (seen.invites && !page.invitationsSaid.has(seen.board) && otherBoard(`board:${seen.board}`)) {
+      page.invitationsSaid.add(seen.board);
+      said.push(`The board ${seen.board} invites this board to a game${page.play ? ': choose it under "Who plays O" to join' : ""}.`);
     }
   }
   if (fresh) said.push("A new game.");

@@ -270,6 +270,35 @@ report "{\"scenario\":\"network-played\",\"status\":$status,\"enabled_after_inst
 \"groups\":\"$(network_status Groups)\",\"user_uid\":\"$(id -u tictactoe-network)\",\
 \"tictactoe_gid\":$(getent group tictactoe | cut -d: -f3),\"memory_max\":\"$(cat "$network_cgroup/memory.max" 2>/dev/null)\",\
 \"capabilities\":\"$(network_status CapEff)\",\"rss\":\"$(network_status VmRSS)\",\"restarts\":$(network_prop NRestarts)}"
+# A whole game against a board on the host, "house" (a simulated board and its own link on the
+# host's broker): this board invites it and plays X, pressed on its buttons here (the gpio-sim
+# lines); the house is told of the invitation by its link, joins, and answers each X with its O.
+# X: 5, 1, 9 (GPIO 5, 13, 27: the rising diagonal); O: 2, 3. A tap that only woke the lights (an
+# idle spell while the house was slow to come) is tapped again.
+tictactoe opponent board:house >/tmp/remote-game.log 2>&1
+remote_status=$?
+echo "@@H remote-game-ready"
+state_holds() { tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -q "$1"; }
+wait_state() {  # until the state holds $1, or $2 s; the seconds waited
+  local waited=0
+  until state_holds "$1" || (( waited >= $2 )); do sleep 1; waited=$((waited + 1)); done
+  echo "$waited"
+}
+remote_waits=$(wait_state '"here":true' 300)
+marks=0
+for line in 5 13 27; do
+  remote_waits+=" $(wait_for_marks "$marks" 300)"
+  for _ in 1 2; do
+    tool tap "$line"
+    (( $(wait_for_marks $((marks + 1)) 20) < 20 )) && break
+  done
+  marks=$((marks + 2))
+done
+remote_end=$(wait_state '"outcome":"x-wins"' 120)
+report "{\"scenario\":\"remote-game\",\"status\":$remote_status,\"waits\":\"$remote_waits\",\"waited_end_s\":$remote_end,\
+\"cells\":\"$(cells | sed 's/"/\\"/g')\",\"outcome\":\"$(tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -o '"outcome":"[a-z-]*"' | cut -d'"' -f4)\",\
+\"score\":\"$(tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -o '"board:house":{[^}]*}' | sed 's/"/\\"/g')\",\
+\"said\":\"$(one_line < /tmp/remote-game.log)\",\"frame\":\"$(tool frame 1.0)\"}"
 # An upgrade (the same package again) restarts the running link and keeps the owner's enable.
 apt-get install -y -q --reinstall "$network_deb" >/tmp/reinstall-network.log 2>&1
 status=$?

@@ -171,8 +171,11 @@ final class GameSession: @unchecked Sendable {
         let (event, facts) = state.modify { state in (change(&state), TimedFacts(state)) }
         cancelFlash()
         if case .opponentChosen = event {
-            // Each choice is shown in full, however soon after the last.
+            // Each choice is shown in full, however soon after the last; and another board chosen
+            // (again) is waited for the whole wait, from now.
             showTimer.cancel()
+            waitTimer.cancel()
+            waitsForBoard = false
         }
         followState(facts)
         eventInput.send(event)

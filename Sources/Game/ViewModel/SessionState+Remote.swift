@@ -85,6 +85,10 @@ public struct SeenBoard: Sendable, Hashable {
     /// a house or a classroom's tables hold.
     public static let most = 16
 
+    /// How many boards' invitations a board remembers having told (``SessionState/see(_:)``),
+    /// the latest: more than it ever sees at once.
+    static let toldKept = 64
+
     /// Choosing it: joining its game when it invites this board (it plays X), else inviting it.
     public var opponent: Opponent? { RemoteBoard(name: name, side: invites ? .x : .o).map(Opponent.board) }
 }
@@ -92,16 +96,21 @@ public struct SeenBoard: Sendable, Hashable {
 extension SessionState {
     /// The boards the link sees online now, at most ``SeenBoard/most``, the ones that invite this
     /// board first. The gesture offers each after the board's own opponents
-    /// (``opponentChoices``); an invitation that is new, and not the game already played, is
-    /// told (``GameEvent/invited(_:)``). Nothing else changes: the game goes on.
+    /// (``opponentChoices``); a board's invitation is told once (``GameEvent/invited(_:)``), and
+    /// again only after this board has played it: one that comes and goes (a link that drops, a
+    /// board that flaps on purpose) is not told again and again. Nothing else changes: the game
+    /// goes on.
     public mutating func see(_ boards: [SeenBoard]) -> GameEvent? {
         let boards = Array(boards.prefix(SeenBoard.most))
-        let before = seenBoards
-        guard boards != before else { return nil }
+        guard boards != seenBoards else { return nil }
         seenBoards = boards
+        var told = invitationsTold
+        if let playing = opponent.remote?.name { told.removeAll { $0 == playing } }
         let invitation = boards.first { seen in
-            seen.invites && !before.contains(seen) && seen.opponent != opponent
+            seen.invites && !told.contains(seen.name) && seen.opponent != opponent
         }
+        if let invitation { told = Array((told + [invitation.name]).suffix(SeenBoard.toldKept)) }
+        if told != invitationsTold { invitationsTold = told }
         return invitation.map { .invited($0.name) }
     }
 

@@ -16,10 +16,10 @@ public struct SessionState: Sendable, Hashable {
     /// board. Kept as its kind inline and another board's name beside the learner, so that a
     /// copy of the state stays a plain value and one reference (see ``learner``).
     public var opponent: Opponent {
-        get { opponentKind.opponent(shared.otherBoard) }
+        get { opponentKind.opponent(shared.boards.opponent) }
         set {
             opponentKind = OpponentKind(newValue)
-            if shared.otherBoard != newValue.remote { mutateShared { $0.otherBoard = newValue.remote } }
+            if shared.boards.opponent != newValue.remote { mutateShared { $0.boards.opponent = newValue.remote } }
         }
     }
     /// The kind of ``opponent``, what the hot path asks.
@@ -59,10 +59,16 @@ public struct SessionState: Sendable, Hashable {
     /// Copied on write, so the state is still a value.
     private var shared: SharedParts
 
+    /// The boards whose invitation the board has told, the latest last (``see(_:)``).
+    var invitationsTold: [String] {
+        get { shared.boards.told }
+        set { mutateShared { $0.boards.told = newValue } }
+    }
+
     /// The other boards the link sees online (``see(_:)``); not saved.
     public internal(set) var seenBoards: [SeenBoard] {
-        get { shared.seen }
-        set { mutateShared { $0.seen = newValue } }
+        get { shared.boards.seen }
+        set { mutateShared { $0.boards.seen = newValue } }
     }
 
     private mutating func mutateShared(_ change: (SharedParts) -> Void) {
@@ -86,7 +92,7 @@ public struct SessionState: Sendable, Hashable {
         remote = RemotePlay(game: snapshot.remoteGame, isHere: false)
         var boardScores: [RemoteBoard: Score] = [:]
         for (opponent, score) in snapshot.scores { if let remote = opponent.remote { boardScores[remote] = score } }
-        shared = SharedParts(learner: snapshot.learner, otherBoard: snapshot.opponent.remote, boardScores: boardScores)
+        shared = SharedParts(learner: snapshot.learner, boards: OtherBoards(opponent: snapshot.opponent.remote, scores: boardScores))
         lesson = nil
     }
 
@@ -96,13 +102,13 @@ public struct SessionState: Sendable, Hashable {
     /// The score of the pairing with `opponent`.
     public func score(against opponent: Opponent) -> Score {
         guard let remote = opponent.remote else { return scores[opponent] }
-        return shared.boardScores[remote] ?? Score()
+        return shared.boards.scores[remote] ?? Score()
     }
 
     /// Every pairing that has played a game, and its score: what a snapshot keeps.
     public var playedScores: [Opponent: Score] {
         var played = scores.played
-        for (remote, score) in shared.boardScores { played[.board(remote)] = score }
+        for (remote, score) in shared.boards.scores { played[.board(remote)] = score }
         return played
     }
 
@@ -174,7 +180,7 @@ public struct SessionState: Sendable, Hashable {
         if board.isOver {
             if let remote = opponent.remote {
                 let recorded = score.recording(board.outcome)
-                mutateShared { $0.boardScores[remote] = recorded }
+                mutateShared { $0.boards.scores[remote] = recorded }
             } else {
                 scores[opponent] = score.recording(board.outcome)
             }
@@ -283,8 +289,8 @@ public struct SessionState: Sendable, Hashable {
     /// The moves of the pairing's game before this one, when it ended here: what this board
     /// publishes for the other board to finish it too, should it have missed the last move.
     public internal(set) var previousRemoteMoves: [Position]? {
-        get { shared.previousRemote }
-        set { mutateShared { $0.previousRemote = newValue } }
+        get { shared.boards.previousGame }
+        set { mutateShared { $0.boards.previousGame = newValue } }
     }
 
     private mutating func beginBoard(starter: Player) {
@@ -301,41 +307,42 @@ public struct SessionState: Sendable, Hashable {
     }
 }
 
-/// What ``SessionState`` keeps behind its one reference: the learner, the other board, the
-/// scores against other boards and the boards seen; changed only while uniquely referenced (``SessionState``'s
-/// `mutateShared`), so sharing it between threads is sharing a value.
+/// What ``SessionState`` keeps behind its one reference: the learner and the other boards;
+/// changed only while uniquely referenced (``SessionState``'s `mutateShared`), so sharing it
+/// between threads is sharing a value.
 private final class SharedParts: @unchecked Sendable, Hashable {
     var learner: MatchboxLearner
-    var otherBoard: RemoteBoard?
-    var boardScores: [RemoteBoard: Score]
-    var seen: [SeenBoard]
-    var previousRemote: [Position]?
+    var boards: OtherBoards
 
-    init(learner: MatchboxLearner, otherBoard: RemoteBoard?, boardScores: [RemoteBoard: Score], seen: [SeenBoard] = [], previousRemote: [Position]? = nil) {
+    init(learner: MatchboxLearner, boards: OtherBoards) {
         self.learner = learner
-        self.otherBoard = otherBoard
-        self.boardScores = boardScores
-        self.seen = seen
-        self.previousRemote = previousRemote
+        self.boards = boards
     }
 
-    func copy() -> SharedParts {
-        SharedParts(learner: learner, otherBoard: otherBoard, boardScores: boardScores, seen: seen, previousRemote: previousRemote)
-    }
+    func copy() -> SharedParts { SharedParts(learner: learner, boards: boards) }
 
     static func == (left: SharedParts, right: SharedParts) -> Bool {
-        left === right
-            || (left.learner == right.learner && left.otherBoard == right.otherBoard && left.boardScores == right.boardScores && left.seen == right.seen
-                && left.previousRemote == right.previousRemote)
+        left === right || (left.learner == right.learner && left.boards == right.boards)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(learner)
-        hasher.combine(otherBoard)
-        hasher.combine(boardScores)
-        hasher.combine(seen)
-        hasher.combine(previousRemote)
+        hasher.combine(boards)
     }
+}
+
+/// What the session keeps of other boards: each changes a game at a time or less.
+private struct OtherBoards: Hashable {
+    /// The board played, when one is.
+    var opponent: RemoteBoard?
+    /// The score of each pairing with another board.
+    var scores: [RemoteBoard: Score] = [:]
+    /// The boards the link sees online.
+    var seen: [SeenBoard] = []
+    /// The pairing's game before this one, when it ended here.
+    var previousGame: [Position]?
+    /// The boards whose invitation was told, the latest last.
+    var told: [String] = []
 }
 
 /// The kind of an ``Opponent``, held inline in the session's state: a plain value, what the hot

@@ -43,6 +43,8 @@ public struct BoardsDirectory: Sendable {
         public var opponent: String
         /// The score of the pairing being played, if the board sent one.
         public var score: ViewState.Tally?
+        /// The board shows a choice of opponent that may not stay (the gesture steps on).
+        public var choosing = false
     }
 
     public static let largest = 1024
@@ -130,6 +132,8 @@ public struct BoardsDirectory: Sendable {
               abs(xs - os) <= 1, Self.isOpponentName(state.opponent)
         else { return nil }
         let score = state.scores[state.opponent].flatMap { $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 ? $0 : nil }
-        return Summary(cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score)
+        return Summary(
+            cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score,
+            choosing: state.headline == ViewState.choosingOpponent)
     }
 }

@@ -6,7 +6,8 @@ import BoardProtocol
 /// - **What.** Every board whose retained presence is `online`, but this one, folded by a
 ///   ``BoardsDirectory`` (so checked as `tictactoe boards` checks it, and at most
 ///   ``BoardsDirectory/largest`` boards kept); each invites this board when its state's opponent
-///   is this board playing O (`board:<me>`). The ones that invite first, then by name, at most
+///   is this board playing O (`board:<me>`), once that choice has settled (not while the board
+///   shows it: the opponent gesture passing this board on its way is no invitation). The ones that invite first, then by name, at most
 ///   ``SeenReport/most``.
 /// - **When.** A list goes to the board each time it differs from the last one sent; again after
 ///   the board comes back; an empty one when the broker is lost (the boards are not seen then).
@@ -59,7 +60,8 @@ public struct BoardsInView: Sendable {
         let invitation = "board:" + me
         let boards = directory.entries.compactMap { name, entry -> SeenReport.Board? in
             guard name != me, entry.online == true else { return nil }
-            return SeenReport.Board(board: name, invites: entry.state?.opponent == invitation)
+            let invites = entry.state.map { $0.opponent == invitation && !$0.choosing } ?? false
+            return SeenReport.Board(board: name, invites: invites)
         }
         let ordered = boards.sorted { ($0.invites ? 0 : 1, $0.board) < ($1.invites ? 0 : 1, $1.board) }
         return SeenReport(boards: Array(ordered.prefix(SeenReport.most)))

@@ -11,7 +11,8 @@ import Foundation
 /// returned ``Action`` values describe (docs/NETWORK.md).
 ///
 /// - **Published**: on each connection to the broker, Home Assistant's discovery messages
-///   (``HomeAssistantDiscovery``) when given a prefix; the board's every `state` line, retained on ``BoardTopics/state``, with the
+///   (``HomeAssistantDiscovery``) when given a prefix; the board's every `state` line (but a
+///   change of the boards it sees alone, which is left out), retained on ``BoardTopics/state``, with the
 ///   ``BoardEvent``s between it and the one before on ``BoardTopics/events``; ``BoardTopics/presence``
 ///   `online` (retained) while both the board and the broker are reached, `offline` when the board
 ///   goes away (the broker sets it so, as the link's will, when the link itself drops). On each
@@ -24,9 +25,11 @@ import Foundation
 ///   published on ``BoardTopics/answers`` with the command's MQTT 5 correlation data.
 /// - **Followed**: when the board plays another board, that board's state and presence, as
 ///   `heard` reports to the board (``OtherBoardFollower``), whatever ``playing`` says: the game
-///   with another board is the board's own choice. Every board's, for the `seen` list of the
-///   boards online and the ones that invite this board (``BoardsInView``). Both at most
-///   ``Limits/perSecond`` a second together, the latest held.
+///   with another board is the board's own choice (at most ``Limits/perSecond`` reports a
+///   second, the latest held; after an overflow of the client's inbox, subscribed to again for
+///   its retained messages). Every board's, for the `seen` list of the boards online and the ones
+///   that invite this board (``BoardsInView``): at most one list a second, the latest held. News
+///   that finds the board's queue full is told once the board answers.
 /// - **Dropped**, with a line in the log at most each ``DropLog/interval``: anything else the
 ///   broker sends (another topic, a payload that is not a command, too long, over the rate). A
 ///   well-formed command the board may not take now (a learner's reset, the board away, too
@@ -76,9 +79,11 @@ public struct BrokerRelay: Sendable {
     public let limits: Limits
     public private(set) var boardReachable = false
     public private(set) var brokerConnected = false
-    /// The board's latest state, as it sent it.
+    /// The board's latest state, as it is published.
     public private(set) var stateLine: String?
     private var state: ViewState?
+    /// The latest state published: ``stateLine``'s.
+    private var publishedState: ViewState?
     /// The commands the board has not answered, oldest first, each with its correlation data;
     /// `fromBroker` false for the link's own (`heard`), whose answers are not published.
     private var waiting: [(command: String, correlation: [UInt8]?, fromBroker: Bool)] = []
@@ -86,8 +91,14 @@ public struct BrokerRelay: Sendable {
     public private(set) var follower: OtherBoardFollower
     /// The other boards online, for the board to offer.
     private var inView: BoardsInView
-    /// Whether a new list of the boards online waits for the allowance.
+    /// Whether a new list of the boards online waits for its allowance.
     private var seenHeld = false
+    /// What the boards online may send the board: a list a second, the latest held. Apart from
+    /// the followed board's reports, so that no stranger's changes delay the game's.
+    private var lists = CommandAllowance(perSecond: 1)
+    /// News that found the board's queue of the link's own commands full: told once it answers.
+    private var heardPending = false
+    private var seenPending = false
     private var allowance: CommandAllowance
     /// What the followed board's messages may send the board: as many reports a second as
     /// commands. Beyond, the latest news is held, and sent when the allowance has room again
@@ -128,6 +139,7 @@ public struct BrokerRelay: Sendable {
         lastWhy = nil
         follower.boardReconnected()
         inView.boardReconnected()
+        (heardPending, seenPending) = (false, false)
         return [.log("the board is reached")]
     }
 
@@ -139,15 +151,21 @@ public struct BrokerRelay: Sendable {
             guard let next = message.state else { return [] }
             let first = stateLine == nil || state == nil
             let events = BoardEvent.between(state, next)
-            (state, stateLine) = (next, line)
+            let (shown, shownLine) = Self.published(next, line: line)
+            // A change of the boards it sees alone is not published: every link reads every
+            // board's state, and would pass each such change on to every board again.
+            let changed = shown != publishedState || stateLine == nil
+            (state, stateLine, publishedState) = (next, shownLine, shown)
             let following = follow(next)
             guard brokerConnected else { return following.filter { if case .board = $0 { true } else { false } } }
-            return (first ? [presence()] : []) + [publish(topics.state, line, retain: true)] + events.map { publish(topics.events, $0.json) } + following
+            return (first ? [presence()] : []) + (changed ? [publish(topics.state, shownLine, retain: true)] : [])
+                + events.map { publish(topics.events, $0.json) } + following
         case .ok, .error, .status, .history:
             guard !waiting.isEmpty else { return [] }
             let answered = waiting.removeFirst()
-            guard answered.fromBroker, brokerConnected else { return [] }
-            return [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: answered.correlation))]
+            let again = retryPending()
+            guard answered.fromBroker, brokerConnected else { return again }
+            return [.publish(Publication(topic: topics.answers, payload: line, retain: false, correlation: answered.correlation))] + again
         default:
             return []
         }
@@ -157,7 +175,7 @@ public struct BrokerRelay: Sendable {
     public mutating func boardLost(_ why: String) -> [Action] {
         let wasReachable = boardReachable
         boardReachable = false
-        (state, stateLine) = (nil, nil)
+        (state, stateLine, publishedState) = (nil, nil, nil)
         var actions: [Action] = waiting.filter(\.fromBroker).map {
             answer(.boardWentAway, "the board went away before it answered", correlation: $0.correlation, command: $0.command)
         }
@@ -208,9 +226,12 @@ public struct BrokerRelay: Sendable {
 
     /// Messages the client could not take (its inbox full, or a topic too long): counted among
     /// the drops, each one.
+    /// The followed board is subscribed to again, which brings its retained state and presence
+    /// again: whatever of it was among the lost comes back.
     public mutating func overflowed(_ count: Int, at now: MonotonicInstant) -> [Action] {
-        drops.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
-            .map { [.log($0)] } ?? []
+        let again = brokerConnected ? (follower.other.map(OtherBoardFollower.topics) ?? []).map { Action.subscribe($0, retained: true) } : []
+        return again + (drops.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
+            .map { [.log($0)] } ?? [])
     }
 
     /// A message the broker sent on `topic`, at `now`; `retained` when the broker kept it.
@@ -248,7 +269,7 @@ public struct BrokerRelay: Sendable {
     private mutating func boardSaid(topic: String, payload: [UInt8], at now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
         if let seen = inView.take(topic: topic, payload: payload) {
-            if !seenHeld, reports.take(at: now) {
+            if !seenHeld, lists.take(at: now) {
                 actions += tell(seen)
             } else {
                 seenHeld = true
@@ -266,7 +287,11 @@ public struct BrokerRelay: Sendable {
     }
 
     /// When the relay wants ``tick(at:)`` next: a held report's turn.
-    public var deadline: MonotonicInstant? { reportHeld || seenHeld ? reports.nextPass ?? MonotonicInstant(nanoseconds: 0) : nil }
+    public var deadline: MonotonicInstant? {
+        let due = [reportHeld ? reports.nextPass : nil, seenHeld ? lists.nextPass : nil]
+        guard reportHeld || seenHeld else { return nil }
+        return due.compactMap { $0 }.min() ?? MonotonicInstant(nanoseconds: 0)
+    }
 
     /// Time passed: a held report goes, when it may (the followed board's first).
     public mutating func tick(at now: MonotonicInstant) -> [Action] {
@@ -275,7 +300,7 @@ public struct BrokerRelay: Sendable {
             reportHeld = false
             actions += follower.current().map { tell($0) } ?? []
         }
-        if seenHeld, reports.take(at: now) {
+        if seenHeld, lists.take(at: now) {
             seenHeld = false
             actions += inView.current().map { tell($0) } ?? []
         }
@@ -295,8 +320,7 @@ public struct BrokerRelay: Sendable {
     private mutating func tell(_ report: HeardReport) -> [Action] {
         guard boardReachable else { return [] }
         guard waiting.count < limits.waiting else {
-            // Told again with the next news, once the board has answered.
-            follower.boardReconnected()
+            heardPending = true
             return []
         }
         return ask(.heard(report))
@@ -306,10 +330,37 @@ public struct BrokerRelay: Sendable {
     private mutating func tell(_ seen: SeenReport) -> [Action] {
         guard boardReachable else { return [] }
         guard waiting.count < limits.waiting else {
-            inView.boardReconnected()
+            seenPending = true
             return []
         }
         return ask(.seen(seen))
+    }
+
+    /// The news that found the queue full, now that the board has answered one: as it is now.
+    private mutating func retryPending() -> [Action] {
+        var actions: [Action] = []
+        if heardPending {
+            heardPending = false
+            actions += follower.current().map { tell($0) } ?? []
+        }
+        if seenPending {
+            seenPending = false
+            actions += inView.current().map { tell($0) } ?? []
+        }
+        return actions
+    }
+
+    /// The state as the broker is given it, and its line: the board's, without the boards it
+    /// sees (each board's own; ``BoardsInView``).
+    /// The state it gives for comparing is without the field at all: a board that sends none
+    /// (older than it) and one that sees none publish alike.
+    static func published(_ state: ViewState, line: String) -> (ViewState, String) {
+        var shown = state
+        shown.boardsSeen = nil
+        guard let seen = state.boardsSeen, !seen.isEmpty else { return (shown, line) }
+        var sent = state
+        sent.boardsSeen = []
+        return (shown, encode(APIMessage.state(sent)))
     }
 
     private mutating func ask(_ request: APIRequest) -> [Action] {

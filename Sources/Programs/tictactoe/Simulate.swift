@@ -17,7 +17,8 @@ struct Simulate: ParsableCommand {
             Keys 1–9 press the cell buttons in numeric-keypad layout (7 8 9 is the top row), \
             n presses new game (it starts a new game once the game is over), N holds new game \
             (restarts mid-game), m holds new game and taps a cell (the next opponent: two \
-            players, the computer at level 1 to 4, or the learner), q quits. The board is drawn as docs/VIEWS.md tables it: each cell its mark's \
+            players, the computer at level 1 to 4, the learner, then each other board seen online when \
+            a network link runs), q quits. The board is drawn as docs/VIEWS.md tables it: each cell its mark's \
             letter between two signs, readable without colour, in the LEDs' colours.
 
             When standard input is not a terminal, it is read as a script of those keys \

@@ -124,6 +124,8 @@ public final class BoardAPIServer: @unchecked Sendable {
     private var nextClient = 0
     /// The other board each client last sent `heard` about.
     private var reporters: [Int: String] = [:]
+    /// The clients that sent `seen`: when the last goes, no board is seen.
+    private var seers: Set<Int> = []
     private var latest: (view: ViewState, line: [UInt8])?
     /// The learner's digest, worked out once for each learner and count of games (its beads
     /// change with nothing else): not once for each state, which would cost a pass over its
@@ -290,7 +292,11 @@ public final class BoardAPIServer: @unchecked Sendable {
     private func serveLines(of id: Int, _ connection: Connection) {
         let shown = latest?.view
         connection.session.answerLines({ request in
-            if case .heard(let report) = request { reporters[id] = report.board }
+            switch request {
+            case .heard(let report): reporters[id] = report.board
+            case .seen: seers.insert(id)
+            default: break
+            }
             let answer = handler.answer(request, shown: shown) { [weak self] reply in
                 self?.post(.reply(client: id, reply))
             }
@@ -307,6 +313,11 @@ public final class BoardAPIServer: @unchecked Sendable {
         guard connection.session.isFinished else { return }
         connections[id] = nil
         Socket.hangUp(connection.fd)
+        // Once no link tells of them, no board is seen online; and the other board it reported
+        // is not heard (in this order: that one's change is said in the log, the list's is not).
+        if seers.remove(id) != nil, seers.isEmpty {
+            control.perform(.seen(SeenReport(boards: []))) { _ in }
+        }
         if let board = reporters.removeValue(forKey: id), !reporters.values.contains(board) {
             control.perform(.heard(HeardReport(board: board, online: false, game: nil))) { _ in }
         }

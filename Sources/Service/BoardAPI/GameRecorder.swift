@@ -6,7 +6,8 @@ import TicTacToe
 /// Turns the view model's events into finished games for the history: pure, no clock and no
 /// I/O (it is given the time and the state with each event).
 ///
-/// A game's record begins with its first event (a new game, a choice of opponent, or, for a
+/// A game's record begins with its first event (a new game, a choice of opponent, another board
+/// given up, or, for a
 /// game carried over a restart, its first move since, with the marks already on the board
 /// kept as ``PlayedGame/carriedOver``) and ends with its outcome.
 public struct GameRecorder: Sendable {
@@ -29,7 +30,7 @@ public struct GameRecorder: Sendable {
     /// finished, if it finished one.
     public mutating func take(_ event: GameEvent, state: SessionState, names: PlayerNames, at time: WallTime) -> PlayedGame? {
         switch event {
-        case .started, .opponentChosen:
+        case .started, .opponentChosen, .gaveUp:
             draft = begin(state, names: names, at: time, carriedOver: nil)
         case .moved(let player, let position):
             if draft == nil {

@@ -86,7 +86,14 @@ public final class Saver: Sendable {
     }
 
     /// Leaves a finished game to be committed with the next snapshot (ignored after ``finish()``).
+    /// A game that is not one the board could have played (``PlayedGame/problem()``) is left out
+    /// and said (`failed`): the database refuses to open with one, so one bad record would cost
+    /// the whole history.
     public func record(_ game: PlayedGame) {
+        if let problem = game.problem() {
+            failed(.gameRefused(problem))
+            return
+        }
         let dropped = state.withValue { state -> Bool in
             guard !state.finished else { return false }
             state.recorded += 1
@@ -176,16 +183,23 @@ public enum SaveFailure: Error, Sendable, CustomStringConvertible {
     case commit(DatabaseError)
     /// A finished game dropped from what waited: more than ``Saver/pendingGames`` while commits failed.
     case gameDropped
+    /// A finished game left out: not one the board could have played (its recorder's fault).
+    case gameRefused(String)
 
     /// The system's error number behind it, telling one kind of failure from another.
     public var kind: Int32? {
-        if case .commit(let error) = self { error.systemCode == 0 ? error.code : error.systemCode } else { -1 }
+        switch self {
+        case .commit(let error): error.systemCode == 0 ? error.code : error.systemCode
+        case .gameDropped: -1
+        case .gameRefused: -2
+        }
     }
 
     public var description: String {
         switch self {
         case .commit(let error): "\(error)"
         case .gameDropped: "a finished game was dropped: more than \(Saver.pendingGames) waited while saving failed"
+        case .gameRefused(let problem): "a finished game was left out of the history, not being one the board could have played: \(problem)"
         }
     }
 }

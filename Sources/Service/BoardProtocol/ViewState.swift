@@ -38,6 +38,11 @@ public struct ViewState: Codable, Sendable, Hashable {
     /// What the board says as a whole, by the table's names: "x-to-move", "o-thinking",
     /// "o-wins", "draw", "asleep", "choosing-opponent", …
     public var headline: String
+
+    /// The ``headline`` while the board shows a choice of opponent, for a client that tells it
+    /// apart (the board's own name for it is its table's, which a test holds this to).
+    public static let choosingOpponent = "choosing-opponent"
+
     /// How the board tells X's marks from O's besides colour (the configuration's `lights.marks`):
     /// "colour-and-brightness" (O dim) or "colour"; `nil` from a board older than this field. A
     /// view that draws marks draws them as the LEDs do.

@@ -9,8 +9,8 @@ public enum KeyCommand: Sendable, Hashable {
     /// Hold new game past the hold time: the mid-game restart (terminals report no key-up, so a
     /// separate key stands in for holding).
     case holdNewGame
-    /// The opponent gesture (hold new game, tap a cell): the next opponent — two players, or the
-    /// computer at level 1 to 4 — from a new game on.
+    /// The opponent gesture (hold new game, tap a cell): the next opponent — two players, the
+    /// computer at level 1 to 4, the learner, each other board seen online — from a new game on.
     case nextOpponent
     /// Do nothing for a second (scripts only).
     case wait

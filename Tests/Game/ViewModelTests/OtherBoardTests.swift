@@ -232,6 +232,23 @@ struct OtherBoardTests {
         #expect(state.opponent == .person && events.values.filter { if case .gaveUp = $0 { true } else { false } }.count == 1, "no second giving up")
     }
 
+    @Test("another board chosen while one is waited for, or the same one again: the whole wait from the choice")
+    func waitStartsAtEachChoice() throws {
+        let attic = try #require(Self.attic)
+        try invite(Self.kitchen)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(10) - timings.opponentShown)
+        input.send(p(1, 1))  // wakes the lights, for the choice to be taken
+        viewModel.chooseOpponent.apply(.board(attic))
+        scheduler.advance(by: timings.otherBoardWait - .seconds(1))
+        #expect(state.opponent == .board(attic), "the attic is waited for from its choice on")
+        input.send(p(1, 1))
+        try invite(Self.kitchen)
+        scheduler.advance(by: timings.otherBoardWait - .seconds(1) - timings.opponentShown)
+        #expect(state.opponent.remote?.name == "kitchen", "and the kitchen again, from its new invitation")
+        scheduler.advance(by: .seconds(1))
+        #expect(state.opponent == .person)
+    }
+
     @Test("a board restored mid-game waits for the other one, and gives it up after the wait too")
     func restoredGivesUp() throws {
         try invite(Self.kitchen)
@@ -301,5 +318,22 @@ struct OtherBoardTests {
         let again = events.values.count
         viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 2, moves: [p(2, 0)], previous: game)))
         #expect(events.values.count == again && state.score(against: .board(kitchen)).oWins == 1, "heard again: nothing, scored once")
+    }
+
+    @Test("an invitation that comes and goes (a flapping link, a board that does it on purpose) is told once; again only after this board has played it")
+    func invitationToldOnce() throws {
+        let attic = try #require(Self.attic)
+        for _ in 1...5 {
+            viewModel.see([SeenBoard(name: "attic", invites: true)])
+            viewModel.see([])
+            viewModel.see([SeenBoard(name: "attic", invites: false)])
+        }
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 1)
+        viewModel.chooseOpponent.apply(.board(attic))
+        viewModel.see([SeenBoard(name: "attic", invites: true)])
+        viewModel.chooseOpponent.apply(.person)
+        viewModel.see([])
+        viewModel.see([SeenBoard(name: "attic", invites: true)])
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 2, "played since: its next invitation is told")
     }
 }

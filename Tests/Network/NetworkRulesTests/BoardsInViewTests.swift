@@ -1,3 +1,4 @@
+import Basics
 import BoardProtocol
 @testable import NetworkRules
 import Testing
@@ -41,5 +42,65 @@ struct BoardsInViewTests {
         #expect(view.seen.problem == nil, "what the link sends, the board takes")
         #expect(view.brokerLost()?.boards == [])
         #expect(view.brokerLost() == nil)
+    }
+}
+
+/// The boards online through the relay: what reaches the board, and what it publishes of them.
+@Suite("The boards online, through the link")
+struct BoardsInViewRelayTests {
+    static let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+
+    static func toBoard(_ actions: [BrokerRelay.Action]) -> [String] {
+        actions.compactMap { if case .board(let line) = $0 { line } else { nil } }
+    }
+
+    static func relay(waiting: Int = 16) -> BrokerRelay {
+        var limits = BrokerRelay.Limits()
+        limits.waiting = waiting
+        var relay = BrokerRelay(board: "attic", playing: true, limits: limits)
+        _ = relay.boardConnected()
+        _ = relay.brokerConnected(true)
+        _ = relay.boardSent(stateLine())
+        return relay
+    }
+
+    @Test("a board that shows the attic as its choice is no invitation until the choice has settled (the gesture passing by)")
+    func settledChoiceOnly() {
+        var view = BoardsInView(me: "attic")
+        _ = view.take(topic: "tictactoe/porch/presence", payload: Array("online".utf8))
+        let passing = stateLine(opponent: "board:attic").replacingOccurrences(of: #""headline":"x-to-move""#, with: #""headline":"choosing-opponent""#)
+        #expect(view.take(topic: "tictactoe/porch/state", payload: Array(passing.utf8)) == nil, "shown, not settled: nothing new")
+        #expect(view.take(topic: "tictactoe/porch/state", payload: Array(stateLine(opponent: "board:attic").utf8))?.boards
+                == [SeenReport.Board(board: "porch", invites: true)])
+    }
+
+    @Test("the boards a board sees are not published: a change of them alone publishes nothing, and the state goes out without them")
+    func notPublished() throws {
+        var relay = Self.relay()
+        let seen = stateLine().replacingOccurrences(of: #""names""#, with: #""boardsSeen":[{"board":"porch","invites":true}],"names""#)
+        let published = relay.boardSent(seen).compactMap { if case .publish(let publication) = $0 { publication } else { nil } }
+        #expect(published.isEmpty, "the same state but for the boards seen: \(published)")
+        let moved = stateLine("X        ", turn: "O").replacingOccurrences(of: #""names""#, with: #""boardsSeen":[{"board":"porch","invites":true}],"names""#)
+        let state = try #require(relay.boardSent(moved).compactMap { if case .publish(let publication) = $0, publication.topic == "tictactoe/attic/state" { publication } else { nil } }.first)
+        #expect(state.payload.contains(#""boardsSeen":[]"#) && !state.payload.contains("porch") && state.payload.contains(#""cells":["X""#), "\(state.payload)")
+    }
+
+    @Test("news that finds the board's queue full is told once it answers: the list as it is then")
+    func toldWhenTheBoardAnswers() {
+        var relay = Self.relay(waiting: 1)
+        #expect(Self.toBoard(relay.brokerSent(topic: "tictactoe/+/commands".replacingOccurrences(of: "+", with: "attic"),
+                                              payload: Array(#"{"command":"status"}"#.utf8), correlation: nil, at: Self.start)).count == 1)
+        let full = relay.brokerSent(topic: "tictactoe/porch/presence", payload: Array("online".utf8), correlation: nil, at: Self.start)
+        #expect(Self.toBoard(full).isEmpty, "the one place taken by the status")
+        let answered = relay.boardSent(#"{"command":"status","text":"","type":"ok"}"#)
+        #expect(Self.toBoard(answered) == [#"{"boards":[{"board":"porch","invites":false}],"command":"seen"}"#])
+    }
+
+    @Test("an overflow of the client's inbox: the followed board subscribed to again, for its retained state and presence")
+    func overflowFollowsAgain() {
+        var relay = Self.relay()
+        _ = relay.boardSent(pairedLine(other: "kitchen", mark: "X", game: 0, here: false))
+        let actions = relay.overflowed(3, at: Self.start)
+        #expect(actions.contains(.subscribe("tictactoe/kitchen/state", retained: true)) && actions.contains(.subscribe("tictactoe/kitchen/presence", retained: true)))
     }
 }

@@ -159,7 +159,7 @@ struct TwoBoardsTests {
         try boards.move(9, on: kitchen, seenBy: boards.attic, mark: "X")
     }
 
-    @Test("a board's own link stopped: that board waits too (its word of the other board is gone), and goes on when a link is back")
+    @Test("a board's own link stopped: that board waits too (its word of the other board is gone, and of the boards online), and goes on when a link is back")
     func linkStopped() throws {
         let boards = try TwoBoards()
         defer { boards.stop() }
@@ -169,6 +169,7 @@ struct TwoBoardsTests {
         _ = try attic.log(until: "The board kitchen is not heard: waiting for it.")
         _ = try kitchen.log(until: "The board attic is not heard: waiting for it.")
         #expect(TwoBoards.stateHeadline(attic) == "waiting-for-x")
+        #expect((try TwoBoards.state(of: attic)["boardsSeen"] as? [Any])?.isEmpty == true, "no link: no board seen")
         boards.atticLink = try ServedNetwork(board: attic, broker: boards.broker, name: "attic", tls: false)
         _ = try attic.log(until: "The board kitchen is here.")
         try boards.move(1, on: attic, seenBy: kitchen, mark: "O")

@@ -50,6 +50,29 @@ struct HistoryTests {
         #expect(finished?.carriedOver == nil)
     }
 
+    @Test("a game against another board given up by the wait is not the next game's record: that one begins afresh, against two players")
+    func gaveUpBeginsAfresh() throws {
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let timings = GameTimings(otherBoardWait: .seconds(60))
+        let viewModel = GameViewModel(positions: presses, timings: timings, scheduler: scheduler, firstStarter: .x)
+        let recorded = Protected<[PlayedGame]>([])
+        let recording = GameRecorder.record(viewModel, clock: { Self.at(0) }) { game in recorded.withValue { $0.append(game) } }
+        defer { recording.dispose() }
+        viewModel.chooseOpponent.apply(.board(try #require(RemoteBoard(name: "kitchen", side: .o))))
+        viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 1, moves: [])))
+        input.send(try #require(Position(keypadKey: 5)))
+        viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 1, moves: [Position(keypadKey: 5)!, Position(keypadKey: 1)!])))
+        viewModel.hear(PeerReport(board: "kitchen", online: false, game: nil))
+        scheduler.advance(by: timings.otherBoardWait)
+        #expect(viewModel.state.value.opponent == .person)
+        let starter = viewModel.state.value.board.starter
+        for cell in [7, 4, 8, 5, 9] { input.send(try #require(Position(keypadKey: cell))) }
+        let game = try #require(recorded.value.first)
+        #expect(recorded.value.count == 1 && game.opponent == "two-players" && game.moves.map(\.cell) == [7, 4, 8, 5, 9])
+        #expect(game.starter == starter.rawValue && game.carriedOver == nil && game.outcome == (starter == .x ? "x-wins" : "o-wins"))
+    }
+
     @Test("a game carried over a restart keeps the marks already on the board, which were made before the record began")
     func carriedOver() throws {
         var recorder = GameRecorder()

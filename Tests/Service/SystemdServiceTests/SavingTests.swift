@@ -128,6 +128,23 @@ struct SavingTests {
         #expect(commits.value.count == 3 && commits.value[2].0 == nil && commits.value[2].1 == 1)
     }
 
+    @Test("a game no board could have played (a recorder's fault) is left out and said: the history keeps every other")
+    func impossibleGameLeftOut() {
+        let committed = Protected<[Int]>([])
+        let refused = Protected<[String]>([])
+        let saver = Saver(
+            commit: { _, games throws(DatabaseError) in committed.withValue { $0.append(games.count) } },
+            failed: { failure in refused.withValue { $0.append("\(failure)") } })
+        var impossible = finishedGameForSaving()
+        impossible.moves[2].player = "O"
+        saver.record(impossible)
+        saver.record(finishedGameForSaving())
+        saver.submit(snapshot(moves: 0))
+        saver.finish()
+        #expect(committed.value == [1], "the good game alone")
+        #expect(refused.value.count == 1 && refused.value[0].contains("left out of the history") && refused.value[0].contains("moves[2]"), "\(refused.value)")
+    }
+
     @Test("stopping after the last commit failed commits its snapshot with the game before it, never the game alone")
     func finishAfterAFailure() {
         let commits = Protected<[String]>([])
