@@ -7,7 +7,11 @@ measured in the same run:
   back by one client of the same broker, as the boards' users are), and against the same press
   to the LED lines of the board it was made on; the presses a quick player's, at most one each
   150 ms;
-- each link's resident memory after the games.
+- each link's resident memory after the games;
+- a hundred boards on the broker (each its own user, publishing its state as a board's link
+  does): the processor time a link spends on each of their states (it reads every board's, for
+  the boards its board offers), against its time for each press of its own game in the same run,
+  and its resident memory with them.
 
 Usage: PROGRAMS=FOLDER python3 browser/bench_network.py [GAMES] [--results FILE]
 (make bench runs it on its release build, with --results ../Benchmarks/results/network.json.)
@@ -115,8 +119,8 @@ class MQTT:
         self.send(0x82, struct.pack(">H", 1) + self.text(topic) + b"\x00")
         assert self.read()[0] == 0x90
 
-    def publish(self, topic, payload):
-        self.send(0x30, self.text(topic) + payload)
+    def publish(self, topic, payload, retain=False):
+        self.send(0x31 if retain else 0x30, self.text(topic) + payload)
 
     def round_trip_ms(self, topic, payload):
         start = time.monotonic()
@@ -138,6 +142,53 @@ def link(folder, board, broker, name):
                             stdout=open(folder / "log", "wb"), stderr=subprocess.STDOUT)
 
 
+def cpu_seconds(pid):
+    """The processor time `pid` has used, all its threads (the link's loop and its MQTT client's),
+    to the nanosecond (the scheduler's own count: /proc/PID/stat's clock ticks are 10 ms)."""
+    tasks = pathlib.Path(f"/proc/{pid}/task")
+    return sum(int((task / "schedstat").read_text().split()[0]) for task in tasks.iterdir()) / 1e9
+
+
+HUNDRED = [f"board-{n}" for n in range(1, 101)]
+# A state as a board's link publishes it: X to move against the computer, each change a draw more.
+STATE = ('{{"state":{{"asleep":false,"boardsSeen":[],"cells":["X","","","","O","","","",""],"flashing":null,"headline":"x-to-move",'
+         '"looks":[],"names":{{"o":null,"x":null}},"opponent":"{opponent}","outcome":"playing","scores":{{"computer-3":{{"draws":{draws},'
+         '"oWins":1,"xWins":0}}}},"starter":"X","thinking":false,"turn":"X","winningLines":[]}},"type":"state"}}')
+
+
+# How often each of the hundred changes its state: a quick player's every press, all at once.
+CHANGES_PER_SECOND = 5
+
+
+def hundred_boards(broker, link_process, board, log, changes=20):
+    """The hundred boards come online, then each changes its state `changes` times at
+    CHANGES_PER_SECOND (500 states a second in all), the last of them inviting the kitchen: the
+    kitchen's link's processor time for each state, until its board offers the sixteen first by
+    name (it then has read them all: they come in order); its memory then, and the messages its
+    inbox had no room for (its log says)."""
+    clients = [MQTT(broker.port, name) for name in HUNDRED]
+    before = cpu_seconds(link_process.pid)
+    for name, client in zip(HUNDRED, clients):
+        client.publish(f"tictactoe/{name}/presence", b"online", retain=True)
+    for change in range(changes):
+        started = time.monotonic()
+        for name, client in zip(HUNDRED, clients):
+            opponent = "board:kitchen" if change == changes - 1 else "computer-3"
+            client.publish(f"tictactoe/{name}/state", STATE.format(opponent=opponent, draws=change).encode(), retain=True)
+        time.sleep(max(0, 1 / CHANGES_PER_SECOND - (time.monotonic() - started)))
+    expected = sorted(HUNDRED)[:16]
+    wait(lambda: [seen["board"] for seen in board.status().get("boardsSeen") or [] if seen["invites"]] == expected,
+         "the kitchen to offer the sixteen that invite it", timeout=60)
+    spent = cpu_seconds(link_process.pid) - before
+    for client in clients:
+        client.socket.close()
+    dropped = sum(int(line.split("dropped ")[1].split()[0]) for line in pathlib.Path(log).read_text().splitlines()
+                  if "messages the link's inbox had no room for" in line or "message the link's inbox had no room for" in line)
+    return {"boards": len(HUNDRED), "states": len(HUNDRED) * changes, "states-per-second": len(HUNDRED) * CHANGES_PER_SECOND,
+            "link-cpu-us-per-state": round(spent * 1e6 / (len(HUNDRED) * changes), 1), "link-memory-mb": round(rss_mb(link_process.pid), 1),
+            "dropped": dropped}
+
+
 def here(board):
     other = board.status().get("otherBoard") or {}
     return other.get("here") is True
@@ -146,7 +197,7 @@ def here(board):
 def main():
     games, results, context = bench_arguments(20)
     with tempfile.TemporaryDirectory(prefix="tictactoe-bench.") as folder:
-        broker = Broker(folder, ["kitchen", "attic"])
+        broker = Broker(folder, ["kitchen", "attic"] + HUNDRED)
         for name in ("kitchen", "attic"):
             (pathlib.Path(folder) / name).mkdir()
         kitchen, attic = Board(pathlib.Path(folder) / "kitchen"), Board(pathlib.Path(folder) / "attic")
@@ -162,6 +213,7 @@ def main():
             wait(lambda: all(board.status()["headline"] != "choosing-opponent" for board in (kitchen, attic)), "the choice to be shown", timeout=30)
             boards = {"kitchen": kitchen, "attic": attic}
             across, own = [], []
+            games_cpu = cpu_seconds(links[0].pid)
             for game in range(games):
                 # Game n of the pairing: X (the kitchen) starts the odd ones, O (the attic) the even ones.
                 starter, other = ("kitchen", "attic") if game % 2 == 0 else ("attic", "kitchen")
@@ -188,6 +240,10 @@ def main():
                 assert answer["type"] == "ok", answer
                 wait(lambda: all(len(board.status()["otherBoard"]["moves"]) == 0 and board.status()["otherBoard"]["game"] == game + 2
                                  for board in boards.values()), "the next game on both boards", timeout=30)
+            games_cpu = cpu_seconds(links[0].pid) - games_cpu
+            memory = [round(rss_mb(process.pid), 1) for process in links]
+            hundred = hundred_boards(broker, links[0], kitchen, pathlib.Path(folder) / "link-kitchen" / "log")
+            hundred["link-cpu-us-per-press"] = round(games_cpu * 1e6 / len(across), 1)
             client = MQTT(broker.port, "kitchen")
             client.subscribe("tictactoe/kitchen/bench")
             baseline = [client.round_trip_ms("tictactoe/kitchen/bench", f"round trip {n}".encode()) for n in range(len(across))]
@@ -199,7 +255,8 @@ def main():
                 "press-to-other-leds": summary(across),
                 "press-to-own-leds": summary(own),
                 "broker-round-trip": summary(baseline),
-                "link-memory-mb": [round(rss_mb(process.pid), 1) for process in links],
+                "link-memory-mb": memory,
+                "hundred-boards": hundred,
             }
             report(figures, results)
         finally:

@@ -119,16 +119,27 @@ struct BenchFigures {
         guard let network else { return Self.notMeasured("network.json", by: "browser/bench_network.py") }
         func times(_ times: BenchResults.Times) -> String { "\(Format.shortTime(times.p50)) · \(Format.shortTime(times.p99))" }
         let across = network.pressToOtherLeds
-        let rows: [[String]] = [
+        var rows: [[String]] = [
             ["a press on one board to the other board's LED lines showing it", times(across),
              "the broker's own round trip: \(times(network.brokerRoundTrip))", Format.ratio(across.p50 / max(network.brokerRoundTrip.p50, 0.001)),
              "p99 ≤ 100 ms"],
             ["the same", times(across), "the same press to its own board's LED lines: \(times(network.pressToOwnLeds))",
              Format.ratio(across.p50 / max(network.pressToOwnLeds.p50, 0.001)), ""],
         ]
+        if let hundred = network.hundredBoards {
+            rows.append([
+                "a link's processor time for each state of \(hundred.boards) other boards (\(Format.grouped(hundred.states)) states, \(hundred.statesPerSecond) a second)",
+                "\(Format.grouped(Int(hundred.linkCpuUsPerState.rounded()))) µs (mean)",
+                "its time for each press of its own game: \(Format.grouped(Int(hundred.linkCpuUsPerPress.rounded()))) µs",
+                Format.ratio(hundred.linkCpuUsPerState / max(hundred.linkCpuUsPerPress, 0.001)), "none dropped",
+            ])
+        }
+        let hundredLine = network.hundredBoards.map {
+            " With the \($0.boards) boards: \(Format.megabytes($0.linkMemoryMb)); messages its inbox had no room for: \(Format.grouped($0.dropped))."
+        } ?? ""
         return Self.measured(network.measured, "\(Format.grouped(network.presses)) presses in \(network.games) games")
             + Format.table(["figure", "p50 · p99", "baseline, p50 · p99", "ratio at p50", "goal"], rows, right: [])
-            + "\nEach link's resident memory after the games: \(network.linkMemoryMb.map(Format.megabytes).joined(separator: " and ")).\n"
+            + "\nEach link's resident memory after the games: \(network.linkMemoryMb.map(Format.megabytes).joined(separator: " and ")).\(hundredLine)\n"
     }
 
     /// How the matchbox learner learns, over seeded games: Michie's rules beside the board's,

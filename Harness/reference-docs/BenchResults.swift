@@ -123,11 +123,32 @@ enum BenchResults {
         var pressToOwnLeds: Times
         var brokerRoundTrip: Times
         var linkMemoryMb: [Double]
+        /// A hundred boards on the broker beside the two; `nil` from a run before it was measured.
+        var hundredBoards: HundredBoards?
+
+        /// The link's processor time for each of a hundred other boards' states, against its time
+        /// for each press of its own game.
+        struct HundredBoards: Codable, Sendable {
+            var boards: Int
+            var states: Int
+            var statesPerSecond: Int
+            var linkCpuUsPerState: Double
+            var linkCpuUsPerPress: Double
+            var linkMemoryMb: Double
+            var dropped: Int
+
+            enum CodingKeys: String, CodingKey {
+                case boards, states, dropped
+                case statesPerSecond = "states-per-second", linkCpuUsPerState = "link-cpu-us-per-state"
+                case linkCpuUsPerPress = "link-cpu-us-per-press", linkMemoryMb = "link-memory-mb"
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case measured, games, presses, pressToOtherLeds = "press-to-other-leds", pressToOwnLeds = "press-to-own-leds"
             case brokerRoundTrip = "broker-round-trip"
             case linkMemoryMb = "link-memory-mb"
+            case hundredBoards = "hundred-boards"
         }
     }
 
