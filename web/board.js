@@ -247,6 +247,8 @@ function showHeadline(headline, state) {
 function drawState(state, previous) {
   // For docs/BENCHMARKS.md: page load to the first board drawn, and each move drawn.
   if (!previous) performance.mark("board-drawn");
+  // The invitations there when the page opens are listed, not news.
+  if (!previous) for (const seen of state.boardsSeen || []) if (seen.invites) page.invitationsSaid.add(seen.board);
   const looks = state.looks || [];
   state.cells.forEach((mark, index) => {
     const number = keypadOrder[index];
@@ -304,11 +306,13 @@ function happenings(state, previous) {
   if (state.opponent !== previous.opponent || (choosing && (previous.headline !== "choosing-opponent" || fresh))) {
     said.push(headlineText("choosing-opponent", state));
   }
-  // Each board's invitation said once, until this board plays it: one that comes and goes (a
-  // link that drops, a board flapping on purpose) is not said again and again.
+  // Each board's invitation said once, until this board chooses that board (as the board itself
+  // tells it): one that comes and goes (a link that drops, a board flapping on purpose) is not
+  // said again and again.
+  const chosen = otherBoard(state.opponent);
+  if (chosen && state.opponent !== previous.opponent) page.invitationsSaid.delete(chosen.name);
   for (const seen of state.boardsSeen || []) {
-    if (state.opponent === `board:${seen.board}:x`) page.invitationsSaid.delete(seen.board);
-    else if (seen.invites && !page.invitationsSaid.has(seen.board) && otherBoard(`board:${seen.board}`)) {
+    if (seen.invites && !page.invitationsSaid.has(seen.board) && state.opponent !== `board:${seen.board}:x` && otherBoard(`board:${seen.board}`)) {
       page.invitationsSaid.add(seen.board);
       said.push(`The board ${seen.board} invites this board to a game${page.play ? ': choose it under "Who plays O" to join' : ""}.`);
     }

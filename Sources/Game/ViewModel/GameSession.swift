@@ -87,34 +87,17 @@ final class GameSession: @unchecked Sendable {
         }
     }
 
-    /// The board heard from another board (``SessionState/hear(_:)``): anything it tells (a
-    /// move, a game, the other board away or back) counts as someone at the board, for the
-    /// lights to show it.
-    ///
-    /// A report of the pairing's next game that carries the game before (``PeerGame/previous``)
-    /// is heard as two: that game first, so that a last move this board missed ends it here too,
-    /// with its events (the history records it, the score counts it); then the next.
+    /// The board heard from another board (``SessionState/hear(_:)``): one change of state, and
+    /// what happened in it told in order. Anything it tells (a move, a game, the other board away
+    /// or back) counts as someone at the board, for the lights to show it.
     func hear(_ report: PeerReport) {
-        if let before = report.game?.before, state.value.remote.game == before.number, !state.value.board.isOver {
-            hearOne(PeerReport(board: report.board, online: report.online, game: before))
-        }
-        hearOne(report)
-    }
-
-    private func hearOne(_ report: PeerReport) {
-        let (event, facts) = state.modify { state in (state.hear(report), TimedFacts(state)) }
-        guard let event else { return }
+        let (events, facts) = state.modify { state in (state.hear(report), TimedFacts(state)) }
+        guard !events.isEmpty else { return }
         noteActivity()
         // A move clears a refused press's flicker (``SessionState/took(_:by:)``); else it runs on.
-        switch event {
-        case .moved, .started: cancelFlash()
-        default: break
-        }
+        if events.contains(where: { if case .moved = $0 { true } else if case .started = $0 { true } else { false } }) { cancelFlash() }
         followState(facts)
-        eventInput.send(event)
-        if case .moved = event, let outcome = facts.finished {
-            eventInput.send(.finished(outcome))
-        }
+        for event in events { eventInput.send(event) }
     }
 
     /// The link sees these boards online: an invitation among them is told, but is no press (the

@@ -97,15 +97,14 @@ extension SessionState {
     /// The boards the link sees online now, at most ``SeenBoard/most``, the ones that invite this
     /// board first. The gesture offers each after the board's own opponents
     /// (``opponentChoices``); a board's invitation is told once (``GameEvent/invited(_:)``), and
-    /// again only after this board has played it: one that comes and goes (a link that drops, a
-    /// board that flaps on purpose) is not told again and again. Nothing else changes: the game
-    /// goes on.
+    /// again only after this board has chosen that board (``choose(_:)``): one that comes and
+    /// goes (a link that drops, a board that flaps on purpose) is not told again and again.
+    /// Nothing else changes: the game goes on.
     public mutating func see(_ boards: [SeenBoard]) -> GameEvent? {
         let boards = Array(boards.prefix(SeenBoard.most))
         guard boards != seenBoards else { return nil }
         seenBoards = boards
         var told = invitationsTold
-        if let playing = opponent.remote?.name { told.removeAll { $0 == playing } }
         let invitation = boards.first { seen in
             seen.invites && !told.contains(seen.name) && seen.opponent != opponent
         }
@@ -120,48 +119,58 @@ extension SessionState {
 
     /// The board heard from the other board: when it is the opponent, whether it is here
     /// (online, playing this board with its expected mark, at a game of the pairing), and the game
-    /// it is at. A later game of the pairing is started here too, with its moves; in this game,
-    /// the moves it adds after the ones both boards have are taken, in order, each only in its
-    /// mark's turn and on a free cell. An earlier game, or the moves this board has already,
-    /// change nothing. When the two boards' moves of one game part (a board that lost its last
-    /// move to a power cut, one that joined or invited again mid-game), neither can go on, so the
-    /// pairing's next game starts: the other board follows it, as the later game. Returns what
-    /// happened, `nil` for nothing to tell.
+    /// it is at. A later game of the pairing is started here too, with its moves (first ending
+    /// the game before with the moves the report carries of it, ``PeerGame/previous``, should
+    /// this board have missed its last); in this game, the moves it adds after the ones both
+    /// boards have are taken, in order, each only in its mark's turn and on a free cell. An
+    /// earlier game, or the moves this board has already, change nothing. When the two boards'
+    /// moves of one game part (a board that lost its last move to a power cut, one that joined or
+    /// invited again mid-game), neither can go on, so the pairing's next game starts: the other
+    /// board follows it, as the later game.
     ///
-    /// A move heard, or the other board back, wakes the lights, as a press at the board would,
-    /// so that the person there sees the game go on.
-    public mutating func hear(_ report: PeerReport) -> GameEvent? {
-        guard let other = opponent.remote, report.board == other.name else { return nil }
+    /// One change of state, however much it holds; returns what happened in it, in order (each
+    /// move, a game's end, a new game), for the history and the logs: empty for nothing to tell.
+    /// A move heard, or the other board back, wakes the lights, as a press at the board would, so
+    /// that the person there sees the game go on.
+    public mutating func hear(_ report: PeerReport) -> [GameEvent] {
+        guard let other = opponent.remote, report.board == other.name else { return [] }
         let wasHere = remote.isHere
         guard report.online, let game = report.game, game.side == other.side, (1...RemotePlay.mostGames).contains(game.number) else {
             remote.isHere = false
-            return wasHere ? .otherBoardAway(other.name) : nil
+            return wasHere ? [.otherBoardAway(other.name)] : []
         }
         remote.isHere = true
-        guard let event = follow(game, of: other) ?? (wasHere ? nil : .otherBoardHere(other.name)) else { return nil }
-        isAsleep = false
-        return event
+        var events: [GameEvent] = []
+        if game.number > remote.game, let before = game.before, remote.game == before.number, !board.isOver {
+            events += follow(before, of: other)
+        }
+        events += follow(game, of: other)
+        if events.isEmpty && !wasHere { events = [.otherBoardHere(other.name)] }
+        if !events.isEmpty { isAsleep = false }
+        return events
     }
 
-    private mutating func follow(_ game: PeerGame, of other: RemoteBoard) -> GameEvent? {
-        var started: GameEvent?
+    /// `game`'s news: a later game begun, then the moves taken, each told, and the end of the
+    /// game one of them ends.
+    private mutating func follow(_ game: PeerGame, of other: RemoteBoard) -> [GameEvent] {
+        var events: [GameEvent] = []
         if game.number > remote.game {
             showsOpponent = false
-            started = .started(starter: beginRemoteGame(game.number))
+            events.append(.started(starter: beginRemoteGame(game.number)))
         }
-        guard game.number == remote.game else { return started }
+        guard game.number == remote.game else { return events }
         let known = Array(moves ?? MoveList())
         // Late, or as far as this board: nothing to take.
-        if game.moves.count <= known.count, known.starts(with: game.moves) { return started }
-        guard game.moves.starts(with: known) else { return parted() }
-        var last = started
+        if game.moves.count <= known.count, known.starts(with: game.moves) { return events }
+        guard game.moves.starts(with: known) else { return events + parted() }
         for position in game.moves.dropFirst(known.count) {
             // A move of this board's mark it does not have, or one no game allows: parted.
-            guard board.turn == other.side, let next = try? board.playing(position) else { return parted() }
+            guard board.turn == other.side, let next = try? board.playing(position) else { return events + parted() }
             board = next
-            last = took(position, by: other.side)
+            events.append(took(position, by: other.side))
+            if board.isOver { events.append(.finished(board.outcome)) }
         }
-        return last
+        return events
     }
 
     /// The other board was waited for ``GameTimings/otherBoardWait`` on end (the session's timer
@@ -180,9 +189,9 @@ extension SessionState {
 
     /// The two boards' games of one number have parted: the next game of the pairing, which the
     /// other board follows (within ``RemotePlay/mostGames``).
-    private mutating func parted() -> GameEvent? {
-        guard remote.game < RemotePlay.mostGames else { return nil }
+    private mutating func parted() -> [GameEvent] {
+        guard remote.game < RemotePlay.mostGames else { return [] }
         showsOpponent = false
-        return .started(starter: beginRemoteGame(remote.game + 1))
+        return [.started(starter: beginRemoteGame(remote.game + 1))]
     }
 }

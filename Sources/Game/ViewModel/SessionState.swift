@@ -221,6 +221,8 @@ public struct SessionState: Sendable, Hashable {
     public mutating func choose(_ chosen: Opponent) -> GameEvent {
         if isAsleep { return wake() }
         opponent = chosen
+        // Its next invitation is news again.
+        if let name = chosen.remote?.name, invitationsTold.contains(name) { invitationsTold.removeAll { $0 == name } }
         showsOpponent = true
         remote = RemotePlay()
         let starter: Player

@@ -108,6 +108,8 @@ public struct BrokerRelay: Sendable {
     /// Whether news of the followed board waits for the allowance.
     private var reportHeld = false
     private var drops = DropLog()
+    /// The client's overflows, apart from the other drops: the first is always said at once.
+    private var overflows = DropLog()
     /// Why the board was last said to be away: said again only when it changes.
     private var lastWhy: String?
     /// Why the broker was last said to be away, the same way.
@@ -156,7 +158,9 @@ public struct BrokerRelay: Sendable {
             // board's state, and would pass each such change on to every board again.
             let changed = shown != publishedState || stateLine == nil
             (state, stateLine, publishedState) = (next, shownLine, shown)
-            let following = follow(next)
+            // A board just reached (restarted, or its link) knows of no board online: told now.
+            let seenAgain = first ? inView.current().flatMap { $0.boards.isEmpty ? nil : $0 } : nil
+            let following = follow(next) + (seenAgain.map { tell($0) } ?? [])
             guard brokerConnected else { return following.filter { if case .board = $0 { true } else { false } } }
             return (first ? [presence()] : []) + (changed ? [publish(topics.state, shownLine, retain: true)] : [])
                 + events.map { publish(topics.events, $0.json) } + following
@@ -230,7 +234,7 @@ public struct BrokerRelay: Sendable {
     /// again: whatever of it was among the lost comes back.
     public mutating func overflowed(_ count: Int, at now: MonotonicInstant) -> [Action] {
         let again = brokerConnected ? (follower.other.map(OtherBoardFollower.topics) ?? []).map { Action.subscribe($0, retained: true) } : []
-        return again + (drops.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
+        return again + (overflows.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
             .map { [.log($0)] } ?? [])
     }
 

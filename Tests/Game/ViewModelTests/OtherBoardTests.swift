@@ -287,12 +287,13 @@ struct OtherBoardTests {
         viewModel.nextOpponent.apply()
         #expect(state.opponent == .board(kitchen) && state.remote.game == 1, "then invites the kitchen")
         viewModel.see([SeenBoard(name: "attic", invites: true)])
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 2, "the gesture chose the attic on its way: its invitation is news again")
         viewModel.nextOpponent.apply()
         #expect(state.opponent == .person, "from a board no longer seen, the first choice")
         viewModel.chooseOpponent.apply(.board(attic))
         viewModel.see([])
         viewModel.see([SeenBoard(name: "attic", invites: true)])
-        #expect(events.values.filter { $0 == .invited("attic") }.count == 1, "joined already: no second invitation told")
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 2, "joined already: no invitation told")
         let many = (1...20).map { SeenBoard(name: "board\($0)", invites: false) }
         viewModel.see(many)
         #expect(state.seenBoards == Array(many.prefix(SeenBoard.most)), "at most \(SeenBoard.most)")
@@ -311,8 +312,7 @@ struct OtherBoardTests {
         viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: 2, moves: [p(2, 0)], previous: game)))
         let told = Array(events.values.dropFirst(count))
         let middleRow = WinningLines(WinningLine.all.filter { line in [p(1, 0), p(1, 1), p(1, 2)].allSatisfy(line.contains) })
-        // The next game's start is told by its first move, the one change it came with.
-        #expect(told == [.moved(.o, p(1, 2)), .finished(.won(by: .o, along: middleRow)), .moved(.o, p(2, 0))], "\(told)")
+        #expect(told == [.moved(.o, p(1, 2)), .finished(.won(by: .o, along: middleRow)), .started(starter: .o), .moved(.o, p(2, 0))], "\(told)")
         #expect(state.score(against: .board(kitchen)).oWins == 1 && state.remote.game == 2 && state.board[p(2, 0)] == .o)
         #expect(state.previousRemoteMoves == game, "the game it ended, for the kitchen should it need it")
         let again = events.values.count
@@ -335,5 +335,30 @@ struct OtherBoardTests {
         viewModel.see([])
         viewModel.see([SeenBoard(name: "attic", invites: true)])
         #expect(events.values.filter { $0 == .invited("attic") }.count == 2, "played since: its next invitation is told")
+        // Chosen without a list between (a game played while no board came or went): told again after.
+        viewModel.chooseOpponent.apply(.board(attic))
+        viewModel.chooseOpponent.apply(.person)
+        viewModel.see([])
+        viewModel.see([SeenBoard(name: "attic", invites: true)])
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 3)
+        // Both boards inviting each other (each waits for the other to join): told once, however
+        // the list changes meanwhile.
+        viewModel.chooseOpponent.apply(.board(try #require(RemoteBoard(name: "attic", side: .o))))
+        for other in ["porch", "cellar", "shed"] {
+            viewModel.see([SeenBoard(name: "attic", invites: true), SeenBoard(name: other, invites: false)])
+        }
+        #expect(events.values.filter { $0 == .invited("attic") }.count == 4)
+    }
+
+    @Test("a later game heard with its moves already: its start, then its moves, each told (the history records each game whole)")
+    func laterGameWithMoves() throws {
+        try invite(Self.kitchen)
+        hear([])
+        input.send(p(0, 0))
+        hear([p(0, 0), p(1, 1)])
+        let count = events.values.count
+        hear([p(0, 2)], game: 2)
+        #expect(Array(events.values.dropFirst(count)) == [.started(starter: .o), .moved(.o, p(0, 2))], "\(events.values.dropFirst(count))")
+        #expect(state.remote.game == 2 && state.board[p(0, 2)] == .o && state.board.moveCount == 1)
     }
 }

@@ -96,6 +96,17 @@ struct BoardsInViewRelayTests {
         #expect(Self.toBoard(answered) == [#"{"boards":[{"board":"porch","invites":false}],"command":"seen"}"#])
     }
 
+    @Test("a board reached again (restarted, or its link's socket) is told the boards online with its first state, however quiet the broker")
+    func toldAgainOnReconnecting() {
+        var relay = Self.relay()
+        _ = relay.brokerSent(topic: "tictactoe/porch/presence", payload: Array("online".utf8), correlation: nil, at: Self.start)
+        _ = relay.boardSent(#"{"command":"seen","text":"","type":"ok"}"#)
+        _ = relay.boardLost("closed")
+        _ = relay.boardConnected()
+        #expect(Self.toBoard(relay.boardSent(stateLine())) == [#"{"boards":[{"board":"porch","invites":false}],"command":"seen"}"#])
+        #expect(Self.toBoard(relay.boardSent(stateLine("X        ", turn: "O"))).isEmpty, "once")
+    }
+
     @Test("an overflow of the client's inbox: the followed board subscribed to again, for its retained state and presence")
     func overflowFollowsAgain() {
         var relay = Self.relay()

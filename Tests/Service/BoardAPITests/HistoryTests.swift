@@ -73,6 +73,33 @@ struct HistoryTests {
         #expect(game.starter == starter.rawValue && game.carriedOver == nil && game.outcome == (starter == .x ? "x-wins" : "o-wins"))
     }
 
+    @Test("another board's next game heard with a move in it already: recorded from its start, not added to the unfinished one")
+    func laterGameWithItsMoves() throws {
+        let scheduler = TestScheduler()
+        let (presses, input) = Signal<Position>.pipe()
+        let viewModel = GameViewModel(positions: presses, scheduler: scheduler, firstStarter: .x)
+        let recorded = Protected<[PlayedGame]>([])
+        let recording = GameRecorder.record(viewModel, clock: { Self.at(0) }) { game in recorded.withValue { $0.append(game) } }
+        defer { recording.dispose() }
+        let cells = { (keys: [Int]) in keys.compactMap(Position.init(keypadKey:)) }
+        func hear(_ keys: [Int], game: Int) {
+            viewModel.hear(PeerReport(board: "kitchen", online: true, game: PeerGame(side: .o, number: game, moves: cells(keys))))
+        }
+        viewModel.chooseOpponent.apply(.board(try #require(RemoteBoard(name: "kitchen", side: .o))))
+        hear([], game: 1)
+        input.send(try #require(Position(keypadKey: 7)))
+        hear([7, 5], game: 1)
+        // The kitchen abandoned game 1 and made its first move of game 2 (O starts it): heard at once.
+        hear([3], game: 2)
+        for (x, o) in [(8, [3, 8, 2]), (4, [3, 8, 2, 4, 1])] {
+            input.send(try #require(Position(keypadKey: x)))
+            hear(o, game: 2)
+        }
+        let game = try #require(recorded.value.first)
+        #expect(recorded.value.count == 1 && game.moves.map(\.cell) == [3, 8, 2, 4, 1] && game.moves.map(\.player) == ["O", "X", "O", "X", "O"])
+        #expect(game.starter == "O" && game.outcome == "o-wins" && game.carriedOver == nil && game.opponent == "board:kitchen")
+    }
+
     @Test("a game carried over a restart keeps the marks already on the board, which were made before the record began")
     func carriedOver() throws {
         var recorder = GameRecorder()

@@ -47,6 +47,11 @@ public final class Saving: ServicePart {
                 }
             },
             failed: { failure in
+                // Not a save that failed, and not tried again: said each time, as what it is.
+                if case .gameRefused = failure {
+                    logger.error("\(failure)")
+                    return
+                }
                 guard failures.withValue({ $0.failed(kind: failure.kind) }) else { return }
                 logger.error("saving the game failed: \(failure); play goes on and every change tries again (said once while it fails this way)")
             })
