@@ -12,7 +12,11 @@ final class ServedNetwork {
     private let process = Process()
     private let log = Pipe()
 
-    init(board: ServedSimulation, broker: Broker, name: String = "kitchen", user: String? = nil, allow: String = "play", tls: Bool = true, password: String? = nil, caFile: String? = nil) throws {
+    /// `environment`: more of the link's environment, beside the test's.
+    init(
+        board: ServedSimulation, broker: Broker, name: String = "kitchen", user: String? = nil, allow: String = "play", tls: Bool = true,
+        password: String? = nil, caFile: String? = nil, environment: [String: String] = [:]
+    ) throws {
         folder = try Tictactoe.temporaryFolder()
         let user = user ?? name
         // With Windows' line end, as an editor there may leave it.
@@ -31,6 +35,7 @@ final class ServedNetwork {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-network").path
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = log
         process.standardError = log
         try process.run()
