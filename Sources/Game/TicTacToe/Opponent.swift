@@ -3,26 +3,20 @@ import Basics
 /// Who the board plays: a second person at the board, the computer at one of its levels or the
 /// matchbox learner (Michie's MENACE, which learns from every game it plays), each playing O;
 /// or another board over the network, playing either mark. Chosen on the board (holding new
-/// game and tapping a cell steps through all but another board), and kept with the game.
+/// game and tapping a cell steps through them, other boards only as the network sees them
+/// online), and kept with the game.
 public enum Opponent: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case person
     case computer(ComputerLevel)
     case learner
     /// Another board, over the network: its buttons play ``RemoteBoard/side``, this board's the
-    /// other mark. Chosen by name (``init(name:)``), never by the gesture's cycle.
+    /// other mark. Chosen by name (``init(name:)``), or by the gesture once the network says the
+    /// board is online.
     case board(RemoteBoard)
 
     /// Two players, the computer from level 1 to 4, then the learner: the order the board steps
     /// through.
     public static let allCases: [Opponent] = [.person] + ComputerLevel.allCases.map { .computer($0) } + [.learner]
-
-    /// The next choice in ``allCases``, after the last the first again.
-    public var next: Opponent {
-        let all = Self.allCases
-        // From another board, the cycle starts again at its first choice.
-        guard let index = all.firstIndex(of: self) else { return all[0] }
-        return all[(index + 1) % all.count]
-    }
 
     /// The computer's level, if the computer plays.
     public var level: ComputerLevel? {

@@ -41,7 +41,7 @@ import TicTacToe
 ///   (a dark board stays dark: its next press wakes it to the new game).
 /// - Against the computer (it plays O): ``GameTimings/computerThinking`` after O's turn comes,
 ///   its move arrives like a press; a person's press in its turn flickers amber and changes
-///   nothing. ``nextOpponent`` steps through ``Opponent/allCases``, starts a new game, shows
+///   nothing. ``nextOpponent`` steps through ``SessionState/opponentChoices``, starts a new game, shows
 ///   the choice on the matrix for ``GameTimings/opponentShown``; each pairing keeps its score.
 public final class GameViewModel: Sendable {
     // MARK: Outputs

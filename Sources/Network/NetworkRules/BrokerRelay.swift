@@ -160,7 +160,7 @@ public struct BrokerRelay: Sendable {
             (state, stateLine, publishedState) = (next, shownLine, shown)
             // A board just reached (restarted, or its link) knows of no board online: told now.
             let seenAgain = first ? inView.current().flatMap { $0.boards.isEmpty ? nil : $0 } : nil
-            let following = follow(next) + (seenAgain.map { tell($0) } ?? [])
+            let following = follow(next) + (seenAgain.map { tell(.seen($0)) } ?? [])
             guard brokerConnected else { return following.filter { if case .board = $0 { true } else { false } } }
             return (first ? [presence()] : []) + (changed ? [publish(topics.state, shownLine, retain: true)] : [])
                 + events.map { publish(topics.events, $0.json) } + following
@@ -216,7 +216,7 @@ public struct BrokerRelay: Sendable {
     /// it is news (the first failure after a connection, or a new reason).
     public mutating func brokerLost(_ why: String) -> [Action] {
         brokerConnected = false
-        let away = (follower.brokerLost().map { tell($0) } ?? []) + (inView.brokerLost().map { tell($0) } ?? [])
+        let away = (follower.brokerLost().map { tell(.heard($0)) } ?? []) + (inView.brokerLost().map { tell(.seen($0)) } ?? [])
         guard why != lastBrokerWhy else { return away }
         lastBrokerWhy = why
         return [.log(why)] + away
@@ -274,7 +274,7 @@ public struct BrokerRelay: Sendable {
         var actions: [Action] = []
         if let seen = inView.take(topic: topic, payload: payload) {
             if !seenHeld, lists.take(at: now) {
-                actions += tell(seen)
+                actions += tell(.seen(seen))
             } else {
                 seenHeld = true
             }
@@ -287,7 +287,7 @@ public struct BrokerRelay: Sendable {
             reportHeld = true
             return actions + drop("more than \(limits.perSecond) changes a second of the board \(follower.other ?? ""): the latest held", at: now)
         }
-        return actions + tell(report)
+        return actions + tell(.heard(report))
     }
 
     /// When the relay wants ``tick(at:)`` next: a held report's turn.
@@ -302,11 +302,11 @@ public struct BrokerRelay: Sendable {
         var actions: [Action] = []
         if reportHeld, reports.take(at: now) {
             reportHeld = false
-            actions += follower.current().map { tell($0) } ?? []
+            actions += follower.current().map { tell(.heard($0)) } ?? []
         }
         if seenHeld, lists.take(at: now) {
             seenHeld = false
-            actions += inView.current().map { tell($0) } ?? []
+            actions += inView.current().map { tell(.seen($0)) } ?? []
         }
         return actions
     }
@@ -317,27 +317,20 @@ public struct BrokerRelay: Sendable {
         let subscriptions: [Action] = change.unsubscribe.map { .unsubscribe($0) } + change.subscribe.map { .subscribe($0, retained: true) }
         let said = follower.takeTrouble().map { [Action.log($0)] } ?? []
         guard let report = change.report else { return (brokerConnected ? subscriptions : []) + said }
-        return (brokerConnected ? subscriptions : []) + said + tell(report)
+        return (brokerConnected ? subscriptions : []) + said + tell(.heard(report))
     }
 
-    /// `report` to the board, if it is reached; its answer is the link's own, not published.
-    private mutating func tell(_ report: HeardReport) -> [Action] {
+    /// The link's own `request` to the board (`heard` or `seen`), if it is reached; its answer is
+    /// not published. With the board's queue full, the news goes once the board answers
+    /// (``retryPending()``).
+    private mutating func tell(_ request: APIRequest) -> [Action] {
         guard boardReachable else { return [] }
         guard waiting.count < limits.waiting else {
-            heardPending = true
+            if case .seen = request { seenPending = true } else { heardPending = true }
             return []
         }
-        return ask(.heard(report))
-    }
-
-    /// The boards online to the board, the same way.
-    private mutating func tell(_ seen: SeenReport) -> [Action] {
-        guard boardReachable else { return [] }
-        guard waiting.count < limits.waiting else {
-            seenPending = true
-            return []
-        }
-        return ask(.seen(seen))
+        waiting.append((request.command, nil, false))
+        return [.board(request.line)]
     }
 
     /// The news that found the queue full, now that the board has answered one: as it is now.
@@ -345,11 +338,11 @@ public struct BrokerRelay: Sendable {
         var actions: [Action] = []
         if heardPending {
             heardPending = false
-            actions += follower.current().map { tell($0) } ?? []
+            actions += follower.current().map { tell(.heard($0)) } ?? []
         }
         if seenPending {
             seenPending = false
-            actions += inView.current().map { tell($0) } ?? []
+            actions += inView.current().map { tell(.seen($0)) } ?? []
         }
         return actions
     }
@@ -367,7 +360,14 @@ public struct BrokerRelay: Sendable {
         return (shown, encode(APIMessage.state(sent)))
     }
 
-    private mutating func ask(_ request: APIRequest) -> [Action] {
+    /// The link's own `request` to the board, if it is reached; with its queue full, `pending`
+    /// says so, and the news goes once the board answers (``retryPending()``).
+    private mutating func ask(_ request: APIRequest, pending: inout Bool) -> [Action] {
+        guard boardReachable else { return [] }
+        guard waiting.count < limits.waiting else {
+            pending = true
+            return []
+        }
         waiting.append((request.command, nil, false))
         return [.board(request.line)]
     }
