@@ -11,21 +11,29 @@ measured in the same run:
 - a hundred boards on the broker (each its own user, publishing its state as a board's link
   does): the processor time a link spends on each of their states (it reads every board's, for
   the boards its board offers), against its time for each press of its own game in the same run,
-  and its resident memory with them.
+  and its resident memory with them;
+- the page's boards view of them (the web view reading the kitchen's link's list, a page showing
+  the view): the lists a second the page is sent while the hundred send 500 states a second, how
+  long after the last state the page shows it, the web view's processor time for each list sent
+  and its resident memory, against its memory before the view was opened.
 
 Usage: PROGRAMS=FOLDER python3 browser/bench_network.py [GAMES] [--results FILE]
 (make bench runs it on its release build, with --results ../Benchmarks/results/network.json.)
 """
 
+import base64
+import json
+import os
 import pathlib
 import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 
 from bench_page import bench_arguments, report, rss_mb, summary
-from served import BIN, ROOT, Board, Client, wait
+from served import BIN, ROOT, Board, Client, Web, wait
 
 KEYPAD_ORDER = [7, 8, 9, 4, 5, 6, 1, 2, 3]
 # X and O alternate from the inviting board; seven presses, X's last wins along 2-5-8.
@@ -138,8 +146,53 @@ def link(folder, board, broker, name):
     (folder / "password").write_text(password(name) + "\n")
     (folder / "tictactoe.toml").write_text(
         f'[network]\nbroker = "127.0.0.1:{broker.port}"\nname = "{name}"\nuser = "{name}"\npassword-file = "{folder}/password"\n')
-    return subprocess.Popen([BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "tictactoe.toml"],
+    return subprocess.Popen([BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "tictactoe.toml",
+                             "--boards-file", folder / "boards.json"],
                             stdout=open(folder / "log", "wb"), stderr=subprocess.STDOUT)
+
+
+class PageSocket:
+    """A page's WebSocket to the web view, as the page opens it: just enough to send a command and
+    read the text messages sent back (the server's frames are not masked, the client's are)."""
+
+    def __init__(self, url):
+        host = url.split("//")[1].rstrip("/")
+        address, port = host.rsplit(":", 1)
+        self.socket = socket.create_connection((address, int(port)))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.socket.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: Upgrade\r\n"
+                             f"Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n").encode())
+        self.pending = b""
+        while b"\r\n\r\n" not in self.pending:
+            self.pending += self.socket.recv(4096)
+        head, self.pending = self.pending.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def send(self, message):
+        data, mask = json.dumps(message).encode(), os.urandom(4)
+        assert len(data) < 126
+        self.socket.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(data)))
+
+    def _exactly(self, count):
+        while len(self.pending) < count:
+            chunk = self.socket.recv(65536)
+            assert chunk, "the web view closed the page's connection"
+            self.pending += chunk
+        data, self.pending = self.pending[:count], self.pending[count:]
+        return data
+
+    def next(self):
+        """The next text message, decoded."""
+        while True:
+            first, second = self._exactly(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack(">H", self._exactly(2))[0]
+            elif length == 127:
+                length = struct.unpack(">Q", self._exactly(8))[0]
+            payload = self._exactly(length)
+            if first & 0x0F == 0x1:
+                return json.loads(payload)
 
 
 def cpu_seconds(pid):
@@ -160,26 +213,58 @@ STATE = ('{{"state":{{"asleep":false,"boardsSeen":[],"cells":["X","","","","O","
 CHANGES_PER_SECOND = 5
 
 
-def hundred_boards(broker, link_process, board, log, changes=20):
+def boards_view_reader(page, record):
+    """Reads the page's boards lists into `record` (each with the time it came), until the page's
+    connection ends."""
+    try:
+        while True:
+            message = page.next()
+            if message.get("type") == "boards":
+                record.append((time.monotonic(), message))
+    except (AssertionError, OSError):
+        pass
+
+
+def hundred_boards(broker, link_process, board, log, web, changes=20):
     """The hundred boards come online, then each changes its state `changes` times at
     CHANGES_PER_SECOND (500 states a second in all), the last of them inviting the kitchen: the
     kitchen's link's processor time for each state, until its board offers the sixteen first by
     name (it then has read them all: they come in order); its memory then, and the messages its
     inbox had no room for (its log says)."""
     clients = [MQTT(broker.port, name) for name in HUNDRED]
+    page, lists = PageSocket(web.url), []
+    web_memory_before = rss_mb(web.process.pid)
+    page.send({"command": "boards", "watch": True})
+    reader = threading.Thread(target=boards_view_reader, args=(page, lists), daemon=True)
+    reader.start()
+    web_before = cpu_seconds(web.process.pid)
     before = cpu_seconds(link_process.pid)
     for name, client in zip(HUNDRED, clients):
         client.publish(f"tictactoe/{name}/presence", b"online", retain=True)
+    first_state = time.monotonic()
     for change in range(changes):
         started = time.monotonic()
         for name, client in zip(HUNDRED, clients):
             opponent = "board:kitchen" if change == changes - 1 else "computer-3"
             client.publish(f"tictactoe/{name}/state", STATE.format(opponent=opponent, draws=change).encode(), retain=True)
+        last_published = time.monotonic()
         time.sleep(max(0, 1 / CHANGES_PER_SECOND - (time.monotonic() - started)))
+    flood = (first_state, last_published)
     expected = sorted(HUNDRED)[:16]
     wait(lambda: [seen["board"] for seen in board.status().get("boardsSeen") or [] if seen["invites"]] == expected,
          "the kitchen to offer the sixteen that invite it", timeout=60)
     spent = cpu_seconds(link_process.pid) - before
+    # The page shows the last state of all hundred: each invites the kitchen.
+    wait(lambda: lists and sum(1 for b in lists[-1][1]["boards"] if b.get("opponent") == "board:kitchen") == len(HUNDRED),
+         "the page's boards view to show the hundred's last states", timeout=60)
+    shown = next(when for when, message in lists if sum(1 for b in message["boards"] if b.get("opponent") == "board:kitchen") == len(HUNDRED))
+    web_spent = cpu_seconds(web.process.pid) - web_before
+    during = [message for when, message in lists if flood[0] <= when <= flood[1]]
+    view = {"lists-per-second": round(len(during) / (flood[1] - flood[0]), 1), "boards-listed": len(lists[-1][1]["boards"]),
+            "list-bytes": len(json.dumps(lists[-1][1], separators=(",", ":"))),
+            "last-state-shown-ms": round((shown - flood[1]) * 1000), "web-cpu-us-per-list": round(web_spent * 1e6 / len(lists), 1),
+            "web-memory-mb": round(rss_mb(web.process.pid), 1), "web-memory-before-mb": round(web_memory_before, 1)}
+    page.socket.close()
     for client in clients:
         client.socket.close()
     # Its overflows are logged apart from other drops, the first at once: none logged is none.
@@ -188,7 +273,7 @@ def hundred_boards(broker, link_process, board, log, changes=20):
                   for line in lines)
     return {"boards": len(HUNDRED), "states": len(HUNDRED) * changes, "states-per-second": len(HUNDRED) * CHANGES_PER_SECOND,
             "link-cpu-us-per-state": round(spent * 1e6 / (len(HUNDRED) * changes), 1), "link-memory-mb": round(rss_mb(link_process.pid), 1),
-            "dropped": dropped}
+            "dropped": dropped, "boards-view": view}
 
 
 def here(board):
@@ -244,7 +329,11 @@ def main():
                                  for board in boards.values()), "the next game on both boards", timeout=30)
             games_cpu = cpu_seconds(links[0].pid) - games_cpu
             memory = [round(rss_mb(process.pid), 1) for process in links]
-            hundred = hundred_boards(broker, links[0], kitchen, pathlib.Path(folder) / "link-kitchen" / "log")
+            web = Web(folder, kitchen, boards_file=pathlib.Path(folder) / "link-kitchen" / "boards.json")
+            try:
+                hundred = hundred_boards(broker, links[0], kitchen, pathlib.Path(folder) / "link-kitchen" / "log", web)
+            finally:
+                web.stop()
             hundred["link-cpu-us-per-press"] = round(games_cpu * 1e6 / len(across), 1)
             client = MQTT(broker.port, "kitchen")
             client.subscribe("tictactoe/kitchen/bench")

@@ -166,12 +166,14 @@ class Client:
 class Web:
     """tictactoe-web on a free port of loopback, serving the page in `page` (this tree's)."""
 
-    def __init__(self, folder, board, allow="play", page=ROOT / "web"):
+    def __init__(self, folder, board, allow="play", page=ROOT / "web", boards_file=None):
+        # The list of every board the page's boards view reads: one a test may write, by default.
+        self.boards_file = pathlib.Path(folder) / "boards.json" if boards_file is None else boards_file
         assert (BIN / "tictactoe-web").exists(), f"{BIN / 'tictactoe-web'} is missing: build it first"
         self.log = pathlib.Path(folder) / "web.log"
         self.process = subprocess.Popen(
             [BIN / "tictactoe-web", "--socket", board.socket, "--listen", "127.0.0.1:0", "--allow", allow,
-             "--page", page, "--config", ROOT / "Hardware" / "tictactoe.toml"],
+             "--page", page, "--config", ROOT / "Hardware" / "tictactoe.toml", "--boards-file", self.boards_file],
             stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
         line = self.process.stdout.readline()
         assert "the board's page is at " in line, line + self.log.read_text()

@@ -3,6 +3,7 @@ docs/VIEWS.md's table, the dialog, the board and the web view gone), for test_ac
 and page_shots.py's screenshots; against the simulated board and the web view (served.py)."""
 
 import json
+import pathlib
 
 from served import Client
 
@@ -36,6 +37,31 @@ def shows(page, state):
     except Exception:
         shown = page.evaluate("[document.getElementById('view').dataset.headline, [...document.querySelectorAll('.cell')].map((c) => c.dataset.cell + ':' + c.dataset.look).join(' ')]")
         raise AssertionError(f"the page shows {shown}, not {state['headline']} {state['looks']}")
+
+
+# Every board on the broker as the link lists them: one mid-game against another board, one whose
+# game X won against the computer, one offline, one whose state was never heard.
+BOARDS = {"type": "boards", "broker": "broker.home:8883", "connected": True, "lost": 0, "ignored": 0, "beyondLimit": 0, "boards": [
+    {"name": "cellar", "online": True, "cells": ["X", "", "", "", "O", "", "", "", ""], "turn": "X", "outcome": "playing",
+     "opponent": "board:porch:x", "score": {"xWins": 1, "oWins": 0, "draws": 2}},
+    {"name": "grandma", "online": False, "cells": ["X", "X", "X", "O", "O", "", "", "", ""], "outcome": "x-wins", "opponent": "computer-2"},
+    {"name": "kitchen", "online": True},
+    {"name": "porch", "online": None, "cells": [""] * 9, "turn": "X", "outcome": "playing", "opponent": "learner"},
+]}
+
+
+def boards_view(page, web):
+    """The boards view opened on the list the link keeps (written here), then closed."""
+    pathlib.Path(web.boards_file).write_text(json.dumps(BOARDS))
+    page.evaluate("document.querySelector('#boards-view summary').scrollIntoView({block: 'center'})")
+    page.click("#boards-view summary")
+    page.wait_for("document.querySelectorAll('#boards-list li').length === 4")
+    said = page.evaluate("[...document.querySelectorAll('#boards-list li')].map((li) => li.querySelector('.board-game').textContent)")
+    assert said == ["X to move, against the board porch (it plays X); score X 1, O 0, draws 2", "X won, O is computer 2",
+                    "no game heard yet", "X to move, O is the learner"], said
+    visit_boards = page.evaluate("document.getElementById('boards-said').textContent")
+    assert visit_boards == "4 boards on broker.home:8883, 2 online.", visit_boards
+    return said
 
 
 def every_state(page, board, web, client, visit):
@@ -137,6 +163,10 @@ def every_state(page, board, web, client, visit):
     visit("other boards seen, one inviting")
     page.evaluate("(() => { const c = document.getElementById('opponent'); c.value = 'board:porch:x'; c.dispatchEvent(new Event('change')); })()")
     client.wait_for(lambda s: s["opponent"] == "board:porch:x", "the porch's game joined from the page", timeout=30)
+    boards_view(page, web)
+    visit("the boards view, four boards")
+    page.evaluate("document.querySelector('#boards-view summary').scrollIntoView({block: 'center'})")
+    page.click("#boards-view summary")
 
     # The learner's box, all three levels: the board started again on a taught learner's state,
     # thinking long enough for the page to show the box before the board is held still.

@@ -121,7 +121,7 @@ def test_the_web_view_reaches_the_board_only_through_its_socket_and_only_the_loc
 def test_the_network_link_reaches_the_board_only_through_its_socket_and_keeps_its_secrets_to_itself():
     text = NETWORK_UNIT.read_text()
     for line in ["User=tictactoe-network", "SupplementaryGroups=tictactoe", "StateDirectory=tictactoe-network",
-                 "StateDirectoryMode=0700", "PrivateDevices=yes", "DevicePolicy=closed", "MemoryMax=",
+                 "StateDirectoryMode=0700", "RuntimeDirectory=tictactoe-network", "RuntimeDirectoryMode=0755", "PrivateDevices=yes", "DevicePolicy=closed", "MemoryMax=",
                  "Wants=tictactoe.socket network-online.target"]:
         assert line in text, line
     # A static user, made by the package's sysusers.d file (with DynamicUser the files it must

@@ -179,11 +179,13 @@ def play_through_the_broker(broker, console, suite):
     return seen
 
 
-def play_against_the_house(broker, console, suite):
+def play_against_the_house(broker, console, suite, port):
     """A simulated board here, "house", with its own link on the broker (as its service runs it),
     plays a whole game against the VM's board once the VM invites it: told of the invitation by
     its link, it joins (playing O) and answers each of X's moves with the next of its own (cells
-    2, then 3). What it saw, for the test."""
+    2, then 3). Then the VM's page (through the forward) opens its boards view, which the
+    installed web view fills from the installed link's list: both boards, the game as it ended.
+    The house's link stops after that, which the VM waits for. What it saw, for the test."""
     swift = os.environ.get("SWIFT", "swift")
     for product in ("tictactoe", "tictactoe-network"):
         subprocess.run([swift, "build", "--product", product], cwd=ROOT, check=True, capture_output=True)
@@ -196,7 +198,8 @@ def play_against_the_house(broker, console, suite):
     (folder / "link" / "tictactoe.toml").write_text(
         f'[network]\nbroker = "127.0.0.1:{broker.port}"\nname = "house"\nuser = "house"\n'
         f'password-file = "{folder / "link" / "password"}"\n')
-    link = subprocess.Popen([served.BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "link" / "tictactoe.toml"],
+    link = subprocess.Popen([served.BIN / "tictactoe-network", "--socket", board.socket, "--config", folder / "link" / "tictactoe.toml",
+                             "--boards-file", folder / "link" / "boards.json"],
                             stdout=open(folder / "link" / "log", "wb"), stderr=subprocess.STDOUT)
     seen = {}
     try:
@@ -214,6 +217,10 @@ def play_against_the_house(broker, console, suite):
         final = client.wait_for(lambda s: s["outcome"] != "playing", "the game's end", timeout=300)
         seen.update(cells=final["cells"], outcome=final["outcome"], score=final["scores"].get("board:appliance:x"))
         client.close()
+        try:
+            seen["boards-view"] = boards_view(port)
+        except Exception as error:  # reported by the test; the VM's own checks go on without it
+            seen["boards-view"] = {"error": repr(error)}
     except AssertionError as error:
         seen["error"] = str(error)
     finally:
@@ -222,6 +229,23 @@ def play_against_the_house(broker, console, suite):
         board.stop()
         seen["link-log"] = (folder / "link" / "log").read_text(errors="replace")[-2000:]
     return seen
+
+
+def boards_view(port):
+    """The VM's page's boards view once it lists the house's game as it ended: each board's line
+    as the page shows it, by name."""
+    browser = Chromium(width=390, height=844)
+    try:
+        page = browser.open(f"http://127.0.0.1:{port}/")
+        page.wait_for("performance.getEntriesByName('board-drawn').length > 0", timeout=120)
+        page.evaluate("document.querySelector('#boards-view summary').scrollIntoView({block: 'center'})")
+        page.click("#boards-view summary")
+        page.wait_for("(document.querySelector('#boards-list li[data-board=\"house\"]')?.textContent || '').includes('X won')", timeout=120)
+        return page.evaluate("Object.fromEntries([...document.querySelectorAll('#boards-list li')].map((li) => [li.dataset.board, "
+                             "[li.querySelector('.board-presence').textContent, li.querySelector('.mini').getAttribute('aria-label'), "
+                             "li.querySelector('.board-game').textContent]]))")
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +262,7 @@ def vm():
                  "APPLIANCE_BROKER_PORT": str(broker.port), "APPLIANCE_BROKER_PASSWORD": broker.passwords["appliance"]})
         host = play_on_the_web_view(port, console, suite) if wait_for_cue(console, "@@H web-ready", suite) else {"error": "no web-ready cue"}
         network = play_through_the_broker(broker, console, suite)
-        house = play_against_the_house(broker, console, suite)
+        house = play_against_the_house(broker, console, suite, port)
         out, _ = suite.communicate(timeout=5400)
         assert suite.returncode == 0, out
         network["messages"] = broker.seen()
@@ -759,6 +783,15 @@ def test_the_vms_board_plays_a_whole_game_against_a_board_here_through_the_broke
     assert json.loads(played["cells"].split(":", 1)[1]) == won and played["outcome"] == "x-wins", played
     assert json.loads(played["score"].split('":', 1)[1])["xWins"] == 1, played
     assert house["score"]["xWins"] == 1, house
+    # The VM's page's boards view, from the list the installed link keeps (mode 0644 in its
+    # runtime folder) and the installed web view reads under its own sandbox: both boards, the
+    # game on each, readable without colour.
+    assert played["boards_file"] == "644 tictactoe-network", played
+    view = house["boards-view"]
+    assert sorted(view) == ["appliance", "house"], view
+    marks = "X top right, centre, bottom left; O bottom centre, bottom right"
+    assert view["house"] == ["online", marks, "X won, against the board appliance (it plays X); score X 1, O 0, draws 0"], view
+    assert view["appliance"] == ["online", marks, "X won, against the board house (it plays O); score X 1, O 0, draws 0"], view
     # The VM's LED lines show the game: X red on the diagonal, O green and dim.
     assert played["frame"].split("|")[:3] == [". . R", ". R .", "R g g"], played
     print(f"\nthe remote game on arm64 (TCG): waits for each turn {played['waits']} s, the win after {played['waited_end_s']} s")

@@ -564,8 +564,80 @@ function askHistory() {
   send({ command: "history" });
 }
 
+// The boards view: every board the board's network link hears on the broker, by name, as the
+// web view sends them while the view is open (docs/NETWORK.md, "Every board at once"). Each
+// board's line is kept and changed in place, so a reader's place in the list stays.
+function boardPresence(board) {
+  if (board.online === true) return "online";
+  if (board.online === false) return "offline";
+  return "presence not heard";
+}
+
+// The marks as a person reads them: "X top left, centre; O top right", or "no marks".
+function marksWords(cellsShown) {
+  const at = (mark) => keypadOrder.filter((_, index) => cellsShown[index] === mark).map((number) => places[number]);
+  const words = ["X", "O"].filter((mark) => at(mark).length).map((mark) => `${mark} ${at(mark).join(", ")}`);
+  return words.length ? words.join("; ") : "no marks";
+}
+
+function boardGameWords(board) {
+  if (!board.cells) return "no game heard yet";
+  const said = { "x-wins": "X won", "o-wins": "O won", "draw": "a draw" }[board.outcome] || `${board.turn} to move`;
+  const other = otherBoard(board.opponent);
+  const against = other ? `against the board ${other.name} (it plays ${other.mark})` : `O is ${entry(opponents, board.opponent) || board.opponent}`;
+  const score = board.score ? `; score X ${board.score.xWins}, O ${board.score.oWins}, draws ${board.score.draws}` : "";
+  return `${said}, ${against}${score}`;
+}
+
+function drawBoardsList(list) {
+  const shown = list.boards.length;
+  const online = list.boards.filter((board) => board.online === true).length;
+  let said = list.connected
+    ? `${shown} board${shown === 1 ? "" : "s"} on ${list.broker}, ${online} online.`
+    : `The board's network link is not connected to ${list.broker} just now: no board is heard until it is back.`;
+  if (list.lost > 0) said += " Some messages were lost for want of room: the list may be out of date.";
+  if (list.beyondLimit > 0) said += " More boards are on the broker than the list holds.";
+  $("boards-said").textContent = said;
+  const holder = $("boards-list");
+  const kept = new Map([...holder.children].map((item) => [item.dataset.board, item]));
+  for (const [name, item] of kept) if (!list.boards.some((board) => board.name === name)) item.remove();
+  let after = null;
+  for (const board of list.boards) {
+    let item = kept.get(board.name);
+    if (!item) {
+      item = document.createElement("li");
+      item.dataset.board = board.name;
+      item.innerHTML = '<span class="mini" role="img"></span><span><span class="board-name"></span>, <span class="board-presence"></span><br><span class="board-game"></span></span>';
+    }
+    const cellsShown = board.cells || Array(9).fill("");
+    const part = (name) => item.querySelector(`.${name}`);
+    part("board-name").textContent = board.name;
+    part("board-presence").textContent = boardPresence(board);
+    part("mini").textContent = [0, 3, 6].map((row) => cellsShown.slice(row, row + 3).map((mark) => mark || "·").join("")).join("\n");
+    part("mini").setAttribute("aria-label", marksWords(cellsShown));
+    part("board-game").textContent = boardGameWords(board);
+    item.classList.toggle("away", board.online !== true);
+    if (after ? after.nextElementSibling !== item : holder.firstElementChild !== item) {
+      if (after) after.after(item);
+      else holder.prepend(item);
+    }
+    after = item;
+  }
+}
+
+function watchBoards() {
+  send({ command: "boards", watch: $("boards-view").open });
+}
+
 function receive(message) {
   switch (message.type) {
+    case "boards":
+      if ($("boards-view").open) drawBoardsList(message);
+      break;
+    case "boards-unavailable":
+      $("boards-said").textContent = message.text;
+      $("boards-list").replaceChildren();
+      break;
     case "web":
       page.play = message.play;
       $("controls").hidden = !message.play;
@@ -608,6 +680,7 @@ function connect() {
     page.retry = 1000;
     page.historyAsked = false;
     showLink("");
+    if ($("boards-view").open) watchBoards();
     page.pingTimer = setInterval(() => {
       if (page.pongDue && Date.now() > page.pongDue) return socket.close();
       page.pongDue = page.pongDue || Date.now() + 10000;
@@ -723,6 +796,7 @@ document.addEventListener("keydown", (event) => {
     newGame();
   }
 });
+$("boards-view").addEventListener("toggle", watchBoards);
 $("learner-reset").addEventListener("click", askReset);
 $("learner-teach").addEventListener("click", askTeach);
 $("teach-yes").addEventListener("click", () => {

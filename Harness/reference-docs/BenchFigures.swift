@@ -1,3 +1,4 @@
+import BoardProtocol
 import Foundation
 
 /// docs/BENCHMARKS.md's measured tables, rendered from the results `make bench` committed
@@ -126,6 +127,23 @@ struct BenchFigures {
             ["the same", times(across), "the same press to its own board's LED lines: \(times(network.pressToOwnLeds))",
              Format.ratio(across.p50 / max(network.pressToOwnLeds.p50, 0.001)), ""],
         ]
+        rows += Self.hundredBoardsRows(network)
+        let hundredLine = network.hundredBoards.map {
+            " With the \($0.boards) boards: \(Format.megabytes($0.linkMemoryMb)); messages its inbox had no room for: \(Format.grouped($0.dropped))."
+                + ($0.boardsView.map { view in
+                    " The web view, the boards view open: \(Format.megabytes(view.webMemoryMb)) (\(Format.megabytes(view.webMemoryBeforeMb)) before it was"
+                        + " opened), \(Format.grouped(Int(view.webCpuUsPerList.rounded()))) µs of processor time for each list it sent."
+                } ?? "")
+        } ?? ""
+        return Self.measured(network.measured, "\(Format.grouped(network.presses)) presses in \(network.games) games")
+            + Format.table(["figure", "p50 · p99", "baseline, p50 · p99", "ratio at p50", "goal"], rows, right: [])
+            + "\nEach link's resident memory after the games: \(network.linkMemoryMb.map(Format.megabytes).joined(separator: " and ")).\(hundredLine)\n"
+    }
+
+    /// The hundred boards' rows of the two-boards table: the link's time for their states, the
+    /// page's boards view of them.
+    private static func hundredBoardsRows(_ network: BenchResults.Network) -> [[String]] {
+        var rows: [[String]] = []
         if let hundred = network.hundredBoards {
             rows.append([
                 "a link's processor time for each state of \(hundred.boards) other boards (\(Format.grouped(hundred.states)) states, \(hundred.statesPerSecond) a second)",
@@ -134,12 +152,21 @@ struct BenchFigures {
                 Format.ratio(hundred.linkCpuUsPerState / max(hundred.linkCpuUsPerPress, 0.001)), "none dropped",
             ])
         }
-        let hundredLine = network.hundredBoards.map {
-            " With the \($0.boards) boards: \(Format.megabytes($0.linkMemoryMb)); messages its inbox had no room for: \(Format.grouped($0.dropped))."
-        } ?? ""
-        return Self.measured(network.measured, "\(Format.grouped(network.presses)) presses in \(network.games) games")
-            + Format.table(["figure", "p50 · p99", "baseline, p50 · p99", "ratio at p50", "goal"], rows, right: [])
-            + "\nEach link's resident memory after the games: \(network.linkMemoryMb.map(Format.megabytes).joined(separator: " and ")).\(hundredLine)\n"
+        if let hundred = network.hundredBoards, let view = hundred.boardsView {
+            // The link writes the list at most once a pace, the web view looks at it as often.
+            let pace = BoardsList.interval / .milliseconds(1)
+            rows.append([
+                "the page's boards view of the \(view.boardsListed) boards (\(Format.grouped(view.listBytes)) B a list): lists a second sent to the page",
+                "\(view.listsPerSecond)", "the states a second it shows: \(hundred.statesPerSecond)",
+                Format.ratio(view.listsPerSecond / Double(max(hundred.statesPerSecond, 1))), "at most 4",
+            ])
+            rows.append([
+                "the last of their states shown on the page, after it was published", "\(Format.grouped(Int(view.lastStateShownMs.rounded()))) ms",
+                "the list's pace: \(Format.grouped(Int(pace.rounded()))) ms",
+                Format.ratio(view.lastStateShownMs / pace), "≤ 2 paces",
+            ])
+        }
+        return rows
     }
 
     /// How the matchbox learner learns, over seeded games: Michie's rules beside the board's,

@@ -136,11 +136,31 @@ enum BenchResults {
             var linkCpuUsPerPress: Double
             var linkMemoryMb: Double
             var dropped: Int
+            /// The page's boards view of them; `nil` from a run before it was measured.
+            var boardsView: BoardsView?
 
             enum CodingKeys: String, CodingKey {
                 case boards, states, dropped
                 case statesPerSecond = "states-per-second", linkCpuUsPerState = "link-cpu-us-per-state"
-                case linkCpuUsPerPress = "link-cpu-us-per-press", linkMemoryMb = "link-memory-mb"
+                case linkCpuUsPerPress = "link-cpu-us-per-press", linkMemoryMb = "link-memory-mb", boardsView = "boards-view"
+            }
+        }
+
+        /// A page showing the boards view while the hundred change: the lists it is sent, how long
+        /// after the last state it shows it, the web view's time and memory.
+        struct BoardsView: Codable, Sendable {
+            var listsPerSecond: Double
+            var boardsListed: Int
+            var listBytes: Int
+            var lastStateShownMs: Double
+            var webCpuUsPerList: Double
+            var webMemoryMb: Double
+            var webMemoryBeforeMb: Double
+
+            enum CodingKeys: String, CodingKey {
+                case listsPerSecond = "lists-per-second", boardsListed = "boards-listed", listBytes = "list-bytes"
+                case lastStateShownMs = "last-state-shown-ms", webCpuUsPerList = "web-cpu-us-per-list"
+                case webMemoryMb = "web-memory-mb", webMemoryBeforeMb = "web-memory-before-mb"
             }
         }
 

@@ -298,7 +298,11 @@ remote_end=$(wait_state '"outcome":"x-wins"' 120)
 report "{\"scenario\":\"remote-game\",\"status\":$remote_status,\"waits\":\"$remote_waits\",\"waited_end_s\":$remote_end,\
 \"cells\":\"$(cells | sed 's/"/\\"/g')\",\"outcome\":\"$(tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -o '"outcome":"[a-z-]*"' | cut -d'"' -f4)\",\
 \"score\":\"$(tictactoe status --json 2>/dev/null | tr -d ' \n' | grep -o '"board:house":{[^}]*}' | sed 's/"/\\"/g')\",\
-\"said\":\"$(one_line < /tmp/remote-game.log)\",\"frame\":\"$(tool frame 1.0)\"}"
+\"said\":\"$(one_line < /tmp/remote-game.log)\",\"frame\":\"$(tool frame 1.0)\",\
+\"boards_file\":\"$(stat -c '%a %U' /run/tictactoe-network/boards.json 2>&1)\"}"
+# The host's page opens the boards view now; its house board goes offline once it has, and the
+# link sees that before it is reinstalled below.
+wait_state '"boardsSeen":\[\]' 300 >/dev/null
 # An upgrade (the same package again) restarts the running link and keeps the owner's enable.
 apt-get install -y -q --reinstall "$network_deb" >/tmp/reinstall-network.log 2>&1
 status=$?

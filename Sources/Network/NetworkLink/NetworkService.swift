@@ -17,6 +17,7 @@ import Glibc
 ///   each is tried again on its own, the board every ``Options/retry``, the broker as
 ///   ``BrokerClient`` does.
 /// - Lines for the log go to ``Options/log``, on the loop's thread.
+/// - Every board it hears goes to ``Options/boardsFile`` for the web view (``BoardsListFile``).
 public final class NetworkService: Sendable {
     public struct Options: Sendable {
         /// The board's socket.
@@ -28,6 +29,9 @@ public final class NetworkService: Sendable {
         /// Home Assistant's discovery prefix (`network.discovery`); empty: none.
         public var discovery = ""
         public var broker: BrokerClient.Options
+        /// Where the link keeps the boards list for the web view's boards view
+        /// (``BoardsListFile``); `nil`: nowhere.
+        public var boardsFile: String?
         /// How often the link tries to reach a board that is away.
         public var retry: Duration = .seconds(1)
         public var now: @Sendable () -> MonotonicInstant = MonotonicInstant.now
@@ -62,10 +66,11 @@ public final class NetworkService: Sendable {
         loop.start { [self] loop in
             let link = BoardLink(path: options.boardSocket, retry: options.retry)
             var relay = BrokerRelay(board: options.board, playing: options.playing, discoveryPrefix: options.discovery)
+            var listFile = options.boardsFile.map { BoardsListFile(path: $0, broker: "\(client.address)") }
             // The board is tried at once, whatever the broker does.
             if let first = link.connectIfDue(at: options.now()) { perform(board(first, link: link, relay: &relay), link: link) }
             while true {
-                let deadline = [link.deadline, relay.deadline].compactMap { $0 }.min()
+                let deadline = [link.deadline, relay.deadline, listFile?.due(relay.inView, connected: relay.brokerConnected)].compactMap { $0 }.min()
                 let timeout = deadline.map { Int32(clamping: max(1, ($0 - options.now()).nanoseconds / 1_000_000 + 1)) } ?? -1
                 guard let answered = loop.wait(for: [link.pollRequest], timeout: timeout) else { break }
                 let moment = options.now()
@@ -76,7 +81,9 @@ public final class NetworkService: Sendable {
                 for event in client.take() {
                     perform(broker(event, relay: &relay, at: moment), link: link)
                 }
+                if let line = listFile?.update(relay.inView, connected: relay.brokerConnected, at: moment) { options.log(line) }
             }
+            listFile?.remove()
             link.close()
         }
     }

@@ -47,7 +47,7 @@ public struct BoardsDirectory: Sendable {
         public var choosing = false
     }
 
-    public static let largest = 1024
+    public static let largest = BoardsList.most
 
     /// What a client subscribes to for the list: every board's state and presence.
     public static let subscriptions = [BoardTopics(board: "+").state, BoardTopics(board: "+").presence]
@@ -111,29 +111,27 @@ public struct BoardsDirectory: Sendable {
         return false
     }
 
-    /// Whether `name` has the form of an opponent's name: a board's own ("learner", "computer-2"),
-    /// or another board's, "board:" and its name, ":x" after it when it plays X.
-    static func isOpponentName(_ name: String) -> Bool {
-        guard name.hasPrefix("board:") else { return BoardName.isValid(name) }
-        let rest = name.dropFirst("board:".count)
-        return BoardName.isValid(String(rest.hasSuffix(":x") ? rest.dropLast(2) : rest))
-    }
-
     /// The state line's summary, or `nil` when it is not one the API would send.
     static func summary(_ payload: [UInt8]) -> Summary? {
         guard let line = try? JSONDecoder().decode(APIMessage.self, from: Data(payload)), line.type == .state, let state = line.state else { return nil }
-        let marks: Set = ["X", "O", ""]
-        let outcomes: Set = ["playing", "x-wins", "o-wins", "draw"]
-        let xs = state.cells.filter { $0 == "X" }.count, os = state.cells.filter { $0 == "O" }.count
-        // A turn exactly while playing, and marks a game could have placed: anything else is not
-        // a board's state, whoever published it.
-        guard state.cells.count == 9, state.cells.allSatisfy(marks.contains), outcomes.contains(state.outcome),
-              (state.outcome == "playing") == (state.turn != nil), state.turn.map({ $0 == "X" || $0 == "O" }) ?? true,
-              abs(xs - os) <= 1, Self.isOpponentName(state.opponent)
-        else { return nil }
-        let score = state.scores[state.opponent].flatMap { $0.xWins >= 0 && $0.oWins >= 0 && $0.draws >= 0 ? $0 : nil }
+        guard BoardsList.isPosition(cells: state.cells, turn: state.turn, outcome: state.outcome), BoardsList.isOpponentName(state.opponent) else { return nil }
+        let score = state.scores[state.opponent].flatMap { BoardsList.isTally($0) ? $0 : nil }
         return Summary(
             cells: state.cells, turn: state.turn, outcome: state.outcome, opponent: state.opponent, score: score,
             choosing: state.headline == ViewState.choosingOpponent)
+    }
+
+    /// The list as the page's boards view shows it, by name.
+    public func list(broker: String, connected: Bool) -> BoardsList {
+        var list = BoardsList(broker: broker, connected: connected, boards: entries.keys.sorted().map { name in
+            let entry = entries[name] ?? Entry()
+            var board = BoardsList.Board(name: name, online: entry.online)
+            if let state = entry.state {
+                (board.cells, board.turn, board.outcome, board.opponent, board.score) = (state.cells, state.turn, state.outcome, state.opponent, state.score)
+            }
+            return board
+        })
+        (list.lost, list.ignored, list.beyondLimit) = (lost, ignored, beyondLimit)
+        return list
     }
 }

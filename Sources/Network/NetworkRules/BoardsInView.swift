@@ -14,7 +14,10 @@ import BoardProtocol
 public struct BoardsInView: Sendable {
     /// This board's name: left out of the list, and the name an invitation names.
     public let me: String
-    private var directory = BoardsDirectory()
+    /// Every board heard, this one too: the page's boards view (``BoardsDirectory/list(broker:connected:)``).
+    public private(set) var directory = BoardsDirectory()
+    /// How many times ``directory`` has changed: a list written at one count is current while it stays.
+    public private(set) var changes = 0
     private var lastSent: SeenReport?
 
     public init(me: String) {
@@ -32,7 +35,7 @@ public struct BoardsInView: Sendable {
 
     /// A message on a board's state or presence: the list when it is news.
     public mutating func take(topic: String, payload: [UInt8]) -> SeenReport? {
-        _ = directory.take(topic: topic, payload: payload)
+        if directory.take(topic: topic, payload: payload) { changes += 1 }
         return news()
     }
 
@@ -40,7 +43,14 @@ public struct BoardsInView: Sendable {
     /// again).
     public mutating func brokerLost() -> SeenReport? {
         directory = BoardsDirectory()
+        changes += 1
         return news()
+    }
+
+    /// The client dropped `count` messages: the boards view says its list may be out of date.
+    public mutating func lose(_ count: Int) {
+        directory.lose(count)
+        changes += 1
     }
 
     /// The own board came back (or was first reached): the next list goes to it whatever the last

@@ -89,8 +89,9 @@ public struct BrokerRelay: Sendable {
     private var waiting: [(command: String, correlation: [UInt8]?, fromBroker: Bool)] = []
     /// The board this board plays, when it plays one.
     public private(set) var follower: OtherBoardFollower
-    /// The other boards online, for the board to offer.
-    private var inView: BoardsInView
+    /// The other boards online, for the board to offer; every board heard, for the page's boards
+    /// view.
+    public private(set) var inView: BoardsInView
     /// Whether a new list of the boards online waits for its allowance.
     private var seenHeld = false
     /// What the boards online may send the board: a list a second, the latest held. Apart from
@@ -233,6 +234,7 @@ public struct BrokerRelay: Sendable {
     /// The followed board is subscribed to again, which brings its retained state and presence
     /// again: whatever of it was among the lost comes back.
     public mutating func overflowed(_ count: Int, at now: MonotonicInstant) -> [Action] {
+        inView.lose(count)
         let again = brokerConnected ? (follower.other.map(OtherBoardFollower.topics) ?? []).map { Action.subscribe($0, retained: true) } : []
         return again + (overflows.note("dropped \(count) message\(count == 1 ? "" : "s") the link's inbox had no room for (or on topics over 128 bytes)", count: count, at: now)
             .map { [.log($0)] } ?? [])

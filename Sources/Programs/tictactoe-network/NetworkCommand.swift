@@ -50,6 +50,9 @@ struct LinkCommand: ParsableCommand {
     @Option(help: "play: messages on tictactoe/<name>/commands may play; watch: the board is only published (default: network.allow).")
     var allow: NetworkAccess?
 
+    @Option(help: ArgumentHelp("Where to keep the list of every board on the broker, for the web view's boards view; \"\" for nowhere.", valueName: "path"))
+    var boardsFile = BoardsList.defaultPath
+
     func run() throws {
         var settings = try access.settings()
         if let name {
@@ -64,6 +67,7 @@ struct LinkCommand: ParsableCommand {
         var options = NetworkService.Options(
             boardSocket: socket, board: board, playing: settings.allow == .play, broker: try BrokerOptions.client(settings, role: board))
         options.discovery = settings.discovery
+        options.boardsFile = boardsFile.isEmpty ? nil : boardsFile
         options.log = { Say.line("tictactoe-network: " + $0) }
         let service: NetworkService
         do {

@@ -42,6 +42,9 @@ struct WebCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder holding the page's files.", valueName: "folder"))
     var page = "/usr/share/tictactoe-gpio/web"
 
+    @Option(help: ArgumentHelp("The network link's list of every board on the broker, for the page's boards view; \"\" for none.", valueName: "path"))
+    var boardsFile = BoardsList.defaultPath
+
     func run() throws {
         var web = try loadSettings()
         if let listen {
@@ -53,9 +56,10 @@ struct WebCommand: ParsableCommand {
         if let allow { web.allow = allow }
         let service: WebService
         do {
-            service = try WebService(options: WebService.Options(
-                boardSocket: socket, host: web.listen.host, port: web.listen.port, playing: web.allow == .play,
-                hosts: web.hosts, page: page))
+            var options = WebService.Options(
+                boardSocket: socket, host: web.listen.host, port: web.listen.port, playing: web.allow == .play, hosts: web.hosts, page: page)
+            options.boardsFile = boardsFile.isEmpty ? nil : boardsFile
+            service = try WebService(options: options)
         } catch {
             Self.printError(error.description)
             switch error {

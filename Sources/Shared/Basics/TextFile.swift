@@ -111,7 +111,9 @@ extension TextFile {
     /// (`O_EXCL | O_NOFOLLOW`): whatever stands at a name (a crash's leftover, a directory or a
     /// link planted there) is passed over for the next name, never removed, written through or
     /// fatal, so nothing at one name can stop saving or make the write reach a file a link names.
-    public static func write(bytes: [UInt8], to path: String) throws(TextFileError) {
+    ///
+    /// `permissions`: the file's mode whatever the process's umask (a file another user reads).
+    public static func write(bytes: [UInt8], to path: String, permissions: mode_t? = nil) throws(TextFileError) {
         guard !path.isEmpty else { throw TextFileError(reason: "cannot write the file: the path is empty") }
         var temporary = "", fd: Int32 = -1
         for _ in 0..<100 {
@@ -132,7 +134,8 @@ extension TextFile {
             throw TextFileError(reason: "cannot write the file: \(describeErrno(failure))", code: failure)
         }
         var failure: Int32?
-        if !writeAll(fd, bytes) || fsync(fd) != 0 { failure = errno }
+        if let permissions, fchmod(fd, permissions) != 0 { failure = errno }
+        if failure == nil && (!writeAll(fd, bytes) || fsync(fd) != 0) { failure = errno }
         if close(fd) != 0 && failure == nil { failure = errno }
         if failure == nil && rename(temporary, path) != 0 { failure = errno }
         if let failure {

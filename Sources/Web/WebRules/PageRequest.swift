@@ -6,11 +6,13 @@ import Foundation
 #endif
 
 /// One message the page sends over its WebSocket: a command of the board's API
-/// (docs/API.md), passed on to the board, or a `ping` the web service answers itself.
+/// (docs/API.md), passed on to the board, or one of the web view's own, which it answers
+/// itself: `ping`, and `boards` (whether the page shows the boards view).
 ///
 /// ```
 /// {"command":"press","cell":5}
 /// {"command":"ping"}
+/// {"command":"boards","watch":true}
 /// ```
 ///
 /// The page is held to the board's rules for a command and to the web view's own: a message of
@@ -21,6 +23,12 @@ public enum PageRequest: Sendable, Hashable {
     /// Keeps the connection alive through the server's idle time-out, and tells the page its
     /// connection still works (a phone's connection can die without a word).
     case ping
+    /// The page shows the boards view (`true`): send it every board on the broker, and each
+    /// change; or no longer (`false`).
+    case boards(watch: Bool)
+
+    /// The web view's own commands, beside the board's.
+    public static let ownCommands: Set = ["ping", "boards"]
 
     /// The longest message a page may send: far more than any command needs.
     public static let maximumLength = 1024
@@ -31,8 +39,12 @@ public enum PageRequest: Sendable, Hashable {
         guard bytes.count <= maximumLength else {
             return .failure(RequestError(command: nil, reason: .tooLong, text: "a message is at most \(maximumLength) bytes"))
         }
-        if let head = try? JSONDecoder().decode(Head.self, from: Data(bytes)), head.command == "ping" {
-            return .success(.ping)
+        if let head = try? JSONDecoder().decode(Head.self, from: Data(bytes)), ownCommands.contains(head.command) {
+            guard head.command == "boards" else { return .success(.ping) }
+            guard let watch = (try? JSONDecoder().decode(Watch.self, from: Data(bytes)))?.watch else {
+                return .failure(RequestError(command: head.command, reason: .badArgument, text: "boards needs \"watch\": true or false"))
+            }
+            return .success(.boards(watch: watch))
         }
         return APIRequest.parse(bytes).flatMap { request in
             guard !request.isTheLinks else {
@@ -49,6 +61,7 @@ public enum PageRequest: Sendable, Hashable {
     }
 
     private struct Head: Decodable { var command: String }
+    private struct Watch: Decodable { var watch: Bool }
 }
 
 extension APIRequest {

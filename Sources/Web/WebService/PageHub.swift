@@ -19,6 +19,8 @@ final class PageHub {
         var frames: [PageFrame] = []
         /// Bytes of payload in `frames`.
         var waiting = 0
+        /// The latest boards list the page has not taken, sent after its frames.
+        var boards: PageFrame?
         /// Sent nothing more: it fell behind, closed, or its client has said all it will.
         var ended = false
     }
@@ -34,6 +36,8 @@ final class PageHub {
     private var relay: BoardRelay
     private var pages: [BoardRelay.PageID: Outbox] = [:]
     private var nextID = 1
+    /// The pages showing the boards view.
+    private var boardsWatchers: Set<BoardRelay.PageID> = []
     private let toBoard: (String) -> Void
 
     /// - Parameter toBoard: queues a line for the board (``BoardLink/send(_:)``).
@@ -55,6 +59,26 @@ final class PageHub {
         return id
     }
 
+    /// Whether a page shows the boards view: the web view looks at the list only then.
+    var isWatchingBoards: Bool { !boardsWatchers.isEmpty }
+
+    /// The page shows the boards view (`true`, sent `latest` at once), or no longer.
+    func watchBoards(_ page: BoardRelay.PageID, _ watch: Bool, latest: String) {
+        guard watch else {
+            boardsWatchers.remove(page)
+            pages[page]?.boards = nil
+            return
+        }
+        guard pages[page]?.ended == false, boardsWatchers.insert(page).inserted else { return }
+        pages[page]?.boards = PageFrame(opcode: .text, payload: Array(latest.utf8))
+    }
+
+    /// A new boards list, or why there is none: for every page that shows the view.
+    func boardsListed(_ text: String) {
+        let frame = PageFrame(opcode: .text, payload: Array(text.utf8))
+        for page in boardsWatchers { pages[page]?.boards = frame }
+    }
+
     /// The page's connection has ended: it and what waits for it are forgotten.
     func leave(_ page: BoardRelay.PageID) {
         end(page)
@@ -65,12 +89,19 @@ final class PageHub {
     func end(_ page: BoardRelay.PageID) {
         guard pages[page]?.ended == false else { return }
         pages[page]?.ended = true
+        // Nothing goes after what it was sent (a close frame, for one that closed).
+        pages[page]?.boards = nil
+        boardsWatchers.remove(page)
         relay.pageLeft(page)
     }
 
     /// The next frame for the page, no longer held here.
     func take(from page: BoardRelay.PageID) -> PageFrame? {
-        guard pages[page]?.frames.isEmpty == false, let frame = pages[page]?.frames.removeFirst() else { return nil }
+        guard pages[page]?.frames.isEmpty == false else {
+            defer { pages[page]?.boards = nil }
+            return pages[page]?.boards
+        }
+        guard let frame = pages[page]?.frames.removeFirst() else { return nil }
         pages[page]?.waiting -= frame.payload.count
         return frame
     }
@@ -92,7 +123,7 @@ final class PageHub {
     /// Whether the page is ended and has taken everything: its connection may close.
     func isFinished(_ page: BoardRelay.PageID) -> Bool {
         guard let outbox = pages[page] else { return true }
-        return outbox.ended && outbox.frames.isEmpty
+        return outbox.ended && outbox.frames.isEmpty && outbox.boards == nil
     }
 
     /// Bytes of payload held for a page still sent the board (for tests); nil once it is ended.

@@ -273,6 +273,13 @@ final class WebConnection {
             switch PageRequest.parse(frame.payload, playing: hub.playing) {
             case .success(.ping):
                 hub.send(#"{"type":"pong"}"#, to: page)
+            case .success(.boards(let watch)):
+                // Held to the allowance too: each opening looks at the list's file at once.
+                if allowance.take(at: now()) {
+                    server.watchBoards(page, watch)
+                } else {
+                    hub.send(BoardRelay.encode(APIMessage.error(allowance.refusal(of: "boards"))), to: page)
+                }
             case .success(.board(let request)):
                 if allowance.take(at: now()) {
                     hub.page(page, asked: request)

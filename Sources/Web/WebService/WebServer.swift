@@ -9,7 +9,8 @@ import Glibc
 /// The web view's one server, on one thread: it accepts the browsers' TCP connections, reads
 /// each request head and WebSocket frame once, strictly (``ClientTraffic``), answers the page's
 /// files and its WebSocket (``PageRoutes``, ``PageHub``), and carries the pages' commands to the
-/// board and the board's lines to the pages (``BoardLink``), all on one ``PollLoop``.
+/// board and the board's lines to the pages (``BoardLink``), and the boards on the broker to the
+/// pages that show them (``BoardsFeed``), all on one ``PollLoop``.
 ///
 /// ## Contract
 /// - **One reading.** A head is answered only once it is whole and read strictly; a refused
@@ -99,6 +100,7 @@ public final class WebServer: @unchecked Sendable {
     private let loop = PollLoop(named: "web")
     private let counts = Locked(Census())
     private let link: BoardLink
+    private let boards: BoardsFeed
     let hub: PageHub
     private var connections: [WebConnection] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -108,7 +110,7 @@ public final class WebServer: @unchecked Sendable {
     ///     server closes them when it stops.
     ///   - events: told of each ``Event``, on the server's thread.
     init(
-        listeners: [Int32], routes: PageRoutes, board: BoardLink, playing: Bool, limits: Limits,
+        listeners: [Int32], routes: PageRoutes, board: BoardLink, boards: BoardsFeed, playing: Bool, limits: Limits,
         now: @escaping @Sendable () -> MonotonicInstant, events: @escaping @Sendable (Event) -> Void
     ) {
         self.listeners = listeners
@@ -117,6 +119,7 @@ public final class WebServer: @unchecked Sendable {
         self.now = now
         self.events = events
         link = board
+        self.boards = boards
         hub = PageHub(playing: playing) { [link] in link.send($0) }
         for fd in listeners { Socket.makeNonBlocking(fd) }
     }
@@ -156,6 +159,7 @@ public final class WebServer: @unchecked Sendable {
             let moment = now()
             tell(hub, link.serve(answered[listeners.count].revents, at: moment))
             tell(hub, link.connectIfDue(at: moment).map { [$0] } ?? [])
+            if hub.isWatchingBoards, let list = boards.look(at: moment) { hub.boardsListed(list) }
             var ended: [WebConnection] = []
             for (index, connection) in polled.enumerated() {
                 let revents = Int32(answered[listeners.count + 1 + index].revents)
@@ -182,6 +186,12 @@ public final class WebServer: @unchecked Sendable {
         link.close()
     }
 
+    /// A page opened the boards view (sent the list as it is now, looked at afresh) or closed it.
+    func watchBoards(_ page: BoardRelay.PageID, _ watch: Bool) {
+        if watch, let list = boards.look(at: now(), now: true) { hub.boardsListed(list) }
+        hub.watchBoards(page, watch, latest: boards.latest)
+    }
+
     /// Tells the pages what happened on the link to the board, in words for a page and a person.
     private func tell(_ hub: PageHub, _ events: [BoardLink.Event]) {
         for event in events {
@@ -198,7 +208,7 @@ public final class WebServer: @unchecked Sendable {
     private func pollTimeout() -> Int32 {
         // Work read and not yet answered (a turn's budget ran out): the next turn at once.
         if connections.contains(where: \.hasReadyWork) { return 0 }
-        let deadlines = connections.flatMap(\.deadlines) + [link.deadline].compactMap { $0 }
+        let deadlines = connections.flatMap(\.deadlines) + [link.deadline, boards.deadline(watched: hub.isWatchingBoards)].compactMap { $0 }
         guard let nearest = deadlines.min() else { return -1 }
         let wait = min(.seconds(1), nearest - now())
         return Int32(max(1, wait.nanoseconds / 1_000_000 + 1))

@@ -24,6 +24,9 @@ public final class WebService: Sendable {
         public var hosts: [String]
         /// The folder holding the page's files.
         public var page: String
+        /// The network link's list of every board on the broker (``BoardsList``), for the boards
+        /// view; `nil`: the view says this web view shows none.
+        public var boardsFile: String?
         public var limits = WebServer.Limits()
         /// The clock of the server's time-outs, the pages' allowances and the link's retries.
         public var now: @Sendable () -> MonotonicInstant = MonotonicInstant.now
@@ -71,7 +74,8 @@ public final class WebService: Sendable {
         let routes = PageRoutes(
             files: files, policy: HostPolicy(machineName: Machine.name, extraHosts: options.hosts), addresses: MachineAddresses().current)
         server = WebServer(
-            listeners: [listener], routes: routes, board: BoardLink(path: options.boardSocket, retry: options.retry), playing: options.playing,
+            listeners: [listener], routes: routes, board: BoardLink(path: options.boardSocket, retry: options.retry),
+            boards: BoardsFeed(path: options.boardsFile), playing: options.playing,
             limits: options.limits, now: options.now, events: options.events)
     }
 

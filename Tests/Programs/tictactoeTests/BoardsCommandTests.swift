@@ -59,7 +59,7 @@ struct BoardsCommandTests {
         #expect(after.out.split(separator: "\n").dropFirst().first?.hasPrefix("attic    offline  ··· ··· ···") == true, "\(after.out)")
     }
 
-    @Test("a hundred boards on one broker: all listed, once each, by name; a linked board among them offers sixteen, those that invite it first, its link's memory bounded")
+    @Test("a hundred boards on one broker: all listed, once each, by name; a linked board among them offers sixteen, those that invite it first, its link's memory bounded; the page's boards view lists them all, live, the web view's memory bounded")
     func hundredBoards() throws {
         let names = (1...100).map { "board-\($0)" }
         let broker = try Broker(boards: names)
@@ -103,6 +103,37 @@ struct BoardsCommandTests {
         let hundred = lines.dropFirst(2)
         #expect(hundred.filter { $0.contains("online   X·· ·O· ···  X to move  board:attic") }.count == 25)
         #expect(hundred.filter { $0.hasSuffix("online   X·· ·O· ···  X to move  computer-3   X 0 · O 1 · draws 2") }.count == 75)
+        try boardsView(of: attic, atticLink, on: broker, names: names, environment: sanitizer)
+    }
+
+    /// The page's boards view of the hundred and the attic: the attic's link keeps the list in its
+    /// file, the web view sends it whole to a page that opens the view, and keeps its size; the
+    /// list goes when the link stops.
+    private func boardsView(of attic: ServedSimulation, _ atticLink: ServedNetwork, on broker: Broker, names: [String], environment: [String: String]) throws {
+        let web = try ServedWeb(board: attic.socket, arguments: ["--boards-file", atticLink.boardsFile], environment: environment)
+        defer { web.stop() }
+        let page = try web.page()
+        let rssBefore = web.residentKiB
+        #expect(page.sendText(#"{"command":"boards","watch":true}"#))
+        guard let text = page.text(containing: #""type":"boards""#),
+              let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let boards = list["boards"] as? [[String: Any]]
+        else {
+            Issue.record("no boards list came")
+            return
+        }
+        #expect(boards.compactMap { $0["name"] as? String } == ["attic"] + names.sorted())
+        #expect(list["connected"] as? Bool == true && list["broker"] as? String == "127.0.0.1:\(broker.port)")
+        let porch = boards.first { $0["name"] as? String == "board-4" }
+        #expect(porch?["opponent"] as? String == "board:attic" && porch?["cells"] as? [String] == ["X", "", "", "", "O", "", "", "", ""])
+        #expect((porch?["score"] as? [String: Int]) == nil && porch?["online"] as? Bool == true)
+        // A move on the attic reaches its own line in the list (its state, through its link).
+        #expect(try attic.run(["press", "5"]).status == 0)
+        #expect(page.text(containing: #""cells":["","","","","X","","","",""],"name":"attic""#) != nil)
+        let rssAfter = web.residentKiB
+        #expect(rssBefore > 0 && rssAfter - rssBefore < 8_192, "the web view grew by \(rssAfter - rssBefore) KiB with the list open")
+        atticLink.stop()
+        #expect(!FileManager.default.fileExists(atPath: atticLink.boardsFile), "the link left its list behind")
+        #expect(page.text(containing: "tictactoe-network) is not running") != nil)
     }
 
     @Test("live: the list printed again at a change, and afresh after the broker came back; SIGINT ends it with 0")

@@ -34,7 +34,7 @@ final class ServedNetwork {
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.toml"))
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-network").path
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml"]
+        process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml", "--boards-file", boardsFile]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = log
         process.standardError = log
@@ -51,12 +51,11 @@ final class ServedNetwork {
         try ServedSimulation.read(log, until: marker)
     }
 
+    /// Where it keeps the boards list for the web view.
+    var boardsFile: String { "\(folder)/boards.json" }
+
     /// The link's resident memory, in KiB.
-    var residentKiB: Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
-    }
+    var residentKiB: Int { residentMemoryKiB(of: process.processIdentifier) }
 
     var isRunning: Bool { process.isRunning }
 
@@ -72,6 +71,13 @@ final class ServedNetwork {
         process.waitUntilExit()
         return process.terminationStatus
     }
+}
+
+/// A process's resident memory, in KiB; -1 when it cannot be read.
+func residentMemoryKiB(of pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
 }
 
 /// The board's moves so far, from its own status.

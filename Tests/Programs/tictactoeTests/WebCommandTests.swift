@@ -15,12 +15,14 @@ final class ServedWeb {
     private let process = Process()
     private let log = Pipe()
 
-    init(board: String, arguments: [String] = []) throws {
+    /// `environment`: more of the web view's environment, beside the test's.
+    init(board: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-web").path
         let page = repositoryRoot
             .appendingPathComponent("web").path
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--socket", board, "--listen", "127.0.0.1:0", "--page", page] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = log
         process.standardError = log
         try process.run()
@@ -31,6 +33,9 @@ final class ServedWeb {
         }
         self.port = port
     }
+
+    /// The web view's resident memory, in KiB.
+    var residentKiB: Int { residentMemoryKiB(of: process.processIdentifier) }
 
     @discardableResult
     func stop() -> Int32 {

@@ -12,6 +12,16 @@ struct PageRequestTests {
         #expect(PageRequest.parse(Array(#"{"command":"press","cell":5}"#.utf8), playing: true)
             == .success(.board(.press(cell: 5))))
         #expect(PageRequest.parse(Array(#"{"command":"history"}"#.utf8), playing: false) == .success(.board(.history(.all))))
+        // The boards view is watching: a page that may only watch may open it.
+        #expect(PageRequest.parse(Array(#"{"command":"boards","watch":true}"#.utf8), playing: false) == .success(.boards(watch: true)))
+        #expect(PageRequest.parse(Array(#"{"command":"boards","watch":false}"#.utf8), playing: true) == .success(.boards(watch: false)))
+        for bad in [#"{"command":"boards"}"#, #"{"command":"boards","watch":"yes"}"#, #"{"command":"boards","watch":null}"#] {
+            guard case .failure(let error) = PageRequest.parse(Array(bad.utf8), playing: true) else {
+                Issue.record("\(bad) was accepted")
+                continue
+            }
+            #expect(error.command == "boards" && error.text.contains("\"watch\": true or false"), "\(bad): \(error.text)")
+        }
     }
 
     @Test("watching pages may ask but not change the game", arguments: [
@@ -42,7 +52,7 @@ struct PageRequestTests {
         #expect(unknown.text.contains("unknown command"))
     }
 
-    @Test("every command the page's script sends is one the page may send: the board's names, or ping")
+    @Test("every command the page's script sends is one the page may send: the board's names, or the web view's own")
     func pageScriptCommands() throws {
         let script = repositoryRoot.appendingPathComponent("web/board.js")
         let source = try String(contentsOf: script, encoding: .utf8)
@@ -52,7 +62,7 @@ struct PageRequestTests {
         }
         #expect(Set(sent).count >= 6, "the script's commands were not found: \(sent)")
         for name in Set(sent) {
-            #expect(name == "ping" || APIRequest.Command(rawValue: name) != nil, "board.js sends \(name.debugDescription)")
+            #expect(PageRequest.ownCommands.contains(name) || APIRequest.Command(rawValue: name) != nil, "board.js sends \(name.debugDescription)")
         }
     }
 }

@@ -47,9 +47,10 @@ final class RunningWeb: Sendable {
     let clock = VirtualClock()
     let events = ServerEvents()
 
-    init(board: String = "/nonexistent/board.sock", playing: Bool = true, limits: WebServer.Limits = WebServer.Limits()) throws {
+    init(board: String = "/nonexistent/board.sock", playing: Bool = true, limits: WebServer.Limits = WebServer.Limits(), boardsFile: String? = nil) throws {
         var options = WebService.Options(boardSocket: board, host: "127.0.0.1", port: 0, playing: playing, hosts: [], page: pageFolder)
         options.limits = limits
+        options.boardsFile = boardsFile
         let clock = clock, events = events
         options.now = { clock.now() }
         options.events = { events.record($0) }
