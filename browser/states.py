@@ -50,11 +50,14 @@ BOARDS = {"type": "boards", "broker": "broker.home:8883", "connected": True, "lo
 ]}
 
 
-def boards_view(page, web):
-    """The boards view opened on the list the link keeps (written here), then closed."""
-    pathlib.Path(web.boards_file).write_text(json.dumps(BOARDS))
+def boards_view(page, web, visit):
+    """The boards view opened with no link's list, then on the list the link keeps (written
+    here)."""
     page.evaluate("document.querySelector('#boards-view summary').scrollIntoView({block: 'center'})")
     page.click("#boards-view summary")
+    page.wait_for("document.getElementById('boards-said').textContent.includes('not on a network of boards')")
+    visit("the boards view, no link")
+    pathlib.Path(web.boards_file).write_text(json.dumps(BOARDS))
     page.wait_for("document.querySelectorAll('#boards-list li').length === 4")
     said = page.evaluate("[...document.querySelectorAll('#boards-list li')].map((li) => li.querySelector('.board-game').textContent)")
     assert said == ["X to move, against the board porch (it plays X); score X 1, O 0, draws 2", "X won, O is computer 2",
@@ -163,7 +166,7 @@ def every_state(page, board, web, client, visit):
     visit("other boards seen, one inviting")
     page.evaluate("(() => { const c = document.getElementById('opponent'); c.value = 'board:porch:x'; c.dispatchEvent(new Event('change')); })()")
     client.wait_for(lambda s: s["opponent"] == "board:porch:x", "the porch's game joined from the page", timeout=30)
-    boards_view(page, web)
+    boards_view(page, web, visit)
     visit("the boards view, four boards")
     page.evaluate("document.querySelector('#boards-view summary').scrollIntoView({block: 'center'})")
     page.click("#boards-view summary")

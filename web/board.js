@@ -597,7 +597,8 @@ function drawBoardsList(list) {
     : `The board's network link is not connected to ${list.broker} just now: no board is heard until it is back.`;
   if (list.lost > 0) said += " Some messages were lost for want of room: the list may be out of date.";
   if (list.beyondLimit > 0) said += " More boards are on the broker than the list holds.";
-  $("boards-said").textContent = said;
+  // A status a screen reader announces: only when it says something new.
+  if ($("boards-said").textContent !== said) $("boards-said").textContent = said;
   const holder = $("boards-list");
   const kept = new Map([...holder.children].map((item) => [item.dataset.board, item]));
   for (const [name, item] of kept) if (!list.boards.some((board) => board.name === name)) item.remove();
@@ -625,6 +626,13 @@ function drawBoardsList(list) {
   }
 }
 
+// Why the boards view has no list, by the web view's `reason`, in words for a person.
+const boardsAwayWords = {
+  "none": "This page does not show the boards on the network.",
+  "no-link": "This board is not on a network of boards just now, so no other board is listed. Whoever set the board up can put it on one.",
+};
+const boardsAwayOtherwise = "The list of the boards on the network cannot be read just now. Whoever set the board up can look into it.";
+
 function watchBoards() {
   send({ command: "boards", watch: $("boards-view").open });
 }
@@ -634,10 +642,12 @@ function receive(message) {
     case "boards":
       if ($("boards-view").open) drawBoardsList(message);
       break;
-    case "boards-unavailable":
-      $("boards-said").textContent = message.text;
+    case "boards-unavailable": {
+      const said = entry(boardsAwayWords, message.reason) || boardsAwayOtherwise;
+      if ($("boards-said").textContent !== said) $("boards-said").textContent = said;
       $("boards-list").replaceChildren();
       break;
+    }
     case "web":
       page.play = message.play;
       $("controls").hidden = !message.play;
@@ -657,6 +667,11 @@ function receive(message) {
       drawHistory(message.games || []);
       break;
     case "error":
+      if (message.command === "boards") {
+        // The page's own question too: asked again a second later, as the view then is.
+        if (message.reason === "too-many-commands") setTimeout(watchBoards, 1000);
+        break;
+      }
       if (message.command === "history") {
         // The page's own question, not a person's: nothing to say; asked again when the page
         // (or the board) had more than it takes just then.

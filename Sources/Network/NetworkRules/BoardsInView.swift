@@ -35,7 +35,9 @@ public struct BoardsInView: Sendable {
 
     /// A message on a board's state or presence: the list when it is news.
     public mutating func take(topic: String, payload: [UInt8]) -> SeenReport? {
-        if directory.take(topic: topic, payload: payload) { changes += 1 }
+        let counted = (directory.ignored, directory.beyondLimit)
+        // A message refused or beyond the limit changes the list's counts, which the view says.
+        if directory.take(topic: topic, payload: payload) || counted != (directory.ignored, directory.beyondLimit) { changes += 1 }
         return news()
     }
 

@@ -63,7 +63,9 @@ public struct BoardsList: Codable, Sendable, Hashable {
     /// The most boards a list holds: as many as `tictactoe boards` keeps.
     public static let most = 1024
     /// The largest file the web view reads: the most boards, each at its longest, fit in it.
-    public static let largestFile = 1 << 20
+    public static let largestFile = 384 * 1024
+    /// The longest broker address a list names: a host name at its longest, and a port.
+    public static let longestBroker = 261
     /// How often at most the link replaces the file while the list changes.
     public static let interval: Duration = .milliseconds(250)
     /// Where the link writes it and the web view reads it, unless told otherwise
@@ -87,6 +89,7 @@ public struct BoardsList: Codable, Sendable, Hashable {
     /// What is wrong with the list, or `nil`.
     public var problem: String? {
         guard type == "boards" else { return "its type is not \"boards\"" }
+        guard Self.isBrokerAddress(broker) else { return "its broker is not a host and port of at most \(Self.longestBroker) characters" }
         guard boards.count <= Self.most else { return "it holds more than \(Self.most) boards" }
         guard lost >= 0, ignored >= 0, beyondLimit >= 0 else { return "a count is negative" }
         for board in boards {
@@ -103,8 +106,10 @@ public struct BoardsList: Codable, Sendable, Hashable {
         return nil
     }
 
-    /// Whether the marks, turn and outcome are ones a game could show: nine marks of "X", "O" or
-    /// "", as many X as O or one more either way, and a turn ("X" or "O") exactly while playing.
+    /// Whether the marks, turn and outcome have a game's form: nine marks of "X", "O" or "", as
+    /// many X as O or one more either way, one of the four outcomes, and a turn ("X" or "O")
+    /// exactly while playing. (Not whether a game could reach them: the list shows what each board
+    /// says of itself, and checks only what could harm a reader.)
     public static func isPosition(cells: [String], turn: String?, outcome: String) -> Bool {
         let marks: Set = ["X", "O", ""]
         let outcomes: Set = ["playing", "x-wins", "o-wins", "draw"]
@@ -119,6 +124,15 @@ public struct BoardsList: Codable, Sendable, Hashable {
         guard name.hasPrefix("board:") else { return BoardName.isValid(name) }
         let rest = name.dropFirst("board:".count)
         return BoardName.isValid(String(rest.hasSuffix(":x") ? rest.dropLast(2) : rest))
+    }
+
+    /// Whether `address` has the form of a broker's address as the link names it: a host name or
+    /// address (IPv6 in brackets) and a port, in ASCII letters, digits and `.-:[]_%`.
+    public static func isBrokerAddress(_ address: String) -> Bool {
+        let allowed: (Unicode.Scalar) -> Bool = {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || ".-:[]_%".unicodeScalars.contains($0)
+        }
+        return !address.isEmpty && address.unicodeScalars.count <= longestBroker && address.unicodeScalars.allSatisfy(allowed)
     }
 
     public static func isTally(_ tally: ViewState.Tally) -> Bool {

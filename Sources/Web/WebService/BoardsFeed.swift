@@ -19,14 +19,20 @@ final class BoardsFeed {
     private var lookedAt: MonotonicInstant?
 
     /// What tells one file at the path from another: the link replaces it whole, so a new list
-    /// is a new inode, and a file rewritten in place a new time or size.
+    /// is a new file (whose inode may be an old one's), and a file rewritten in place has a new
+    /// change time, whatever its modification time was set to.
     private struct Signature: Equatable {
-        var inode: UInt, size: Int, seconds: Int, nanoseconds: Int
+        var inode: UInt, size: Int, modified: timespec, changed: timespec
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
     }
 
     init(path: String?) {
         self.path = path
-        latest = Self.unavailable("this web view shows no boards: it was started with --boards-file \"\"")
+        latest = Self.unavailable(.none, "this web view shows no boards: it was started with --boards-file \"\"")
     }
 
     /// When the file is next to be looked at, while pages show the view.
@@ -42,22 +48,25 @@ final class BoardsFeed {
         lookedAt = now
         var status = stat()
         guard stat(path, &status) == 0 else {
-            let why = errno == ENOENT
-                ? "no list of the boards at \(path.quoted(limit: 120)): the board's network link (tictactoe-network) is not running, or not on a broker (docs/NETWORK.md)"
-                : "the list of boards at \(path.quoted(limit: 120)) cannot be looked at: \(TextFile.describeErrno(errno))"
-            return settle(Self.unavailable(why), read: nil)
+            guard errno == ENOENT else {
+                return settle(Self.unavailable(.unreadable, "the list of boards at \(path.quoted(limit: 120)) cannot be looked at: \(TextFile.describeErrno(errno))"), read: nil)
+            }
+            let why = "no list of the boards at \(path.quoted(limit: 120)): the board's network link (tictactoe-network) is not running, or not on a broker (docs/NETWORK.md)"
+            return settle(Self.unavailable(.noLink, why), read: nil)
         }
-        let signature = Signature(
-            inode: UInt(status.st_ino), size: Int(status.st_size), seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
+        let signature = Signature(inode: UInt(status.st_ino), size: Int(status.st_size), modified: status.st_mtim, changed: status.st_ctim)
         guard signature != read else { return nil }
+        guard status.st_size <= BoardsList.largestFile else {
+            return settle(Self.unavailable(.notAList, "the file at \(path.quoted(limit: 120)) is not the link's list of boards: it is larger than \(BoardsList.largestFile) bytes"), read: signature)
+        }
         let bytes: [UInt8], list: BoardsList
         do { bytes = try TextFile.readBytes(path) } catch {
-            return settle(Self.unavailable("the list of boards at \(path.quoted(limit: 120)): \(error.reason)"), read: nil)
+            return settle(Self.unavailable(.unreadable, "the list of boards at \(path.quoted(limit: 120)): \(error.reason)"), read: nil)
         }
         do { list = try BoardsList.read(bytes) } catch {
-            return settle(Self.unavailable("the file at \(path.quoted(limit: 120)) is not the link's list of boards: \(error.reason)"), read: signature)
+            return settle(Self.unavailable(.notAList, "the file at \(path.quoted(limit: 120)) is not the link's list of boards: \(error.reason)"), read: signature)
         }
-        return settle(JSONLine.encode(list) ?? Self.unavailable("the list of boards could not be encoded"), read: signature)
+        return settle(JSONLine.encode(list) ?? Self.unavailable(.notAList, "the list of boards could not be encoded"), read: signature)
     }
 
     private func settle(_ message: String, read signature: Signature?) -> String? {
@@ -67,13 +76,25 @@ final class BoardsFeed {
         return message
     }
 
+    /// Why there is no list, for the page to say in its own words (the `text` is for programs
+    /// and people at a terminal: it names the file and the program).
+    enum Reason: String, Encodable {
+        /// The web view was told to show no boards.
+        case none
+        /// No file: no link runs, or it is not on a broker.
+        case noLink = "no-link"
+        case unreadable
+        case notAList = "not-a-list"
+    }
+
     /// The page message that says why there is no list.
-    static func unavailable(_ why: String) -> String {
-        JSONLine.encode(Unavailable(text: why.prefix(1).uppercased() + why.dropFirst() + ".")) ?? "{}"
+    static func unavailable(_ reason: Reason, _ why: String) -> String {
+        JSONLine.encode(Unavailable(reason: reason, text: why.prefix(1).uppercased() + why.dropFirst() + ".")) ?? "{}"
     }
 
     private struct Unavailable: Encodable {
         var type = "boards-unavailable"
+        var reason: Reason
         var text: String
     }
 }

@@ -13,7 +13,13 @@ import WebRules
 /// board with gaps in it: it is sent nothing more, and its connection closes once it has what
 /// it was sent (its browser connects again and is sent the board as it is then). So all pages
 /// together hold at most the server's connections times ``pageBacklogBytes``, whatever they ask
-/// and however slowly they read.
+/// and however slowly they read, and the boards lists below.
+///
+/// A page that shows the boards view (``watchBoards(_:_:latest:)``) is sent every list the web
+/// view reads, but holds at most one it has not taken, the latest, beside its backlog: a list is
+/// the whole of what the view shows, so one that waits is replaced, never queued. A list is at
+/// most ``BoardsList/largestFile`` bytes, and pages sent the same list share one copy of it; so a
+/// page holds at most its backlog, one list waiting here and one its connection is sending.
 final class PageHub {
     private struct Outbox {
         var frames: [PageFrame] = []

@@ -26,8 +26,8 @@ import Glibc
 ///   is answered `503` and closed. A connection holds one request head or frame being read
 ///   (``ClientTraffic/Limits``) and what waits for the client: nothing more is read from a
 ///   client while ``Limits/buffer`` bytes wait for it (so at most that and one response, the
-///   largest being the page's largest file), and a page's frames wait in the ``PageHub`` (at most
-///   ``PageHub/pageBacklogBytes``) until there is room. Its socket's send buffer in the kernel is
+///   largest being the page's largest file or a boards list), and a page's frames wait in the
+///   ``PageHub`` (at most ``PageHub/pageBacklogBytes``, and one boards list) until there is room. Its socket's send buffer in the kernel is
 ///   ``Limits/buffer`` too.
 /// - **Timed by the clock it is given.** A head must be whole within ``Limits/head``, a client
 ///   that sends nothing for ``Limits/idle`` is closed, and so is one that takes nothing of what

@@ -59,6 +59,9 @@ final class ServedSimulation {
     /// Where the board keeps its memory.
     var stateDirectory: String { folder + "/state" }
 
+    /// The board's resident memory, in KiB.
+    var residentKiB: Int { residentMemoryKiB(of: process.processIdentifier) }
+
     /// SIGTERM, as systemd stops the service, then the exit status; the folder is removed
     /// unless `keepingFolder` (the caller's to remove then).
     @discardableResult

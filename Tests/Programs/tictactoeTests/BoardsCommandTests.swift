@@ -59,7 +59,7 @@ struct BoardsCommandTests {
         #expect(after.out.split(separator: "\n").dropFirst().first?.hasPrefix("attic    offline  ··· ··· ···") == true, "\(after.out)")
     }
 
-    @Test("a hundred boards on one broker: all listed, once each, by name; a linked board among them offers sixteen, those that invite it first, its link's memory bounded; the page's boards view lists them all, live, the web view's memory bounded")
+    @Test("a hundred boards on one broker: all listed, once each, by name; a linked board among them offers sixteen, those that invite it first, its link's and its own memory bounded; the page's boards view lists them all, live, the web view's memory bounded")
     func hundredBoards() throws {
         let names = (1...100).map { "board-\($0)" }
         let broker = try Broker(boards: names)
@@ -71,7 +71,7 @@ struct BoardsCommandTests {
         let sanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { ["ASAN_OPTIONS": $0 + " quarantine_size_mb=0"] } ?? [:]
         let atticLink = try ServedNetwork(board: attic, broker: broker, name: "attic", tls: false, environment: sanitizer)
         _ = try atticLink.log(until: "connected to the broker")
-        let rssBefore = atticLink.residentKiB
+        let rssBefore = atticLink.residentKiB, boardBefore = attic.residentKiB
         // Each board's retained state and presence, published as that board's user (the access
         // list lets a user write only under its own name), from one shell; every fourth invites
         // the attic.
@@ -95,6 +95,9 @@ struct BoardsCommandTests {
         // The flood test's bound (NetworkCommandTests): under AddressSanitizer its redzones and
         // shadow make about 9 MiB of it; a release build's link keeps its size (make bench).
         #expect(rssAfter > 0 && rssAfter - rssBefore < 16_384, "the link keeps a hundred boards in \(rssAfter - rssBefore) KiB more")
+        // The board is told sixteen of them at most, whatever the broker holds.
+        let boardAfter = attic.residentKiB
+        #expect(boardBefore > 0 && boardAfter - boardBefore < 4_096, "the board grew by \(boardAfter - boardBefore) KiB with a hundred boards online")
         let listed = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
         #expect(listed.status == 0, "\(listed.err)")
         let lines = listed.out.split(separator: "\n").map(String.init)
@@ -134,6 +137,28 @@ struct BoardsCommandTests {
         atticLink.stop()
         #expect(!FileManager.default.fileExists(atPath: atticLink.boardsFile), "the link left its list behind")
         #expect(page.text(containing: "tictactoe-network) is not running") != nil)
+    }
+
+    @Test("the link's list for the web view: its failure said once, written within a pace of its folder coming back though no board changed, removed when the link stops")
+    func linkKeepsTheList() throws {
+        let broker = try Broker()
+        let kitchen = try ServedSimulation()
+        defer { kitchen.stop() }
+        let folder = try Tictactoe.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let link = try ServedNetwork(board: kitchen, broker: broker, tls: false, boardsFile: "\(folder)/later/boards.json")
+        // The first write is tried as the link starts, before or after the broker lets it in.
+        #expect(try link.log(until: "(the link's --boards-file)").contains("\(folder)/later/boards.json"))
+        try FileManager.default.createDirectory(atPath: "\(folder)/later", withIntermediateDirectories: false)
+        _ = try link.log(until: "the boards list for the web view is written again")
+        let list = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/later/boards.json"))
+        let object = try JSONSerialization.jsonObject(with: list) as? [String: Any]
+        #expect((object?["boards"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["kitchen"], "\(object ?? [:])")
+        #expect(object?["connected"] as? Bool == true)
+        var status = stat()
+        #expect(stat("\(folder)/later/boards.json", &status) == 0 && status.st_mode & 0o777 == 0o644)
+        link.stop()
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/later/boards.json"))
     }
 
     @Test("live: the list printed again at a change, and afresh after the broker came back; SIGINT ends it with 0")

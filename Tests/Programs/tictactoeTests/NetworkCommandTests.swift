@@ -15,9 +15,10 @@ final class ServedNetwork {
     /// `environment`: more of the link's environment, beside the test's.
     init(
         board: ServedSimulation, broker: Broker, name: String = "kitchen", user: String? = nil, allow: String = "play", tls: Bool = true,
-        password: String? = nil, caFile: String? = nil, environment: [String: String] = [:]
+        password: String? = nil, caFile: String? = nil, environment: [String: String] = [:], boardsFile: String? = nil
     ) throws {
         folder = try Tictactoe.temporaryFolder()
+        self.boardsFile = boardsFile ?? "\(folder)/boards.json"
         let user = user ?? name
         // With Windows' line end, as an editor there may leave it.
         try Data(((password ?? Broker.password(user)) + "\r\n").utf8).write(to: URL(fileURLWithPath: "\(folder)/password"))
@@ -34,7 +35,7 @@ final class ServedNetwork {
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(folder)/tictactoe.toml"))
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tictactoe-network").path
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml", "--boards-file", boardsFile]
+        process.arguments = ["--socket", board.socket, "--config", "\(folder)/tictactoe.toml", "--boards-file", self.boardsFile]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = log
         process.standardError = log
@@ -52,7 +53,7 @@ final class ServedNetwork {
     }
 
     /// Where it keeps the boards list for the web view.
-    var boardsFile: String { "\(folder)/boards.json" }
+    let boardsFile: String
 
     /// The link's resident memory, in KiB.
     var residentKiB: Int { residentMemoryKiB(of: process.processIdentifier) }

@@ -34,6 +34,10 @@ struct BoardsListTests {
         ("{", "not a list of boards"),
         (#"{"type":"state","broker":"b","connected":true,"boards":[],"lost":0,"ignored":0,"beyondLimit":0}"#, "type is not"),
         (#"{"type":"boards","broker":"b","connected":true,"boards":[],"lost":-1,"ignored":0,"beyondLimit":0}"#, "negative"),
+        // The broker is shown too: a host and port, nothing that could mislead a reader.
+        (#"{"type":"boards","broker":"<script>:1883","connected":true,"boards":[],"lost":0,"ignored":0,"beyondLimit":0}"#, "broker is not"),
+        (#"{"type":"boards","broker":"b‮:1883","connected":true,"boards":[],"lost":0,"ignored":0,"beyondLimit":0}"#, "broker is not"),
+        (#"{"type":"boards","broker":"","connected":true,"boards":[],"lost":0,"ignored":0,"beyondLimit":0}"#, "broker is not"),
     ])
     func refusedWhole(file: String, said: String) {
         #expect(throws: BoardsList.Unreadable.self) { try BoardsList.read(Array(file.utf8)) }
@@ -56,13 +60,14 @@ struct BoardsListTests {
         }
     }
 
-    @Test("a state without marks, a board twice, more than 1,024 boards and a file over 1 MiB are refused")
+    @Test("a state without marks, a board twice, more than 1,024 boards, a broker too long and a file over its bound are refused")
     func refusedOtherwise() {
         let cases: [([UInt8], String)] = [
             (list(boards: #"{"name":"attic","turn":"X"}"#), "without marks"),
             (list(boards: #"{"name":"attic"},{"name":"attic"}"#), "twice"),
             (list(boards: (0...1024).map { #"{"name":"b\#($0)"}"# }.joined(separator: ",")), "more than 1024"),
-            (list(extra: #","pad":""# + String(repeating: "a", count: 1 << 20) + #"""#), "larger than"),
+            (list(extra: #","pad":""# + String(repeating: "a", count: BoardsList.largestFile) + #"""#), "larger than"),
+            (Array(#"{"type":"boards","broker":"\#(String(repeating: "h", count: 256)):65535","connected":true,"boards":[],"lost":0,"ignored":0,"beyondLimit":0}"#.utf8), "broker is not"),
         ]
         for (file, said) in cases {
             do {
@@ -79,7 +84,7 @@ struct BoardsListTests {
             (board.opponent, board.score) = ("board:" + String(repeating: "c", count: 32) + ":x", ViewState.Tally(xWins: 999_999, oWins: 999_999, draws: 999_999))
             return board
         }
-        let longest = JSONLine.encode(BoardsList(broker: String(repeating: "h", count: 300) + ":65535", connected: true, boards: most)) ?? ""
+        let longest = JSONLine.encode(BoardsList(broker: "[" + String(repeating: "f", count: 253) + "]:65535", connected: true, boards: most)) ?? ""
         #expect(longest.utf8.count <= BoardsList.largestFile, "\(longest.utf8.count) bytes")
         #expect((try? BoardsList.read(Array(longest.utf8)))?.boards.count == BoardsList.most)
     }

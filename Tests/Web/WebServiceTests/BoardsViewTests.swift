@@ -1,6 +1,9 @@
 import Basics
 import BoardProtocol
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 @testable import WebService
@@ -38,7 +41,7 @@ struct BoardsViewTests {
             #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
             #expect(page.sendText(#"{"command":"boards","watch":true}"#))
             let none = nextBoards(page)
-            #expect(none?.contains(#""type":"boards-unavailable""#) == true && none?.contains("tictactoe-network) is not running") == true, "\(none ?? "")")
+            #expect(none?.contains(#""reason":"no-link""#) == true && none?.contains("tictactoe-network) is not running") == true, "\(none ?? "")")
             try TextFile.write(boardsFile(["kitchen", "attic"]), to: path)
             web.advance(by: BoardsList.interval)
             let first = nextBoards(page)
@@ -51,6 +54,7 @@ struct BoardsViewTests {
             try TextFile.write(#"{"type":"boards","broker":"b","connected":true,"boards":[{"name":"<script>"}],"lost":0,"ignored":0,"beyondLimit":0}"#, to: path)
             web.advance(by: BoardsList.interval)
             let bad = nextBoards(page)
+            #expect(bad?.contains(#""reason":"not-a-list""#) == true, "\(bad ?? "")")
             #expect(bad?.contains("is not the link's list of boards: a board's name is not one") == true && bad?.contains("script") == false, "\(bad ?? "")")
             // The view closed (once its pong says the server has read that): a new list is not sent,
             // even after a look's time; a ping is answered next.
@@ -68,6 +72,39 @@ struct BoardsViewTests {
         await web.stop()
     }
 
+    @Test("a list rewritten in place, of the same size and with its old time, is read again; a file over the bound is not read")
+    func inPlaceAndOversized() async throws {
+        let folder = try TextFile.makeTemporaryDirectory(prefix: "boards-view")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/boards.json"
+        try TextFile.write(boardsFile(["attic"]), to: path)
+        let web = try RunningWeb(boardsFile: path)
+        try await blocking {
+            let page = try WebClient(port: web.port)
+            #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
+            #expect(page.sendText(#"{"command":"boards","watch":true}"#))
+            #expect(nextBoards(page) == boardsFile(["attic"]))
+            // Another name as long, written over the same file, its modification time put back:
+            // only its change time tells.
+            var before = stat()
+            #expect(stat(path, &before) == 0)
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(boardsFile(["cellr"]).utf8))
+            try handle.close()
+            var times = [before.st_atim, before.st_mtim]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            var after = stat()
+            #expect(stat(path, &after) == 0 && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_ino == before.st_ino)
+            web.advance(by: BoardsList.interval)
+            #expect(nextBoards(page) == boardsFile(["cellr"]))
+            try TextFile.write(String(repeating: " ", count: BoardsList.largestFile + 1), to: path)
+            web.advance(by: BoardsList.interval)
+            let oversized = nextBoards(page)
+            #expect(oversized?.contains(#""reason":"not-a-list""#) == true && oversized?.contains("larger than \(BoardsList.largestFile) bytes") == true)
+        }
+        await web.stop()
+    }
+
     @Test("a web view told to show no boards says so")
     func noBoardsFile() async throws {
         let web = try RunningWeb(boardsFile: nil)
@@ -75,7 +112,8 @@ struct BoardsViewTests {
             let page = try WebClient(port: web.port)
             #expect(try page.upgrade(host: "localhost:\(web.port)", origin: "http://localhost:\(web.port)").status == 101)
             #expect(page.sendText(#"{"command":"boards","watch":true}"#))
-            #expect(nextBoards(page)?.contains("--boards-file") == true)
+            let none = nextBoards(page)
+            #expect(none?.contains(#""reason":"none""#) == true && none?.contains("--boards-file") == true, "\(none ?? "")")
         }
         await web.stop()
     }
