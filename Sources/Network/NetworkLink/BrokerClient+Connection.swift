@@ -56,8 +56,9 @@ extension BrokerClient {
         while !loop.isStopping {
             let why = connectAndServe(loop)
             if loop.isStopping { break }
-            if shared.state.withLock({ $0.wasAccepted }) { pause = options.retry }
-            shared.add(.disconnected(why: why))
+            let (accepted, loginRefused) = shared.state.withLock { ($0.wasAccepted, $0.loginRefused) }
+            if accepted { pause = options.retry }
+            shared.add(loginRefused ? .loginRefused(why: why) : .disconnected(why: why))
             guard loop.pause(pause) else { break }
             pause = min(pause * 2, options.longestRetry)
         }
@@ -70,6 +71,7 @@ extension BrokerClient {
     private func connectAndServe(_ loop: PollLoop) -> String {
         shared.state.withLock { state in
             state.why = nil
+            state.loginRefused = false
             state.wasAccepted = false
             state.unacknowledged = [:]
             state.acknowledgedEarly = []
@@ -111,11 +113,13 @@ extension BrokerClient {
     /// Why the broker refused a connection, with what to check.
     static func refusal(_ code: Int32) -> String {
         let words = String(cString: mosquitto_reason_string(code))
-        switch code {
-        case Int32(MQTT_RC_NOT_AUTHORIZED.rawValue), Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue):
-            return "\(words): check network.user and the password file's first line against the broker's password file"
-        default: return words
-        }
+        guard isLoginRefusal(code) else { return words }
+        return "\(words): check network.user and the password file's first line against the broker's password file"
+    }
+
+    /// Whether the broker's refusal `code` is of the client's user and password.
+    static func isLoginRefusal(_ code: Int32) -> Bool {
+        code == Int32(MQTT_RC_NOT_AUTHORIZED.rawValue) || code == Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue)
     }
 }
 

@@ -62,6 +62,10 @@ public final class BrokerClient: @unchecked Sendable {
         /// The connection was lost, refused or could not be made; `why` in a sentence. Told at
         /// every attempt that fails: the owner says it when it is news.
         case disconnected(why: String)
+        /// The broker refused the client's user and password (or certificate): told instead of
+        /// ``disconnected(why:)`` at each such attempt, and tried again all the same (the broker's
+        /// password file may change); an owner that cannot wait says so and stops.
+        case loginRefused(why: String)
         /// `retained`: the broker kept it, and sends it to whoever subscribes.
         case message(topic: String, payload: [UInt8], correlation: [UInt8]?, retained: Bool)
         /// Messages dropped since the last event because the inbox was full.
@@ -104,6 +108,8 @@ public final class BrokerClient: @unchecked Sendable {
             var refusedForRoom = false
             /// Why the broker refused the connection, when it did.
             var why: String?
+            /// It refused the client's credentials.
+            var loginRefused = false
             /// The broker accepted this connection (the pause before the next starts short again).
             var wasAccepted = false
         }
@@ -182,7 +188,10 @@ public final class BrokerClient: @unchecked Sendable {
                 }
                 shared.add(.connected)
             } else {
-                shared.state.withLock { $0.why = "the broker refused the connection: \(BrokerClient.refusal(code))" }
+                shared.state.withLock {
+                    $0.why = "the broker refused the connection: \(BrokerClient.refusal(code))"
+                    $0.loginRefused = BrokerClient.isLoginRefusal(code)
+                }
             }
         }
         mosquitto_disconnect_v5_callback_set(mosquitto) { _, context, reason, _ in

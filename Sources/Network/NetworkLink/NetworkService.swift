@@ -106,7 +106,7 @@ public final class NetworkService: Sendable {
         switch event {
         case .connected:
             return [.log("connected to the broker at \(client.address) as \(relay.topics.board)")] + relay.brokerConnected(true)
-        case .disconnected(let why):
+        case .disconnected(let why), .loginRefused(let why):
             return relay.brokerLost(why)
         case .message(let topic, let payload, let correlation, let retained):
             return relay.brokerSent(topic: topic, payload: payload, correlation: correlation, retained: retained, at: now)

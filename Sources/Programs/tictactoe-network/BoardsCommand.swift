@@ -74,16 +74,24 @@ private struct Listing {
     private var boards = BoardsDirectory()
     private var pacing = BoardsPacing(started: .now())
     private var lastWhy: String?
+    /// Why the broker refused the login, when it did: a list asked for once is not waited for.
+    private var refusedLogin: String?
 
     init(client: BrokerClient, broker: String, once: Bool, clearsScreen: Bool) {
         (self.client, self.broker, self.once, self.clearsScreen) = (client, broker, once, clearsScreen)
     }
 
     /// Until `stopping()` or, printing once, the list printed: 0, or 69 for a broker that never
-    /// let the client in, 74 for an output that cannot be written (a reader gone).
+    /// let the client in, 77 for one that refused its login, 74 for an output that cannot be
+    /// written (a reader gone).
     mutating func run(wake: DispatchSemaphore, stopping: () -> Bool) -> Int32 {
         while !stopping() {
             for event in client.take() { take(event, at: .now()) }
+            if once, let refusedLogin {
+                let who = client.options.user.map { "the user \($0.quoted())" } ?? "no user"
+                Say.error("\(refusedLogin) (\(who), the broker at \(broker)).")
+                return 77
+            }
             switch pacing.next(now: .now()) {
             case .print:
                 guard show() else {
@@ -114,7 +122,9 @@ private struct Listing {
             lastWhy = nil
         case .message(let topic, let payload, _, let retained):
             pacing.heard(at: now, retained: retained, changed: boards.take(topic: topic, payload: payload))
-        case .disconnected(let why) where why != lastWhy:
+        case .loginRefused(let why) where once:
+            refusedLogin = why
+        case .disconnected(let why) where why != lastWhy, .loginRefused(let why) where why != lastWhy:
             lastWhy = why
             Say.error("\(why); trying again")
         case .overflowed(let count):

@@ -221,9 +221,16 @@ struct BoardsCommandTests {
         #expect(waiting.terminationStatus == 130)
     }
 
-    @Test("no broker: said, with what to check, and exit 69; no tictactoe-network beside or on the PATH: said, exit 69")
+    @Test("a refused login: said at once, with what to check, exit 77; no broker: said, with what to check, and exit 69; no tictactoe-network beside or on the PATH: said, exit 69")
     func failures() throws {
         let broker = try Broker()
+        // A password the broker does not take: said at once, with what to check, not waited out.
+        let wrong = try readerConfiguration(broker)
+        try Data("not-the-password\n".utf8).write(to: URL(fileURLWithPath: URL(fileURLWithPath: wrong).deletingLastPathComponent().path + "/password"))
+        let refused = try Tictactoe.run(["boards", "--once", "--config", wrong])
+        #expect(refused.status == 77, "\(refused.err)")
+        #expect(refused.err.contains("the broker refused the connection") && refused.err.contains("check network.user and the password file's first line"), "\(refused.err)")
+        #expect(refused.err.contains("the user \"visitor\", the broker at 127.0.0.1:\(broker.port)") && !refused.err.contains("not-the-password"), "\(refused.err)")
         broker.kill()
         let unreachable = try Tictactoe.run(["boards", "--once", "--config", try readerConfiguration(broker)])
         #expect(unreachable.status == 69)
