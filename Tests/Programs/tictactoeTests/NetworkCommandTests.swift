@@ -138,7 +138,10 @@ struct NetworkCommandTests {
         defer { board.stop() }
         let link = try ServedNetwork(board: board, broker: broker, tls: false)
         _ = try link.log(until: "connected to the broker")
-        let watcher = try broker.subscribe("tictactoe/kitchen/events", seconds: 20)
+        // The link subscribes to its commands before it publishes the board's state (the log's
+        // line comes before both): once the state is seen, a command is heard.
+        let watcher = try broker.subscribe("tictactoe/kitchen/#", seconds: 20)
+        #expect(watcher.next("state") != nil)
         try broker.publish("tictactoe/kitchen/commands", #"{"command":"press","cell":5}"#)
         #expect(watcher.next("events", containing: #""cell":5"#) != nil)
         broker.kill()
